@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { hubPaths, type HubPaths } from './paths.js';
+
+export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+
+// Settings a person may put in ~/.hub/config.json; environment variables win over the file.
+const FileConfigSchema = z
+  .object({
+    registryUrl: z.string().url(),
+    npmRegistry: z.string().url(),
+    toolNames: z.enum(['dotted', 'underscore', 'auto']),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    maxRunningProcesses: z.number().int().min(1).max(4096),
+    logCapBytes: z.number().int().min(64 * 1024),
+    resultCapBytes: z.number().int().min(16 * 1024),
+    stopGraceMs: z.number().int().min(0).max(120_000),
+    callTimeoutMs: z.number().int().min(100),
+    idleStopMs: z.number().int().min(0),
+    searchTimeoutMs: z.number().int().min(100),
+    install: z
+      .object({
+        confirm: z.enum(['if-supported', 'always', 'never']),
+        allowScripts: z.boolean(),
+      })
+      .partial(),
+  })
+  .partial();
+
+export type FileConfig = z.infer<typeof FileConfigSchema>;
+
+export interface HubConfig {
+  readonly home: string;
+  readonly paths: HubPaths;
+  readonly registryUrl: string;
+  /** Undefined means: ask npm once, lazily (see registry/npm-registry.ts). */
+  readonly npmRegistry: string | undefined;
+  readonly toolNames: 'dotted' | 'underscore' | 'auto';
+  readonly logLevel: string;
+  readonly maxRunningProcesses: number;
+  readonly logCapBytes: number;
+  readonly resultCapBytes: number;
+  readonly stopGraceMs: number;
+  readonly callTimeoutMs: number;
+  readonly idleStopMs: number;
+  readonly searchTimeoutMs: number;
+  readonly install: { readonly confirm: 'if-supported' | 'always' | 'never'; readonly allowScripts: boolean };
+  /** Problems found in config.json, reported once the logger exists. */
+  readonly warnings: readonly string[];
+}
+
+const EnvSchema = z.object({
+  HUB_HOME: z.string().min(1).optional(),
+  HUB_REGISTRY_URL: z.string().url('HUB_REGISTRY_URL must be a URL such as https://registry.example').optional(),
+  HUB_NPM_REGISTRY: z.string().url('HUB_NPM_REGISTRY must be a URL such as https://registry.npmjs.org/').optional(),
+  HUB_TOOL_NAMES: z.enum(['dotted', 'underscore', 'auto']).optional(),
+  HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+function readFileConfig(file: string, warnings: string[]): FileConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = FileConfigSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+    warnings.push(`Ignoring ${file}: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  } catch (error) {
+    warnings.push(`Ignoring ${file}: not valid JSON (${(error as Error).message})`);
+  }
+  return {};
+}
+
+// All defaults in one place (execa's addDefaultOptions). Nothing else reads process.env.
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
+  }
+  const vars = parsed.data;
+  if (!vars.HUB_HOME && env.VITEST) {
+    throw new Error('HUB_HOME must be set under vitest: tests never touch the real ~/.hub');
+  }
+  const home = vars.HUB_HOME ?? join(homedir(), '.hub');
+  const paths = hubPaths(home);
+  const warnings: string[] = [];
+  const file = readFileConfig(paths.configFile, warnings);
+  return Object.freeze({
+    home,
+    paths,
+    registryUrl: (vars.HUB_REGISTRY_URL ?? file.registryUrl ?? DEFAULT_REGISTRY_URL).replace(/\/+$/, ''),
+    npmRegistry: vars.HUB_NPM_REGISTRY ?? file.npmRegistry,
+    toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? 'auto',
+    logLevel: vars.HUB_LOG_LEVEL ?? file.logLevel ?? 'info',
+    maxRunningProcesses: file.maxRunningProcesses ?? 64,
+    logCapBytes: file.logCapBytes ?? 50 * 1024 * 1024,
+    resultCapBytes: file.resultCapBytes ?? 256 * 1024,
+    stopGraceMs: file.stopGraceMs ?? 5_000,
+    callTimeoutMs: file.callTimeoutMs ?? 60_000,
+    idleStopMs: file.idleStopMs ?? 10 * 60_000,
+    searchTimeoutMs: file.searchTimeoutMs ?? 4_000,
+    install: {
+      confirm: file.install?.confirm ?? 'if-supported',
+      allowScripts: file.install?.allowScripts ?? false,
+    },
+    warnings,
+  });
+}

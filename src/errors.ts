@@ -1,0 +1,37 @@
+// The whole error model: one class, a closed set of codes. Tool handlers throw these; the
+// dispatcher turns them into `CODE: message` tool results (never structuredContent).
+export type HubErrorCode =
+  | 'INVALID_INPUT'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'SPAWN_FAILED'
+  | 'STOP_FAILED'
+  | 'LIMIT'
+  | 'STORE_CORRUPT'
+  | 'STORE_BUSY'
+  | 'INSTALL_FAILED'
+  | 'CONSENT_DECLINED'
+  | 'MISSING_ENV'
+  | 'REGISTRY_UNAVAILABLE'
+  | 'REGISTRY_BAD_RESPONSE'
+  | 'CHILD_UNAVAILABLE'
+  | 'CHILD_TIMEOUT'
+  | 'CHILD_FAILED'
+  | 'CANCELLED'
+  | 'INTERNAL';
+
+export class HubError extends Error {
+  override readonly name = 'HubError';
+  constructor(
+    readonly code: HubErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export const isHubError = (value: unknown): value is HubError => value instanceof HubError;
+
+/** Message of any thrown value, for logs and wrapped errors. */
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

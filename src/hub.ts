@@ -1,0 +1,61 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { HubConfig } from './config.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/store.js';
+import type { ToolDeps } from './tools/define.js';
+import { pickNameMode, type NameMode } from './tools/naming.js';
+import { createProcessTools } from './tools/processes.js';
+import { createRegistryTools } from './tools/registry.js';
+import { createToolTable } from './tools/table.js';
+import { HUB_VERSION } from './version.js';
+
+export interface Hub {
+  readonly server: Server;
+  /** Closes child MCP servers; leaves start_process processes running (they are detached). */
+  close(): Promise<void>;
+}
+
+const INSTRUCTIONS =
+  'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
+  'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
+  '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port).';
+
+// The factory: no I/O at import, everything stateful built here from its dependencies.
+export function createHub({ config, log, store }: { config: HubConfig; log: Logger; store: Store }): Hub {
+  const server = new Server(
+    { name: 'hub', title: 'hub', version: HUB_VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+  );
+  let initialized = false;
+  server.oninitialized = () => {
+    initialized = true;
+  };
+  const deps: ToolDeps = { config, log, store, server, isInitialized: () => initialized };
+  const processGroup = createProcessTools(deps);
+  const registryGroup = createRegistryTools(deps);
+  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], log, config.resultCapBytes);
+  const proxied = registryGroup.proxied;
+
+  // Decided per session from the client's name at initialize (SPEC "Tool names").
+  const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...table.list(mode()), ...proxied.list(mode())] }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = table.find(name);
+    if (tool) return table.call(tool, args, extra);
+    const forward = proxied.find(name);
+    if (forward) return forward(args, extra);
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
+  });
+
+  return {
+    server,
+    async close() {
+      await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
+      await server.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+
+// Every path under HUB_HOME comes from here (pm2's paths.js idea), so tests only move HUB_HOME.
+export interface HubPaths {
+  readonly home: string;
+  readonly db: string;
+  readonly configFile: string;
+  readonly logsDir: string;
+  readonly hubLog: string;
+  readonly processLogsDir: string;
+  readonly serverLogsDir: string;
+  readonly serversDir: string;
+  processLog(id: string): string;
+  processExitFile(id: string): string;
+  serverLog(name: string): string;
+  serverDir(name: string): string;
+}
+
+export function hubPaths(home: string): HubPaths {
+  const logsDir = join(home, 'logs');
+  const processLogsDir = join(logsDir, 'processes');
+  const serverLogsDir = join(logsDir, 'servers');
+  const serversDir = join(home, 'servers');
+  return {
+    home,
+    db: join(home, 'db.json'),
+    configFile: join(home, 'config.json'),
+    logsDir,
+    hubLog: join(logsDir, 'hub.log'),
+    processLogsDir,
+    serverLogsDir,
+    serversDir,
+    processLog: id => join(processLogsDir, `${id}.log`),
+    // Written by the keeper when the command ends, so an exit is known even with no hub running.
+    processExitFile: id => join(processLogsDir, `${id}.exit`),
+    serverLog: name => join(serverLogsDir, `${name}.log`),
+    serverDir: name => join(serversDir, name),
+  };
+}

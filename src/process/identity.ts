@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+
+// Who a pid is right now, from /proc/<pid>/stat: a pid alone is a hint (pids are recycled);
+// pid + start time (field 22, clock ticks since boot) + boot id names one process for good.
+export interface ProcessIdentity {
+  readonly pid: number;
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly startTicks: number;
+}
+
+export function readProcessIdentity(pid: number): ProcessIdentity | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // comm (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const startTicks = Number(fields[19]);
+  if (!Number.isFinite(startTicks)) return undefined;
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), startTicks };
+}
+
+let bootIdCache: string | undefined;
+export function bootId(): string {
+  if (bootIdCache === undefined) {
+    try {
+      bootIdCache = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    } catch {
+      bootIdCache = 'unknown';
+    }
+  }
+  return bootIdCache;
+}
+
+const ENDED_STATES = new Set(['Z', 'X', 'x']);
+
+/** True when pid is alive, not a zombie, and started at startTicks (when given) in this boot. */
+export function isSameProcess(pid: number, startTicks?: number, recordedBootId?: string): boolean {
+  if (recordedBootId !== undefined && recordedBootId !== bootId()) return false;
+  const identity = readProcessIdentity(pid);
+  if (!identity || ENDED_STATES.has(identity.state)) return false;
+  return startTicks === undefined || Number.isNaN(startTicks) || identity.startTicks === startTicks;
+}

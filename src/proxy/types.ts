@@ -1,0 +1,13 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { NameMode } from '../tools/naming.js';
+
+export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The proxied tools of installed servers, as hub.ts lists and calls them. */
+export interface ProxiedTools {
+  /** Every installed server's tools, exposed names in the given mode, deterministic order. */
+  list(mode: NameMode): Tool[];
+  /** The forwarder for an exposed name in either spelling, or undefined if no such tool. */
+  find(name: string): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
+}

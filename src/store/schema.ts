@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+// The one description of db.json. Types are inferred from it; never declared beside it.
+export const STORE_VERSION = 1;
+
+export const ProcessStatus = z.enum(['running', 'exited', 'killed', 'failed']);
+export type ProcessStatus = z.infer<typeof ProcessStatus>;
+
+export const ProcessRecordSchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  command: z.string(),
+  args: z.array(z.string()).optional(),
+  cwd: z.string(),
+  envKeys: z.array(z.string()),
+  tags: z.array(z.string()),
+  ports: z.array(z.number().int()),
+  pid: z.number().int(),
+  status: ProcessStatus,
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().optional(),
+  logFile: z.string(),
+  error: z.string().optional(),
+  // Identity of the keeper (group leader), so a recycled pid is never taken for ours.
+  pgid: z.number().int().optional(),
+  startTicks: z.number().optional(),
+  bootId: z.string().optional(),
+  killRequestedAt: z.string().optional(),
+});
+export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
+
+// A tool as a child server listed it: kept verbatim so it can be listed with no child running.
+export const CachedToolSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  inputSchema: z.looseObject({ type: z.literal('object') }),
+});
+export type CachedTool = z.infer<typeof CachedToolSchema>;
+
+export const ServerRecordSchema = z.object({
+  name: z.string(),
+  /** npm package name, when installed from npm. */
+  package: z.string().optional(),
+  version: z.string().optional(),
+  /** What is run: `node <bin>` for npm installs, or the registered command. */
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()),
+  cwd: z.string().optional(),
+  mode: z.enum(['npm', 'command']),
+  installedAt: z.string(),
+  /** Install order, for deterministic tools/list order. */
+  order: z.number().int(),
+  autoStart: z.boolean().default(false),
+  source: z.string().optional(),
+  tools: z.array(CachedToolSchema).default([]),
+  toolsUpdatedAt: z.string().optional(),
+});
+export type ServerRecord = z.infer<typeof ServerRecordSchema>;
+
+export const StoreSchema = z.object({
+  version: z.literal(STORE_VERSION),
+  servers: z.record(z.string(), ServerRecordSchema),
+  processes: z.record(z.string(), ProcessRecordSchema),
+  /** port → epoch ms until which it is not handed out again (get_free_port, across hubs). */
+  reservations: z.record(z.string(), z.number()).default({}),
+});
+export type StoreData = z.infer<typeof StoreSchema>;
+
+export const emptyStore = (): StoreData => ({ version: STORE_VERSION, servers: {}, processes: {}, reservations: {} });

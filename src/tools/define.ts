@@ -1,0 +1,53 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { HubConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+
+/** What every tool group is built from. */
+export interface ToolDeps {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  /** The MCP server facing the client: notifications, client capabilities, elicitation. */
+  readonly server: Server;
+  /** True once the client sent notifications/initialized (list_changed only after that). */
+  readonly isInitialized: () => boolean;
+}
+
+/** Per-call context handed to run(): the caller's abort signal and progress reporting. */
+export interface CallContext {
+  readonly signal: AbortSignal;
+  readonly progressToken: string | number | undefined;
+  /** Sends notifications/progress to the caller when it gave a progress token; no-op otherwise. */
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** The raw SDK request context, for relaying requests (elicitation) to the client. */
+  readonly extra: unknown;
+}
+
+/** A structured result plus its short text rendering, or a result passed through untouched. */
+export type ToolOutput<Output> = { structured: Output; text: string } | { passthrough: CallToolResult };
+
+export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
+  /** The dotted name from SPEC (registry.search, start_process). */
+  readonly name: string;
+  readonly title: string;
+  /** Model-facing: what it does, its side effects, what to call next. */
+  readonly description: string;
+  /** The only schema of the input: listed JSON Schema, validation and the TS type. */
+  readonly input: Input;
+  readonly output: Output;
+  readonly annotations?: ToolAnnotations;
+  run(input: z.infer<Input>, call: CallContext): Promise<ToolOutput<z.infer<Output>>>;
+}
+
+export const defineTool = <Input extends z.ZodObject, Output extends z.ZodType>(
+  tool: HubTool<Input, Output>,
+): HubTool<Input, Output> => tool;
+
+/** A set of tools built from the shared deps, with whatever it must release at shutdown. */
+export interface ToolGroup {
+  readonly tools: readonly HubTool[];
+  close?(): Promise<void>;
+}

@@ -1,0 +1,76 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { HubError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { CallContext, HubTool } from './define.js';
+import { spell, type NameMode } from './naming.js';
+import { describeInputIssues, errorResult, successResult } from './result.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest as Tool['inputSchema'];
+}
+
+export function callContext(extra: Extra): CallContext {
+  const progressToken = extra._meta?.progressToken;
+  return {
+    signal: extra.signal,
+    progressToken,
+    extra,
+    async sendProgress(progress, total, message) {
+      if (progressToken === undefined) return;
+      await extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+        })
+        .catch(() => undefined);
+    },
+  };
+}
+
+/** Hub's own tools: listed in either spelling, found by either spelling, called with validation and error shaping. */
+export function createToolTable(tools: readonly HubTool[], log: Logger, resultCapBytes: number) {
+  const byName = new Map<string, HubTool>();
+  for (const tool of tools) {
+    byName.set(tool.name, tool);
+    byName.set(spell(tool.name, 'underscore'), tool);
+  }
+  // Schemas are derived once: listing is on the cold-start path.
+  const listings = tools.map(tool => ({
+    tool,
+    inputSchema: jsonSchema(tool.input, 'input'),
+    outputSchema: jsonSchema(tool.output, 'output'),
+  }));
+
+  return {
+    names: (): ReadonlySet<string> => new Set(byName.keys()),
+    list(mode: NameMode): Tool[] {
+      return listings.map(({ tool, inputSchema, outputSchema }) => ({
+        name: spell(tool.name, mode),
+        title: tool.name,
+        description: tool.description,
+        inputSchema,
+        outputSchema: outputSchema as NonNullable<Tool['outputSchema']>,
+        ...(tool.annotations && { annotations: { title: tool.title, ...tool.annotations } }),
+      }));
+    },
+    find: (name: string): HubTool | undefined => byName.get(name),
+    async call(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
+      const parsed = tool.input.safeParse(args ?? {});
+      if (!parsed.success) return errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error)));
+      try {
+        const output = await tool.run(parsed.data, callContext(extra));
+        if ('passthrough' in output) return output.passthrough;
+        return successResult(output.structured, output.text, resultCapBytes);
+      } catch (error) {
+        if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');
+        else log.error({ tool: tool.name, err: error }, 'unexpected tool error');
+        return errorResult(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The built hub over stdio: handshake, tool names in both modes, error shapes, prompt exit.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, test } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { SERVER_JS, spawnHub } from '../helpers/hub.js';
+
+describe('stdio server', () => {
+  test('lists hub tools dotted for an ordinary client and underscored for claude-ai', async () => {
+    const home = await makeHubHome();
+    const dotted = await spawnHub(home);
+    const underscored = await spawnHub(home, { clientName: 'claude-ai' });
+    try {
+      const a = (await dotted.client.listTools()).tools.map(t => t.name);
+      const b = (await underscored.client.listTools()).tools.map(t => t.name);
+      expect(a.length).toBe(b.length);
+      for (const name of b) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      for (const name of [...a, ...b]) expect(name).not.toContain('__');
+    } finally {
+      await dotted.close();
+      await underscored.close();
+    }
+  });
+
+  test('an unknown tool is a JSON-RPC error, and hub keeps answering', async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home);
+    try {
+      await expect(hub.call('no_such_tool')).rejects.toThrow(/Unknown tool/);
+      expect((await hub.client.listTools()).tools).toBeInstanceOf(Array);
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test('exits promptly when stdin closes, with nothing but JSON-RPC on stdout', async () => {
+    const home = await makeHubHome();
+    const child = spawn(process.execPath, [SERVER_JS], { env: { ...process.env, HUB_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', chunk => (stdout += chunk));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await once(child.stdout, 'data');
+    const started = Date.now();
+    child.stdin.end();
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    for (const line of stdout.trim().split('\n')) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+  });
+
+  test('exits on SIGTERM', async () => {
+    const home = await makeHubHome();
+    const child = spawn(process.execPath, [SERVER_JS], { env: { ...process.env, HUB_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await once(child.stdout, 'data'); // answered: its handlers are installed
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+});

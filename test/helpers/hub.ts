@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../../src/config.js';
+import { createHub } from '../../src/hub.js';
+import { silentLogger } from '../../src/logger.js';
+import { openStore } from '../../src/store/store.js';
+
+export const SERVER_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+
+export interface HubSession {
+  readonly client: Client;
+  readonly pid: number | undefined;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  env?: Record<string, string>;
+  clientName?: string;
+  capabilities?: ClientCapabilities;
+}
+
+function session(client: Client, pid: number | undefined, close: () => Promise<void>): HubSession {
+  return {
+    client,
+    pid,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close,
+  };
+}
+
+/** The built hub (dist/server.js) over stdio, as a client config would start it. */
+export async function spawnHub(home: string, options: SessionOptions = {}): Promise<HubSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER_JS],
+    env: { HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  await client.connect(transport);
+  return session(client, transport.pid ?? undefined, () => client.close());
+}
+
+/** The hub in this process over a linked in-memory pair: fast, and still a real Client. */
+export async function startHubInProcess(home: string, options: SessionOptions = {}): Promise<HubSession> {
+  const config = loadConfig({ HUB_HOME: home, ...options.env });
+  const store = openStore(config.paths);
+  const hub = createHub({ config, log: silentLogger, store });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await hub.server.connect(serverTransport);
+  const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  await client.connect(clientTransport);
+  return session(client, undefined, async () => {
+    await client.close();
+    await hub.close();
+  });
+}
+
+/** The text of a tool result's first content block. */
+export const textOf = (result: CallToolResult): string => (result.content[0]?.type === 'text' ? result.content[0].text : '');

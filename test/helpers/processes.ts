@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and not a zombie (a zombie still answers kill 0, but it has ended). */
+export function isAlive(pid: number): boolean {
+  const fields = statFields(pid);
+  return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/** Every live pid whose process group is pgid, read from /proc. */
+export function groupMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter(entry => /^\d+$/.test(entry))
+    .filter(entry => {
+      const fields = statFields(entry);
+      return fields !== undefined && Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X';
+    })
+    .map(Number);
+}
+
+/** SIGKILL the group of every process recorded in home's store (test cleanup). */
+export async function reapAll(home: string): Promise<void> {
+  let data: { processes?: Record<string, { pid?: number; pgid?: number }> };
+  try {
+    data = JSON.parse(await readFile(join(home, 'db.json'), 'utf8'));
+  } catch {
+    return;
+  }
+  for (const record of Object.values(data.processes ?? {})) {
+    const group = record.pgid ?? record.pid ?? 0;
+    if (group > 1) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
