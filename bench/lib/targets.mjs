@@ -1,0 +1,60 @@
+import { addServers, everythingRecord } from './home.mjs';
+import { callTool, EVERYTHING_JS, spawnEverything, spawnHub, spawnNaiveProxy, toolNames } from './mcp.mjs';
+import { descendants } from './proc.mjs';
+
+// The three things the proxy section calls echo on: the server itself, the naive proxy, and hub.
+
+const ECHO_ARGS = { message: 'hello from the hub bench' };
+
+function target(name, connection, tool, tree) {
+  const { client } = connection;
+  return {
+    name,
+    connection,
+    pid: connection.pid,
+    call: () => client.callTool({ name: tool, arguments: ECHO_ARGS }),
+    // The processes whose CPU counts for this target (the proxy and the child it started).
+    pids: () => (tree ? [connection.pid, ...descendants(connection.pid)] : [connection.pid]),
+  };
+}
+
+export const directTarget = async () => target('direct', await spawnEverything(), 'echo', false);
+
+export const naiveTarget = async () => target('naive', await spawnNaiveProxy(), 'everything.echo', true);
+
+/**
+ * hub with server-everything registered as `everything` in command mode: through
+ * registry.install when hub has it, else by writing the store record hub would write.
+ */
+export async function registerEverything(home, everythingTools, names = ['everything']) {
+  const hub = await spawnHub(home);
+  try {
+    const tools = await toolNames(hub.client);
+    if (tools.includes('registry.install')) {
+      for (const name of names) await callTool(hub.client, 'registry.install', { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name });
+      return 'registry.install';
+    }
+  } finally {
+    await hub.close();
+  }
+  await addServers(home, names.map((name, index) => everythingRecord(name, index + 1, everythingTools)));
+  return 'store record';
+}
+
+export async function hubTarget(home, extraEnv = {}) {
+  const connection = await spawnHub(home, extraEnv);
+  const tools = await toolNames(connection.client);
+  if (!tools.includes('everything.echo')) {
+    await connection.close();
+    throw new Unavailable(`hub does not list everything.echo yet (it lists ${tools.length} tools)`);
+  }
+  const result = await connection.client.callTool({ name: 'everything.echo', arguments: ECHO_ARGS }).catch(error => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+  if (result.isError) {
+    await connection.close();
+    throw new Unavailable(`everything.echo through hub failed: ${result.content?.[0]?.text ?? 'no text'}`);
+  }
+  return target('hub', connection, 'everything.echo', true);
+}
+
+/** A feature hub does not have yet: the section reports it instead of failing the run. */
+export class Unavailable extends Error {}

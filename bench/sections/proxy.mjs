@@ -1,0 +1,129 @@
+import { tempHome } from '../lib/cleanup.mjs';
+import { round, roundOrder, summary } from '../lib/stats.mjs';
+import { directTarget, hubTarget, naiveTarget, registerEverything, Unavailable } from '../lib/targets.mjs';
+import { treeCpuNs } from '../lib/proc.mjs';
+import { row } from '../lib/report.mjs';
+
+// 1. Proxy overhead: echo on server-everything directly, through a naive SDK proxy, and through
+// hub, interleaved round by round so machine noise hits all three alike.
+
+const PLAN = {
+  quick: { warmupMs: 800, rounds: 6, block: 100, tputRounds: 3, tputBlock: 300 },
+  full: { warmupMs: 3000, rounds: 25, block: 200, tputRounds: 8, tputBlock: 1000 },
+};
+const IN_FLIGHT = 16;
+
+async function sequential(target, calls, samples) {
+  const pids = target.pids();
+  const cpuBefore = treeCpuNs(pids);
+  for (let i = 0; i < calls; i++) {
+    const start = performance.now();
+    await target.call();
+    samples.push((performance.now() - start) * 1000);
+  }
+  return treeCpuNs(pids) - cpuBefore;
+}
+
+async function concurrent(target, calls) {
+  let next = 0;
+  const start = performance.now();
+  const worker = async () => {
+    while (next < calls) {
+      next++;
+      await target.call();
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return performance.now() - start;
+}
+
+async function warmUp(targets, ms) {
+  const until = performance.now() + ms;
+  for (let round = 0; performance.now() < until; round++) {
+    for (const target of roundOrder(targets, round)) {
+      await concurrent(target, 64);
+      for (let i = 0; i < 32; i++) await target.call();
+    }
+  }
+}
+
+/** Sequential latency + CPU, then 16-in-flight throughput, for each target, interleaved. */
+export async function measureEcho(targets, plan) {
+  const stats = new Map(targets.map(t => [t.name, { samples: [], cpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0 }]));
+  await warmUp(targets, plan.warmupMs);
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const target of roundOrder(targets, round)) {
+      const s = stats.get(target.name);
+      s.cpuNs += await sequential(target, plan.block, s.samples);
+      s.cpuCalls += plan.block;
+    }
+  }
+  for (let round = 0; round < plan.tputRounds; round++) {
+    for (const target of roundOrder(targets, round)) {
+      const s = stats.get(target.name);
+      s.tputMs += await concurrent(target, plan.tputBlock);
+      s.tputCalls += plan.tputBlock;
+    }
+  }
+  const out = {};
+  for (const [name, s] of stats) {
+    const latency = summary(s.samples);
+    out[name] = {
+      latencyUs: { n: latency.n, p50: round(latency.p50, 1), p90: round(latency.p90, 1), p99: round(latency.p99, 1) },
+      cpuUsPerCall: round(s.cpuNs / s.cpuCalls / 1000, 1),
+      throughputPerS: round((s.tputCalls / s.tputMs) * 1000, 0),
+    };
+  }
+  return out;
+}
+
+export async function proxySection({ quick, log, shared }) {
+  const plan = quick ? PLAN.quick : PLAN.full;
+  const direct = await directTarget();
+  const everythingTools = (await direct.connection.client.listTools()).tools;
+  shared.everythingTools = everythingTools;
+  const naive = await naiveTarget();
+  const home = await tempHome();
+  const registeredBy = await registerEverything(home, everythingTools);
+  let hub;
+  let hubMissing;
+  try {
+    hub = await hubTarget(home);
+  } catch (error) {
+    if (!(error instanceof Unavailable)) throw error;
+    hubMissing = error.message;
+    log(`  hub: ${hubMissing}`);
+  }
+  shared.proxyHome = home;
+  const targets = [direct, naive, ...(hub ? [hub] : [])];
+  log(`  ${targets.map(t => t.name).join(', ')}: warm-up ${plan.warmupMs} ms, ${plan.rounds * plan.block} sequential calls each, ${plan.tputRounds * plan.tputBlock} at ${IN_FLIGHT} in flight`);
+  const results = await measureEcho(targets, plan);
+  await Promise.all(targets.map(t => t.connection.close()));
+
+  const d = results.direct;
+  const added = r => ({ p50: round(r.latencyUs.p50 - d.latencyUs.p50, 1), cpu: round(r.cpuUsPerCall - d.cpuUsPerCall, 1) });
+  const naiveAdded = added(results.naive);
+  const rows = [
+    row('proxy', 'direct echo p50 / p90 / p99 (µs)', `${d.latencyUs.p50} / ${d.latencyUs.p90} / ${d.latencyUs.p99}`, { label: 'reference', value: null }),
+    row('proxy', 'naive proxy echo p50 / p90 / p99 (µs)', `${results.naive.latencyUs.p50} / ${results.naive.latencyUs.p90} / ${results.naive.latencyUs.p99}`, { label: 'direct p50', value: d.latencyUs.p50 }),
+    row('proxy', 'naive proxy added p50 (µs)', naiveAdded.p50, { label: 'reference', value: null }),
+    row('proxy', 'naive proxy added CPU per call (µs)', naiveAdded.cpu, { label: 'reference', value: null }),
+    row('proxy', 'naive proxy throughput (calls/s, 16 in flight)', results.naive.throughputPerS, { label: 'direct', value: d.throughputPerS }),
+  ];
+  const section = { status: hub ? 'ok' : 'partial', registeredBy, plan, inFlight: IN_FLIGHT, results, added: { naive: naiveAdded } };
+  if (hub) {
+    const h = results.hub;
+    const hubAdded = added(h);
+    section.added.hub = hubAdded;
+    rows.push(
+      row('proxy', 'hub echo p50 / p90 / p99 (µs)', `${h.latencyUs.p50} / ${h.latencyUs.p90} / ${h.latencyUs.p99}`, { label: 'naive p50', value: results.naive.latencyUs.p50 }),
+      row('proxy', 'hub added p50 (µs)', hubAdded.p50, { label: 'naive added', value: naiveAdded.p50 }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
+      row('proxy', 'hub added CPU per call (µs)', hubAdded.cpu, { label: 'naive added', value: naiveAdded.cpu }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
+      row('proxy', 'hub throughput (calls/s, 16 in flight)', h.throughputPerS, { label: 'direct', value: d.throughputPerS }, { text: '≥ 0.7× direct', ratioMin: 0.7 }),
+    );
+  } else {
+    section.reason = hubMissing;
+    rows.push(row('proxy', 'hub echo', null, { label: 'naive p50', value: results.naive.latencyUs.p50 }, { text: 'unavailable' }, hubMissing));
+  }
+  return { section, rows };
+}
