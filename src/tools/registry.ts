@@ -1,7 +1,150 @@
-import type { ProxiedTools } from '../proxy/types.js';
-import type { ToolDeps, ToolGroup } from './define.js';
+import { z } from 'zod';
+import { createServerManager } from '../proxy/server-manager.js';
+import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
+import { findCatalogEntry } from '../registry/catalog.js';
+import { elicitationConfirm } from '../registry/consent.js';
+import { installServer, type CatalogHints, type InstallContext } from '../registry/install.js';
+import { InstallResultSchema } from '../registry/install-result.js';
+import { ServerSummarySchema, ToolDetailSchema, describeServer, toSummary, uninstallServer } from '../registry/installed.js';
+import { deriveServerName } from '../registry/server-name.js';
+import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
+
+const ServerNameField = z.string().min(1).max(64);
+
+/** Catalog knowledge install uses: the entry's own server name, default args and required env. */
+export const catalogHints = (packageName: string): CatalogHints | undefined => {
+  const entry = findCatalogEntry(packageName);
+  return entry && { defaultArgs: entry.args, requiredEnv: entry.env.filter(env => env.required).map(env => env.name) };
+};
+export const suggestServerName = (packageName: string): string => findCatalogEntry(packageName)?.name ?? deriveServerName(packageName);
+
+const InstallInput = z.strictObject({
+  package: z.string().optional().describe('npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.'),
+  command: z.string().optional().describe('Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed'),
+  name: z.string().optional().describe('Server name, the prefix of its tools (1–20 chars, lowercase, e.g. "memory"); derived from the package when omitted'),
+  args: z.array(z.string()).optional().describe('Arguments for the server (default: the catalog default for known packages)'),
+  env: z.record(z.string(), z.string()).optional().describe('Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown'),
+  start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
+});
+
+const ListInput = z.strictObject({
+  server: ServerNameField.optional().describe('Show this server\'s tools with descriptions and input schemas (starts it only if its tools are not cached yet)'),
+});
+const ListOutput = z.object({
+  servers: z.array(ServerSummarySchema),
+  tools: z.array(ToolDetailSchema).optional().describe('With server: its tools, for registry.call'),
+  next: z.string(),
+});
+
+const UninstallInput = z.strictObject({ name: ServerNameField.describe('The installed server to remove, as registry.list shows it') });
+const UninstallOutput = z.object({
+  name: z.string(),
+  removedTools: z.array(z.string()),
+  folderRemoved: z.string().optional(),
+  logFile: z.string().describe('Kept for inspection; delete it by hand if not needed'),
+});
+
+const CallInput = z.strictObject({
+  server: ServerNameField.describe('Installed server name, as registry.list shows it'),
+  tool: z.string().min(1).describe('The tool name as the server gives it (registry.list { server } shows them), without the "<server>." prefix'),
+  arguments: z.record(z.string(), z.unknown()).optional().describe('The tool\'s arguments, matching its input schema'),
+});
+// Whatever the child returns: its structuredContent, or { content } when it gave none.
+const CallOutput = z.looseObject({});
+
+function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
+  let step = 0;
+  const send = (message: string) => void call.sendProgress(++step, undefined, message);
+  return { progress: message => send(message), onNpmLine: line => send(`npm: ${line}`) };
+}
 
 // registry.search/install/list/uninstall/call and the proxied tools of installed servers.
-export function createRegistryTools(_deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
-  return { tools: [], proxied: { list: () => [], find: () => undefined }, close: async () => undefined };
+export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
+  const { config, log, store, server } = deps;
+  const manager = createServerManager(deps);
+
+  const install = defineTool({
+    name: 'registry.install',
+    title: 'Install an MCP server',
+    description:
+      'Install an MCP server from npm (package) or register one already on this machine (command + args), start it and expose its tools as <name>.<tool> ' +
+      '(tools/list_changed is sent). Runs `npm install` into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. ' +
+      'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it.',
+    input: InstallInput,
+    output: InstallResultSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run(input, call) {
+      const result = await installServer(input, {
+        config,
+        log,
+        store,
+        manager,
+        confirm: elicitationConfirm(server, config.install.confirm, call.signal),
+        deriveName: suggestServerName,
+        lookup: catalogHints,
+        signal: call.signal,
+        pathEnv: process.env.PATH,
+        ...progressReporter(call),
+      });
+      const status = result.missingEnv.length > 0 ? `saved, not started (missing ${result.missingEnv.join(', ')})` : `${result.state}, ${result.tools.length} tools`;
+      return { structured: result, text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}` };
+    },
+  });
+
+  const list = defineTool({
+    name: 'registry.list',
+    title: 'List installed MCP servers',
+    description:
+      'Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server\'s tools with descriptions and input schemas, ' +
+      'which is what you need to call them with registry.call when your client does not show new tools.',
+    input: ListInput,
+    output: ListOutput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    async run(input) {
+      if (input.server !== undefined) {
+        const { summary, tools } = await describeServer(input.server, store, manager);
+        const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
+        const text = [`${summary.name} (${summary.state}) — ${tools.length} tools`, ...tools.map(t => `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`), next];
+        return { structured: { servers: [summary], tools, next }, text: text.join('\n') };
+      }
+      const servers = (await manager.status()).map(toSummary);
+      const next = servers.length === 0 ? 'Nothing installed yet: find a server with registry.search, then registry.install.' : 'registry.list { server } shows a server\'s tools with input schemas.';
+      const lines = servers.map(s => `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`);
+      return { structured: { servers, next }, text: [...lines, next].join('\n') };
+    },
+  });
+
+  const uninstall = defineTool({
+    name: 'registry.uninstall',
+    title: 'Uninstall an MCP server',
+    description: 'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file is kept.',
+    input: UninstallInput,
+    output: UninstallOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async run(input) {
+      const result = await uninstallServer(input.name, { config, log, store, manager });
+      const structured = { name: result.name, removedTools: result.removedTools, logFile: result.logFile, ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }) };
+      return { structured, text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.` };
+    },
+  });
+
+  const callTool = defineTool({
+    name: 'registry.call',
+    title: 'Call a tool of an installed server',
+    description:
+      'Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool\'s own result. ' +
+      'For clients that do not refresh their tool list after registry.install (see registry.list { server } for the tools and their input schemas).',
+    input: CallInput,
+    output: CallOutput,
+    annotations: { openWorldHint: true },
+    async run(input, call) {
+      const result = await manager.call(input.server, input.tool, input.arguments, call.extra as ServerExtra);
+      // The listed output schema makes a client require structuredContent on success: wrap plain content.
+      if (result.structuredContent === undefined && result.isError !== true) return { passthrough: { ...result, structuredContent: { content: result.content } } };
+      return { passthrough: result };
+    },
+  });
+
+  const tools: HubTool[] = [install, list, uninstall, callTool];
+  return { tools, proxied: manager, close: () => manager.close() };
 }

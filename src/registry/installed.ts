@@ -1,0 +1,99 @@
+import { rm } from 'node:fs/promises';
+import { z } from 'zod';
+import type { HubConfig } from '../config.js';
+import { HubError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
+import type { Store } from '../store/store.js';
+
+export const ServerSummarySchema = z.object({
+  name: z.string(),
+  package: z.string().optional(),
+  version: z.string().optional(),
+  mode: z.enum(['npm', 'command']),
+  state: z.enum(['stopped', 'starting', 'ready', 'degraded', 'failed']),
+  tools: z.array(z.string()).describe('Exposed tool names'),
+  calls: z.number(),
+  errors: z.number(),
+  meanMs: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  restarts: z.number(),
+  lastError: z.string().optional(),
+  logFile: z.string(),
+});
+export type ServerSummary = z.infer<typeof ServerSummarySchema>;
+
+export const ToolDetailSchema = z.object({
+  tool: z.string().describe('The tool name as the server gives it: pass it to registry.call'),
+  exposedName: z.string().optional().describe('The name hub lists it under'),
+  description: z.string().optional(),
+  inputSchema: z.record(z.string(), z.unknown()),
+});
+export type ToolDetail = z.infer<typeof ToolDetailSchema>;
+
+export const toSummary = (view: ServerStatusView): ServerSummary => ({
+  name: view.name,
+  ...(view.package !== undefined && { package: view.package }),
+  ...(view.version !== undefined && { version: view.version }),
+  mode: view.mode,
+  state: view.state,
+  tools: view.tools,
+  calls: view.calls,
+  errors: view.errors,
+  meanMs: view.meanMs,
+  p95Ms: view.p95Ms,
+  restarts: view.restarts,
+  ...(view.lastError !== undefined && { lastError: view.lastError }),
+  logFile: view.logFile,
+});
+
+const notInstalled = (name: string) =>
+  new HubError('NOT_FOUND', `No server named "${name}" is installed; call registry.list to see the installed servers, or registry.search and registry.install to add one.`);
+
+/** One server's tools with their schemas: from the store cache, starting the server only when nothing is cached. */
+export async function describeServer(name: string, store: Store, manager: ServerManager): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
+  const record = (await store.read()).servers[name];
+  if (!record) throw notInstalled(name);
+  const cached = record.tools.length > 0 ? record.tools : await manager.start(name);
+  const [status] = await manager.status(name);
+  if (!status) throw notInstalled(name);
+  // The manager lists exposed names in the order of the cached tools.
+  const exposed = status.tools.length === cached.length ? status.tools : undefined;
+  const tools = cached.map((tool, index) => ({
+    tool: tool.name,
+    ...(exposed?.[index] !== undefined && { exposedName: exposed[index] }),
+    ...(tool.description !== undefined && { description: tool.description }),
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+  }));
+  return { summary: toSummary(status), tools };
+}
+
+export interface UninstallResult {
+  name: string;
+  removedTools: string[];
+  folderRemoved: string | undefined;
+  logFile: string;
+}
+
+/** Stop the child, drop the record, refresh the routes (list_changed), delete servers/<name>; the log stays. */
+export async function uninstallServer(name: string, deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager }): Promise<UninstallResult> {
+  const { config, log, store, manager } = deps;
+  if (!(await store.read()).servers[name]) throw notInstalled(name);
+  const [status] = await manager.status(name);
+  await manager.stop(name);
+  const record = await store.update(data => {
+    const found = data.servers[name];
+    delete data.servers[name];
+    return found;
+  });
+  if (!record) throw notInstalled(name);
+  await manager.reload();
+  const folder = config.paths.serverDir(name);
+  let folderRemoved: string | undefined;
+  if (record.mode === 'npm') {
+    await rm(folder, { recursive: true, force: true });
+    folderRemoved = folder;
+  }
+  log.info({ server: name, folderRemoved }, 'server uninstalled');
+  return { name, removedTools: status?.tools ?? [], folderRemoved, logFile: config.paths.serverLog(name) };
+}
