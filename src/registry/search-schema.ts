@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+// The shapes registry.search returns (tool output, CLI --json); types are inferred from them.
+export const SEARCH_SOURCES = ['catalog', 'official', 'npm'] as const;
+export const SearchSource = z.enum(SEARCH_SOURCES);
+export type SearchSource = z.infer<typeof SearchSource>;
+
+export const EnvVarSchema = z.object({
+  name: z.string().describe('Environment variable the server needs, e.g. GITHUB_PERSONAL_ACCESS_TOKEN'),
+  description: z.string().optional().describe('What to put in it'),
+  secret: z.boolean().optional().describe('True when the value is a credential'),
+});
+export type EnvVar = z.infer<typeof EnvVarSchema>;
+
+export const SearchResultSchema = z.object({
+  name: z.string().describe('Suggested server name for registry.install (its tools become <name>.<tool>)'),
+  title: z.string(),
+  description: z.string(),
+  package: z.string().describe('npm package to pass to registry.install'),
+  version: z.string().optional().describe('Latest version a registry reported'),
+  source: SearchSource.describe('The most trusted source that listed it (catalog, then official, then npm)'),
+  sources: z.array(SearchSource).describe('Every source that listed it'),
+  installed: z.boolean().describe('True when an installed server already uses this package'),
+  requiredEnv: z.array(EnvVarSchema).describe('Env vars to pass to registry.install in env; the server is not started without them'),
+  args: z.array(z.string()).optional().describe('Suggested args for registry.install'),
+  argsHint: z.string().optional().describe('What the args mean when the server needs some, e.g. a directory'),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SourceReportSchema = z.object({
+  source: SearchSource,
+  ok: z.boolean(),
+  count: z.number().int().describe('Results this source gave (after filtering to MCP servers)'),
+  ms: z.number().int(),
+  code: z.string().optional().describe('Error code when the source failed (REGISTRY_TIMEOUT, REGISTRY_UNAVAILABLE, REGISTRY_BAD_RESPONSE)'),
+  error: z.string().optional().describe('Why this source failed; the other sources still answered'),
+});
+export type SourceReport = z.infer<typeof SourceReportSchema>;
+
+export const SearchOutputSchema = z.object({
+  results: z.array(SearchResultSchema),
+  sources: z.array(SourceReportSchema),
+});
+export type SearchOutput = z.infer<typeof SearchOutputSchema>;
+
+/** One source's answer before merging: the result fields it knows, in its own order. */
+export interface Candidate {
+  readonly package: string;
+  readonly source: SearchSource;
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly version?: string;
+  readonly requiredEnv: readonly EnvVar[];
+  readonly args?: readonly string[];
+  readonly argsHint?: string;
+  readonly keywords?: readonly string[];
+}
