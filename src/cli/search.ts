@@ -1,6 +1,64 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { silentLogger } from '../logger.js';
+import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search.js';
+import { SearchSource, type SearchOutput } from '../registry/search-schema.js';
+import { openStore } from '../store/store.js';
 import type { CliCommand } from './index.js';
 
-export const search: CliCommand = async (_argv, io) => {
-  io.err('not built yet\n');
-  return 1;
+const USAGE = 'Usage: hub search <query> [--limit N] [--source catalog|official|npm]... [--json]\n';
+
+const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
+
+// A fixed-width table a person can scan; notes for failed sources come after it.
+export function renderSearchTable(output: SearchOutput): string {
+  const rows = output.results.map(result => [
+    result.installed ? `${result.name}*` : result.name,
+    result.version ? `${result.package}@${result.version}` : result.package,
+    result.sources.join(','),
+    cut(result.description || result.title, 70),
+  ]);
+  const header = ['NAME', 'PACKAGE', 'SOURCES', 'DESCRIPTION'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+  const lines = output.results.length > 0 ? [line(header), ...rows.map(line)] : ['No MCP servers found.'];
+  if (output.results.some(result => result.installed)) lines.push('', '* installed');
+  else if (output.results.length > 0) lines.push('', 'Install one with: hub install <package>');
+  for (const source of output.sources.filter(report => !report.ok)) lines.push(`note: ${source.source} source failed: ${source.error ?? 'unknown error'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const search: CliCommand = async (argv, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { limit: { type: 'string', short: 'n' }, json: { type: 'boolean' }, source: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    io.err(`hub search: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const query = positionals.join(' ').trim();
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  const sources = values.source?.flatMap(value => value.split(','));
+  const badSource = sources?.find(source => !SearchSource.safeParse(source).success);
+  if (!query || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT || badSource !== undefined) {
+    const why = !query ? 'a query is required' : badSource !== undefined ? `unknown source "${badSource}"` : `--limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
+    io.err(`hub search: ${why}.\n${USAGE}`);
+    return 2;
+  }
+
+  const config = loadConfig(process.env);
+  for (const warning of config.warnings) io.err(`hub: ${warning}\n`);
+  const searcher = createSearch({ config, log: silentLogger, store: openStore(config.paths) });
+  const output = await searcher.search({ query, limit, ...(sources && { sources: sources as SearchSource[] }) });
+  io.out(values.json ? `${JSON.stringify(output, null, 2)}\n` : renderSearchTable(output));
+  return output.sources.some(source => source.ok) ? 0 : 1;
 };

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { createSearch, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../registry/search.js';
+import { SearchOutputSchema, SearchSource, type SearchOutput } from '../registry/search-schema.js';
+import { defineTool, type HubTool, type ToolDeps } from './define.js';
+
+const SearchInput = z.strictObject({
+  query: z.string().trim().min(1).max(200).describe('What to look for: a service or task such as "github", "postgres", "browser", "web search"'),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT).describe(`Most results to return (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT})`),
+  sources: z
+    .array(SearchSource)
+    .min(1)
+    .optional()
+    .describe('Sources to ask (default all): catalog (bundled, offline), official (MCP Registry), npm'),
+});
+
+/** The short text for clients that show only text: one line per result with how to install it. */
+export function renderSearch(output: SearchOutput): string {
+  const lines = output.results.map(result => {
+    const env = result.requiredEnv.length > 0 ? `; needs env ${result.requiredEnv.map(variable => variable.name).join(', ')}` : '';
+    const args = result.args ? `, args: ${JSON.stringify(result.args)}` : '';
+    const hint = result.installed
+      ? 'installed'
+      : `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}`;
+    return `- ${result.name}: ${result.title} (${result.package}${result.version ? `@${result.version}` : ''}) [${result.sources.join(', ')}] ${result.description} — ${hint}`;
+  });
+  const failed = output.sources.filter(source => !source.ok).map(source => `note: ${source.source} failed: ${source.error ?? 'unknown error'}`);
+  const head = output.results.length === 0 ? 'No MCP servers found; try another word or registry.search with fewer words.' : `${output.results.length} MCP server(s):`;
+  return [head, ...lines, ...failed].join('\n');
+}
+
+export function createSearchTool(deps: ToolDeps): HubTool {
+  const searcher = createSearch(deps);
+  return defineTool({
+    name: 'registry.search',
+    title: 'Find MCP servers',
+    description:
+      'Search MCP servers to install: the catalog bundled with hub, the official MCP Registry and npm, merged and ranked. ' +
+      'Each result gives the npm package, a suggested server name, required env vars and suggested args for registry.install. ' +
+      'A source that fails or times out is reported in sources[] while the others still answer. Read-only.',
+    input: SearchInput,
+    output: SearchOutputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    async run(input, call) {
+      const output = await searcher.search({ query: input.query, limit: input.limit, ...(input.sources && { sources: input.sources }), signal: call.signal });
+      return { structured: output, text: renderSearch(output) };
+    },
+  });
+}
