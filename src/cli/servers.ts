@@ -1,10 +1,109 @@
+import { parseArgs } from 'node:util';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { loadConfig } from '../config.js';
+import { HubError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
+import { catalogHints, suggestServerName } from '../registry/install-hints.js';
+import { installServer } from '../registry/install.js';
+import { toSummary } from '../registry/installed.js';
+import { openStore } from '../store/store.js';
+import { HUB_VERSION } from '../version.js';
 import type { CliCommand } from './index.js';
 
-export const servers: CliCommand = async (_argv, io) => {
-  io.err('not built yet\n');
-  return 1;
+// The CLI drives the same ServerManager as the MCP server, with a server object that never
+// connects: nothing is sent anywhere, and children it starts are closed before it returns.
+async function withManager<T>(fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>): Promise<T> {
+  const context = baseDeps();
+  const manager = createServerManager({ ...context, server: new Server({ name: 'hub-cli', version: HUB_VERSION }, { capabilities: {} }), isInitialized: () => false });
+  try {
+    return await fn({ manager, context });
+  } finally {
+    await manager.close();
+  }
+}
+
+function baseDeps() {
+  const config = loadConfig();
+  const log = createLogger(config, 'hub-cli');
+  return { config, log, store: openStore(config.paths, log) };
+}
+
+const pad = (rows: string[][]): string => {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map(row => (row[column] ?? '').length))) ?? [];
+  return rows.map(row => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
 };
-export const install: CliCommand = async (_argv, io) => {
-  io.err('not built yet\n');
-  return 1;
+
+export const servers: CliCommand = async (argv, io) => {
+  const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: true });
+  const list = await withManager(async ({ manager }) => (await manager.status()).map(toSummary));
+  if (values.json) {
+    io.out(`${JSON.stringify(list, null, 2)}\n`);
+    return 0;
+  }
+  if (list.length === 0) {
+    io.out('No MCP servers installed. Try: hub search <query>, then hub install <package>.\n');
+    return 0;
+  }
+  const rows = [['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS'], ...list.map(s => [s.name, s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`, s.state, String(s.tools.length), String(s.calls)])];
+  io.out(`${pad(rows)}\n\nState and calls are this command's view; running servers belong to each client's hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`);
+  return 0;
+};
+
+export const install: CliCommand = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      env: { type: 'string', multiple: true },
+      arg: { type: 'string', multiple: true },
+      'no-start': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+  });
+  const [spec, ...extra] = positionals;
+  if (spec === undefined || extra.length > 0) {
+    io.err('Usage: hub install <package>[@version] [--name N] [--env K=V ...] [--arg A ...] [--no-start] [--json]\n');
+    return 2;
+  }
+  const env: Record<string, string> = {};
+  for (const pair of values.env ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new HubError('INVALID_INPUT', `--env "${pair.split('=')[0] ?? ''}" must be KEY=VALUE.`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  try {
+    const result = await withManager(({ manager, context }) =>
+      installServer(
+        { package: spec, name: values.name, args: values.arg, env, start: values['no-start'] !== true },
+        {
+          ...context,
+          manager,
+          // The person typed the command: that is the consent.
+          confirm: async () => undefined,
+          deriveName: suggestServerName,
+          lookup: catalogHints,
+          pathEnv: process.env.PATH,
+          onNpmLine: line => io.err(`${line}\n`),
+          progress: (message, heartbeat) => {
+            if (!heartbeat) io.err(`hub: ${message}\n`);
+          },
+        },
+      ),
+    );
+    if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      const head = result.missingEnv.length > 0 ? `Installed ${result.name}, not started: missing ${result.missingEnv.join(', ')} (hub install ${spec} --name ${result.name} --env KEY=VALUE).` : `Installed ${result.name} (${result.package}@${result.version}): ${result.tools.length} tools.`;
+      io.out(`${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof HubError) {
+      io.err(`hub install: ${error.code}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
 };

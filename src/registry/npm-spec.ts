@@ -23,8 +23,8 @@ const ACCEPTED =
 function kindOf(raw: string): string | undefined {
   if (raw.length === 0) return 'is empty';
   if (raw.startsWith('-')) return 'starts with "-" (it would be read as an npm option)';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return 'is a URL';
   if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)/i.test(raw)) return 'is a git spec';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return 'is a URL';
   if (/^file:/i.test(raw)) return 'is a file: spec';
   if (/^npm:/i.test(raw) || /@npm:/i.test(raw)) return 'is an npm: alias';
   if (/[;&|$`()<>'"\\!{}[\]?#]/.test(raw)) return 'contains shell characters';

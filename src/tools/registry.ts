@@ -1,22 +1,14 @@
 import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
-import { findCatalogEntry } from '../registry/catalog.js';
 import { elicitationConfirm } from '../registry/consent.js';
-import { installServer, type CatalogHints, type InstallContext } from '../registry/install.js';
+import { installServer, type InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import { ServerSummarySchema, ToolDetailSchema, describeServer, toSummary, uninstallServer } from '../registry/installed.js';
-import { deriveServerName } from '../registry/server-name.js';
+import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 
 const ServerNameField = z.string().min(1).max(64);
-
-/** Catalog knowledge install uses: the entry's own server name, default args and required env. */
-export const catalogHints = (packageName: string): CatalogHints | undefined => {
-  const entry = findCatalogEntry(packageName);
-  return entry && { defaultArgs: entry.args, requiredEnv: entry.env.filter(env => env.required).map(env => env.name) };
-};
-export const suggestServerName = (packageName: string): string => findCatalogEntry(packageName)?.name ?? deriveServerName(packageName);
 
 const InstallInput = z.strictObject({
   package: z.string().optional().describe('npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.'),
