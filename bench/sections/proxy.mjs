@@ -48,9 +48,10 @@ async function warmUp(targets, ms) {
 }
 
 /** Sequential latency + CPU, then 16-in-flight throughput, for each target, interleaved. */
-export async function measureEcho(targets, plan) {
+export async function measureEcho(targets, plan, afterWarmUp = () => undefined) {
   const stats = new Map(targets.map(t => [t.name, { samples: [], cpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0 }]));
   await warmUp(targets, plan.warmupMs);
+  afterWarmUp();
   for (let round = 0; round < plan.rounds; round++) {
     for (const target of roundOrder(targets, round)) {
       const s = stats.get(target.name);

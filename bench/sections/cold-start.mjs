@@ -1,0 +1,77 @@
+import { tempHome } from '../lib/cleanup.mjs';
+import { addServers, everythingRecord } from '../lib/home.mjs';
+import { spawnEverything, spawnHub } from '../lib/mcp.mjs';
+import { descendants } from '../lib/proc.mjs';
+import { median, round } from '../lib/stats.mjs';
+import { row } from '../lib/report.mjs';
+
+// 2. Cold start: spawn hub with 20 installed servers (tools cached in db.json) → initialize →
+// tools/list, with no child server started; against spawning one server-everything directly.
+
+const SERVERS = 20;
+
+async function timeToTools(spawn) {
+  const start = performance.now();
+  const connection = await spawn();
+  const { tools } = await connection.client.listTools();
+  const ms = performance.now() - start;
+  // Checked right after tools/list, before anything else could start a child.
+  const children = descendants(connection.pid);
+  await connection.close();
+  return { ms, tools: tools.length, children: children.length };
+}
+
+export async function coldStartSection({ quick, log, shared }) {
+  const runs = quick ? 4 : 15;
+  let tools = shared.everythingTools;
+  if (!tools) {
+    const direct = await spawnEverything();
+    tools = (await direct.client.listTools()).tools;
+    await direct.close();
+  }
+  const home = await tempHome();
+  await addServers(home, Array.from({ length: SERVERS }, (_, i) => everythingRecord(`s${String(i + 1).padStart(2, '0')}`, i + 1, tools)));
+  log(`  ${runs} runs each, interleaved: hub with ${SERVERS} servers in its store vs one server-everything`);
+  const hub = [];
+  const direct = [];
+  // One unmeasured run of each warms the page cache for node and the modules.
+  await timeToTools(() => spawnHub(home));
+  await timeToTools(spawnEverything);
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      hub.push(await timeToTools(() => spawnHub(home)));
+      direct.push(await timeToTools(spawnEverything));
+    } else {
+      direct.push(await timeToTools(spawnEverything));
+      hub.push(await timeToTools(() => spawnHub(home)));
+    }
+  }
+  const hubMs = round(median(hub.map(r => r.ms)), 1);
+  const directMs = round(median(direct.map(r => r.ms)), 1);
+  const maxChildren = Math.max(...hub.map(r => r.children));
+  const listed = hub[0].tools;
+  const expectedProxied = SERVERS * tools.length;
+  const proxiedListed = listed >= expectedProxied;
+  const notes = [];
+  if (!proxiedListed) notes.push(`hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`);
+  const rows = [
+    row('cold start', `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`, hubMs, { label: 'one server-everything', value: directMs }, { text: '< 150 ms', below: 150 }, proxiedListed ? undefined : notes[0]),
+    row('cold start', 'child processes started by hub during cold start', maxChildren, { label: '', value: null }, { text: '0', below: 1 }),
+  ];
+  if (!proxiedListed) rows[0].pass = null;
+  return {
+    section: {
+      status: proxiedListed ? 'ok' : 'partial',
+      notes,
+      runs,
+      servers: SERVERS,
+      hubMs: hub.map(r => round(r.ms, 1)),
+      directMs: direct.map(r => round(r.ms, 1)),
+      medianMs: { hub: hubMs, direct: directMs },
+      toolsListed: listed,
+      expectedProxiedTools: expectedProxied,
+      maxChildrenDuringColdStart: maxChildren,
+    },
+    rows,
+  };
+}

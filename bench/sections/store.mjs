@@ -1,0 +1,82 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { removeDir, tempHome } from '../lib/cleanup.mjs';
+import { addProcesses, addServers, everythingRecord, exitedRecord, storeOf } from '../lib/home.mjs';
+import { percentile, round } from '../lib/stats.mjs';
+import { row } from '../lib/report.mjs';
+
+// 5. Store: 8 processes × 250 changes each through the real openStore, all at once, against
+// the same number of changes from one process (no contention), interleaved.
+
+const WORKER = fileURLToPath(new URL('../store-worker.mjs', import.meta.url));
+
+async function runWriters(home, writers, perWriter, round) {
+  const children = [];
+  for (let w = 0; w < writers; w++) {
+    const child = fork(WORKER, [home, `r${round}w${w}`, String(perWriter)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(child);
+  }
+  await Promise.all(children.map(child => once(child, 'message')));
+  const start = performance.now();
+  const results = children.map(child => once(child, 'message'));
+  for (const child of children) child.send('go');
+  const latencies = (await Promise.all(results)).flatMap(([message]) => message.latenciesMs);
+  const ms = performance.now() - start;
+  await Promise.all(children.map(child => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  const data = await storeOf(home).read();
+  const written = Object.keys(data.reservations).filter(key => key.startsWith(`r${round}w`)).length;
+  return { ms, latencies, expected: writers * perWriter, written };
+}
+
+const summarize = r => ({ ms: round(r.ms, 0), expected: r.expected, written: r.written, p50: round(percentile(r.latencies, 50), 2), p99: round(percentile(r.latencies, 99), 2) });
+
+async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log }) {
+  const home = await tempHome();
+  try {
+    if (servers > 0 && tools) await addServers(home, Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)));
+    await addProcesses(home, Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)));
+    const fileKb = round(statSync(storeOf(home).file).size / 1024, 0);
+    log(`  ${label} store (db.json ${fileKb} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`);
+    const multi = [];
+    const single = [];
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? ['multi', 'single'] : ['single', 'multi'];
+      for (const kind of order) {
+        if (kind === 'multi') multi.push(await runWriters(home, writers, perWriter, `m${r}`));
+        else single.push(await runWriters(home, 1, writers * perWriter, `s${r}`));
+      }
+    }
+    const rate = runs => (runs.reduce((a, r) => a + r.expected, 0) / runs.reduce((a, r) => a + r.ms, 0)) * 1000;
+    const lost = runs => runs.reduce((a, r) => a + (r.expected - r.written), 0);
+    const p99 = runs => percentile(runs.flatMap(r => r.latencies), 99);
+    const total = multi.concat(single).reduce((a, r) => a + r.expected, 0);
+    const rows = [
+      row('store', `${label} db.json (${fileKb} KB), ${writers} processes × ${perWriter} changes: changes/s`, round(rate(multi), 0), { label: '1 process', value: round(rate(single), 0) }, { text: '≥ 500/s', atLeast: 500 }),
+      row('store', `${label}: p99 latency per change under contention (ms)`, round(p99(multi), 2), { label: '1 process p99', value: round(p99(single), 2) }),
+      row('store', `${label}: changes lost`, lost(multi) + lost(single), { label: 'of', value: total }, { text: '0', below: 1 }),
+    ];
+    rows[2].ratio = null;
+    return { result: { dbJsonKb: fileKb, finalDbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0), multi: multi.map(summarize), single: single.map(summarize) }, rows };
+  } finally {
+    removeDir(home);
+  }
+}
+
+export async function storeSection({ quick, log, shared }) {
+  const writers = 8;
+  const perWriter = quick ? 50 : 250;
+  const cases = [
+    { label: 'small', servers: 0, processes: 100, rounds: quick ? 1 : 2 },
+    ...(quick ? [] : [{ label: 'lived-in', servers: 20, processes: 100, rounds: 1 }]),
+  ];
+  const section = { status: 'ok', writers, perWriter, cases: {} };
+  const rows = [];
+  for (const c of cases) {
+    const out = await measureCase(c, { writers, perWriter, rounds: c.rounds, tools: shared.everythingTools, log });
+    section.cases[c.label] = { ...c, ...out.result };
+    rows.push(...out.rows);
+  }
+  return { section, rows };
+}
