@@ -6,6 +6,7 @@ import { installServer, type InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import { ServerSummarySchema, ToolDetailSchema, describeServer, toSummary, uninstallServer } from '../registry/installed.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
+import { createSearchTool } from './registry-search.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 
 const ServerNameField = z.string().min(1).max(64);
@@ -137,6 +138,6 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     },
   });
 
-  const tools: HubTool[] = [install, list, uninstall, callTool];
+  const tools: HubTool[] = [createSearchTool(deps), install, list, uninstall, callTool];
   return { tools, proxied: manager, close: () => manager.close() };
 }
