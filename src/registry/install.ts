@@ -190,7 +190,7 @@ async function finish(record: ServerRecord, requiredEnv: readonly string[], star
     } catch (error) {
       throw new HubError(
         isHubError(error) ? error.code : 'CHILD_FAILED',
-        `Server "${record.name}" was installed but did not start: ${errorMessage(error)} Its log is ${logFile}. Fix it and call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.`,
+        `Server "${record.name}" was installed but did not start: ${errorMessage(error).replace(/\.?\s*$/, '.')} Its log is ${logFile}. Fix it and call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.`,
         { cause: error },
       );
     }
