@@ -1,10 +1,27 @@
-import type { CliCommand } from './index.js';
+import { homedir } from 'node:os';
+import { createInterface } from 'node:readline/promises';
+import type { CommandDeps } from '../clients/command-deps.js';
+import type { CliCommand, CliIo } from './index.js';
 
-export const config: CliCommand = async (_argv, io) => {
-  io.err('not built yet\n');
-  return 1;
-};
-export const importServers: CliCommand = async (_argv, io) => {
-  io.err('not built yet\n');
-  return 1;
-};
+// The real machine: $HOME, the working directory, and a y/N prompt when stdin is a terminal.
+function machineDeps(io: CliIo): CommandDeps {
+  const confirm = async (question: string): Promise<boolean> => {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
+  return {
+    io,
+    context: { home: process.env.HOME || homedir(), cwd: process.cwd(), env: process.env, platform: process.platform },
+    ...(process.stdin.isTTY && { confirm }),
+  };
+}
+
+/** hub config <client> [--scope project|user] [--write | --dry-run] [--json] */
+export const config: CliCommand = async (argv, io) => (await import('../clients/config-command.js')).runConfig(argv, machineDeps(io));
+
+/** hub import <client> [--scope project|user] [--remove [--yes]] [--json] */
+export const importServers: CliCommand = async (argv, io) => (await import('../clients/import-command.js')).runImport(argv, machineDeps(io));

@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import type { ClientSpec, Launch, Scope } from './types.js';
+import { shellQuote } from './os-paths.js';
+
+// Codex (https://developers.openai.com/codex/mcp and openai/codex docs/config.md): TOML,
+// `$CODEX_HOME/config.toml` (default ~/.codex) with one `[mcp_servers.<name>]` table of
+// command/args/env; a trusted project may also have `.codex/config.toml`.
+export const codex: ClientSpec = {
+  id: 'codex',
+  title: 'Codex',
+  scopes: ['user', 'project'],
+  defaultScope: 'user',
+  locate: (scope, context) => ({
+    client: 'codex',
+    scope,
+    file: scope === 'project' ? join(context.cwd, '.codex', 'config.toml') : join(context.env.CODEX_HOME ?? join(context.home, '.codex'), 'config.toml'),
+    format: 'toml',
+    serversPath: ['mcp_servers'],
+  }),
+  entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  notes: (launch: Launch) => [
+    `Or let Codex write it: codex mcp add hub -- ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
+    'Check it inside Codex with /mcp.',
+  ],
+};
+
+// Gemini CLI (https://geminicli.com/docs/cli/configuration, docs/tools/mcp-server.md):
+// `~/.gemini/settings.json` (user) and `.gemini/settings.json` (project), key `mcpServers`.
+export const gemini: ClientSpec = {
+  id: 'gemini',
+  title: 'Gemini CLI',
+  scopes: ['user', 'project'],
+  defaultScope: 'user',
+  locate: (scope, context) => ({
+    client: 'gemini',
+    scope,
+    file: join(scope === 'project' ? context.cwd : context.home, '.gemini', 'settings.json'),
+    format: 'json',
+    serversPath: ['mcpServers'],
+  }),
+  entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  notes: (launch: Launch, scope: Scope) => [
+    `Or let Gemini CLI write it: gemini mcp add --scope ${scope} hub ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
+    'Check it inside Gemini CLI with /mcp.',
+  ],
+};

@@ -1,0 +1,57 @@
+import { ClientId } from './types.js';
+import { findClient } from './index.js';
+import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from './configure.js';
+import { parseFlags } from './flags.js';
+import type { CommandDeps } from './command-deps.js';
+import { hubLaunch } from './launch.js';
+
+const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
+
+const indent = (text: string): string => text.replace(/^/gm, '  ');
+
+function describe(plan: ConfigPlan): string {
+  const target = plan.document.target;
+  const where = `${plan.client.title} (${plan.scope} scope) reads MCP servers from ${target.file}, ${target.format === 'toml' ? 'table' : 'key'} "${target.serversPath.join('.')}".`;
+  return `${where}\n\n${indent(entrySnippet(plan))}\n`;
+}
+
+// hub config <client>: print the entry, or with --write merge it (backup first), or --dry-run diff.
+export async function runConfig(argv: readonly string[], deps: CommandDeps): Promise<number> {
+  const { io } = deps;
+  const flags = parseFlags(argv, ['write', 'dry-run', 'json', 'help'], ['scope']);
+  if (flags.booleans.has('help') || flags.positional.length !== 1) {
+    (flags.booleans.has('help') ? io.out : io.err)(USAGE);
+    return flags.booleans.has('help') ? 0 : 2;
+  }
+  const client = findClient(flags.positional[0]);
+  const scope = pickScope(client, flags.strings.get('scope'));
+  const launch = hubLaunch(deps.serverJs, deps.nodePath);
+  const plan = await planConfig(client, scope, deps.context, launch);
+  const file = plan.document.target.file;
+  const notes = client.notes?.(launch, scope) ?? [];
+  const dryRun = flags.booleans.has('dry-run');
+  const write = flags.booleans.has('write') && !dryRun;
+  const diff = planDiff(plan);
+  const result = write ? await applyConfig(plan) : { backup: undefined };
+
+  if (flags.booleans.has('json')) {
+    io.out(`${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes }, null, 2)}\n`);
+    return 0;
+  }
+  if (dryRun) {
+    io.out(plan.state === 'unchanged' ? `${file} already has this hub entry; --write would change nothing.\n` : `${diff}\n(dry run: nothing was written)\n`);
+    if (plan.document.target.format === 'toml' && plan.document.text?.includes('#')) io.out('Note: the TOML library does not keep comments; --write backs the file up first.\n');
+    return 0;
+  }
+  if (write) {
+    if (plan.state === 'unchanged') io.out(`${file} already has this hub entry; nothing changed.\n`);
+    else io.out(`${plan.state === 'new-file' ? 'Created' : plan.state === 'replaced' ? 'Updated the hub entry in' : 'Added hub to'} ${file}${result.backup ? ` (backup: ${result.backup})` : ''}.\n`);
+    for (const note of notes.slice(1)) io.out(`${note}\n`);
+    return 0;
+  }
+  io.out(describe(plan));
+  if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
+  io.out(`\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.strings.has('scope') ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`);
+  io.out('If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n');
+  return 0;
+}

@@ -1,0 +1,60 @@
+import { isDeepStrictEqual } from 'node:util';
+import { stringify as stringifyToml } from 'smol-toml';
+import { HubError } from '../errors.js';
+import { unifiedDiff } from './diff.js';
+import { readDocument, serialize, serversOf, withServers, type ConfigDocument } from './document.js';
+import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
+import { backupFile, writeConfigFile } from './write-file.js';
+
+export const HUB_KEY = 'hub';
+
+/** What `hub config` would do to one client file, computed without touching it. */
+export interface ConfigPlan {
+  readonly client: ClientSpec;
+  readonly scope: Scope;
+  readonly document: ConfigDocument;
+  readonly entry: Record<string, unknown>;
+  /** new-file: the file does not exist; added/replaced: the hub key is new/different; unchanged: already there. */
+  readonly state: 'new-file' | 'added' | 'replaced' | 'unchanged';
+  readonly before: string;
+  readonly after: string;
+}
+
+export function pickScope(client: ClientSpec, scope: string | undefined): Scope {
+  if (scope === undefined) return client.defaultScope;
+  if (!(client.scopes as readonly string[]).includes(scope)) {
+    throw new HubError('INVALID_INPUT', `${client.title} has no "${scope}" scope: use --scope ${client.scopes.join(' or --scope ')}.`);
+  }
+  return scope as Scope;
+}
+
+export async function planConfig(client: ClientSpec, scope: Scope, context: ClientContext, launch: Launch): Promise<ConfigPlan> {
+  const document = await readDocument(client.locate(scope, context));
+  const entry = client.entry(launch);
+  const previous = serversOf(document)?.[HUB_KEY];
+  const before = document.text ?? '';
+  const state = document.text === undefined ? 'new-file' : previous === undefined ? 'added' : isDeepStrictEqual(previous, entry) ? 'unchanged' : 'replaced';
+  const after = state === 'unchanged' ? before : serialize(document, withServers(document, servers => void (servers[HUB_KEY] = entry)));
+  return { client, scope, document, entry, state, before, after };
+}
+
+/** Merges the entry into the file: backup first, then an atomic write. Nothing when unchanged. */
+export async function applyConfig(plan: ConfigPlan): Promise<{ backup: string | undefined }> {
+  if (plan.state === 'unchanged') return { backup: undefined };
+  // Fresh read: a client (Claude Code) may have rewritten its file since the plan was made.
+  const fresh = await readDocument(plan.document.target);
+  const after = fresh.text === plan.document.text ? plan.after : serialize(fresh, withServers(fresh, servers => void (servers[HUB_KEY] = plan.entry)));
+  const backup = fresh.text === undefined ? undefined : await backupFile(fresh.realFile);
+  await writeConfigFile(fresh.realFile, after);
+  return { backup };
+}
+
+export const planDiff = (plan: ConfigPlan): string =>
+  unifiedDiff(plan.before, plan.after, plan.document.text === undefined ? '/dev/null' : `${plan.document.target.file} (now)`, `${plan.document.target.file} (after --write)`);
+
+/** The entry as a person would paste it into this client's file. */
+export function entrySnippet(plan: ConfigPlan): string {
+  const path = plan.document.target.serversPath;
+  if (plan.document.target.format === 'toml') return stringifyToml({ [path[0]!]: { [HUB_KEY]: plan.entry } }).trim();
+  return JSON.stringify({ [path[0]!]: { [HUB_KEY]: plan.entry } }, null, 2);
+}

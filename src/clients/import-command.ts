@@ -1,0 +1,81 @@
+import { HubError } from '../errors.js';
+import { loadConfig } from '../config.js';
+import { ClientId } from './types.js';
+import { findClient } from './index.js';
+import { HUB_KEY, pickScope } from './configure.js';
+import { parseFlags } from './flags.js';
+import type { CommandDeps } from './command-deps.js';
+import { registerServers, removeFromClient } from './import.js';
+import { defaultServerJs } from './launch.js';
+import { readClientServers } from './read-servers.js';
+import { redactArgs } from './redact.js';
+import { readDocument, serversOf } from './document.js';
+
+const USAGE = `Usage: hub import <client> [--scope project|user] [--remove [--yes]] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
+
+const commandLine = (command: string, args: readonly string[]): string => [command, ...redactArgs(args)].join(' ');
+
+// hub import <client>: register the client's stdio servers in hub (command mode); --remove then
+// drops them from the client's file (backup first) so they run once, behind hub.
+export async function runImport(argv: readonly string[], deps: CommandDeps): Promise<number> {
+  const { io, context } = deps;
+  const flags = parseFlags(argv, ['remove', 'yes', 'json', 'help'], ['scope']);
+  if (flags.booleans.has('help') || flags.positional.length !== 1) {
+    (flags.booleans.has('help') ? io.out : io.err)(USAGE);
+    return flags.booleans.has('help') ? 0 : 2;
+  }
+  const client = findClient(flags.positional[0]);
+  const scope = flags.strings.has('scope') ? pickScope(client, flags.strings.get('scope')) : undefined;
+  const remove = flags.booleans.has('remove');
+  const yes = flags.booleans.has('yes');
+  if (remove && !yes && !deps.confirm) {
+    throw new HubError('INVALID_INPUT', '--remove changes the client config and there is no terminal to ask: add --yes to confirm.');
+  }
+  const serverJs = deps.serverJs ?? defaultServerJs();
+  const servers = await readClientServers(client, context, scope, serverJs);
+  const outcome = await registerServers(servers.found, client.id, context);
+  const hubHome = loadConfig(context.env as NodeJS.ProcessEnv).home;
+
+  let removed: Awaited<ReturnType<typeof removeFromClient>> = [];
+  let declined = false;
+  if (remove && outcome.removable.length > 0) {
+    const keys = outcome.removable.map(server => server.key).join(', ');
+    const ok = yes || (await deps.confirm!(`Remove ${keys} from ${client.title}'s config (a backup is made first)? [y/N] `));
+    if (ok) removed = await removeFromClient(outcome.removable);
+    else declined = true;
+  }
+
+  if (flags.booleans.has('json')) {
+    io.out(`${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported, existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`);
+    return 0;
+  }
+  const lines: string[] = [];
+  const present = servers.files.filter(file => file.found);
+  if (present.length === 0) {
+    io.out(`No ${client.title} config found (looked in ${servers.files.map(file => file.file).join(', ')}); nothing to import.\n`);
+    return 0;
+  }
+  for (const file of servers.files.filter(file => file.error)) lines.push(`! ${file.error}`);
+  for (const server of outcome.imported) {
+    const env = server.envKeys.length > 0 ? `  (env: ${server.envKeys.join(', ')})` : '';
+    lines.push(`+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}`);
+  }
+  for (const server of outcome.existing) lines.push(`= ${server.name.padEnd(20)} already in hub${server.same ? ' (same command)' : ' with a different command: kept hub\'s; rename one to import it'}`);
+  for (const server of servers.skipped) lines.push(`- ${server.key.padEnd(20)} skipped: ${server.reason}`);
+  io.out(`${lines.join('\n')}\n\n`);
+  io.out(`Imported ${outcome.imported.length} server${outcome.imported.length === 1 ? '' : 's'} into hub (${hubHome}). Env values were kept and are not shown.\n`);
+  for (const done of removed) io.out(`Removed ${done.keys.join(', ')} from ${done.file} (backup: ${done.backup}).\n`);
+  if (declined) io.out('Left the client config as it was.\n');
+  if (!remove && outcome.removable.length > 0) io.out(`They now also run through hub; to drop them from ${client.title}'s config: hub import ${client.id} --remove\n`);
+  const hubConfigured = await Promise.all(
+    client.scopes.map(async s => {
+      try {
+        return serversOf(await readDocument(client.locate(s, context)))?.[HUB_KEY] !== undefined;
+      } catch {
+        return false;
+      }
+    }),
+  );
+  if (!hubConfigured.includes(true)) io.out(`${client.title} does not start hub yet: hub config ${client.id} --write\n`);
+  return 0;
+}

@@ -1,0 +1,96 @@
+import { isDeepStrictEqual } from 'node:util';
+import { loadConfig } from '../config.js';
+import { deriveServerName } from '../registry/server-name.js';
+import type { ServerRecord } from '../store/schema.js';
+import { openStore } from '../store/store.js';
+import { readDocument, serialize, withServers } from './document.js';
+import type { FoundServer } from './read-servers.js';
+import type { ClientContext, ClientId } from './types.js';
+import { backupFile, writeConfigFile } from './write-file.js';
+
+export interface ImportedServer {
+  readonly name: string;
+  readonly key: string;
+  readonly file: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly envKeys: readonly string[];
+  readonly cwd?: string;
+}
+
+export interface ImportOutcome {
+  readonly imported: ImportedServer[];
+  /** Already in hub: the same command (safe to drop from the client) or a different server of that name. */
+  readonly existing: { key: string; name: string; file: string; same: boolean }[];
+  /** Servers now behind hub: imported now, or imported before with the same command. */
+  readonly removable: FoundServer[];
+}
+
+const sameLaunch = (record: ServerRecord, server: FoundServer): boolean =>
+  record.command === server.command && isDeepStrictEqual(record.args, server.args) && isDeepStrictEqual(record.env, server.env);
+
+// A client key as a hub server name (`GitHub` → github, `mcp-server-git` → git), unique in this import.
+function nameFor(key: string, used: Set<string>): string {
+  const base = deriveServerName(key);
+  let name = base;
+  for (let n = 2; used.has(name); n++) name = `${base.slice(0, 20 - String(n).length - 1)}-${n}`;
+  used.add(name);
+  return name;
+}
+
+/** Registers each found server in hub's store (command mode), skipping names hub already has. */
+export async function registerServers(found: readonly FoundServer[], client: ClientId, context: ClientContext, now: Date = new Date()): Promise<ImportOutcome> {
+  const config = loadConfig(context.env as NodeJS.ProcessEnv);
+  const store = openStore(config.paths);
+  const used = new Set<string>();
+  const named = found.map(server => ({ server, name: nameFor(server.key, used) }));
+  return store.update(data => {
+    const outcome: ImportOutcome = { imported: [], existing: [], removable: [] };
+    let order = Math.max(0, ...Object.values(data.servers).map(record => record.order));
+    for (const { server, name } of named) {
+      const file = server.document.target.file;
+      const current = data.servers[name];
+      if (current) {
+        const same = sameLaunch(current, server);
+        outcome.existing.push({ key: server.key, name, file, same });
+        if (same) outcome.removable.push(server);
+        continue;
+      }
+      data.servers[name] = {
+        name,
+        command: server.command,
+        args: server.args,
+        env: server.env,
+        ...(server.cwd !== undefined && { cwd: server.cwd }),
+        mode: 'command',
+        installedAt: now.toISOString(),
+        order: ++order,
+        autoStart: false,
+        source: `import:${client}`,
+        tools: [],
+      };
+      outcome.imported.push({ name, key: server.key, file, command: server.command, args: server.args, envKeys: Object.keys(server.env), ...(server.cwd !== undefined && { cwd: server.cwd }) });
+      outcome.removable.push(server);
+    }
+    return outcome;
+  });
+}
+
+/** Drops the given servers from their client files: re-read, one backup and one atomic write per file. */
+export async function removeFromClient(servers: readonly FoundServer[]): Promise<{ file: string; backup: string; keys: string[] }[]> {
+  const byFile = new Map<string, FoundServer[]>();
+  for (const server of servers) byFile.set(server.document.realFile, [...(byFile.get(server.document.realFile) ?? []), server]);
+  const done = [];
+  for (const group of byFile.values()) {
+    // Fresh read: a client (Claude Code) may have rewritten its file since hub read it.
+    let document = await readDocument(group[0]!.document.target);
+    for (const server of group) {
+      const view = { ...document, target: server.document.target };
+      document = { ...document, data: withServers(view, table => void delete table[server.key]) };
+    }
+    const backup = await backupFile(document.realFile);
+    await writeConfigFile(document.realFile, serialize(document, document.data));
+    done.push({ file: group[0]!.document.target.file, backup, keys: group.map(server => server.key) });
+  }
+  return done;
+}

@@ -1,0 +1,15 @@
+import { join } from 'node:path';
+import type { ClientContext } from './types.js';
+
+/** %APPDATA% on Windows (roaming profile), with the usual default when it is unset. */
+export const appDataDir = (context: ClientContext): string => context.env.APPDATA ?? join(context.home, 'AppData', 'Roaming');
+
+/** Per-user application settings folder: macOS Application Support, %APPDATA%, else XDG config. */
+export function userConfigDir(context: ClientContext): string {
+  if (context.platform === 'darwin') return join(context.home, 'Library', 'Application Support');
+  if (context.platform === 'win32') return appDataDir(context);
+  return context.env.XDG_CONFIG_HOME ?? join(context.home, '.config');
+}
+
+/** A word a POSIX shell reads back unchanged (for printed commands only; never executed). */
+export const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
