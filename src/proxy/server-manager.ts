@@ -1,7 +1,13 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HubError } from '../errors.js';
-import type { CachedTool } from '../store/schema.js';
+import { readFileSync } from 'node:fs';
+import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { HubError, errorMessage } from '../errors.js';
+import { decodeStore } from '../store/recover.js';
+import type { CachedTool, ServerRecord } from '../store/schema.js';
 import type { ToolDeps } from '../tools/define.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { forwardCall } from './forward.js';
+import { buildRoutes, type Route, type RouteTable } from './routes.js';
+import { ServerSlot, type SlotContext } from './server-slot.js';
 import type { ProxiedTools, ServerExtra } from './types.js';
 
 export type ServerState = 'stopped' | 'starting' | 'ready' | 'degraded' | 'failed';
@@ -37,19 +43,214 @@ export interface ServerManager extends ProxiedTools {
   close(): Promise<void>;
 }
 
-// Placeholder so dependents compile while the implementation lands.
-export function createServerManager(_deps: ToolDeps): ServerManager {
-  const unavailable = (): never => {
-    throw new HubError('CHILD_UNAVAILABLE', 'The proxy is not implemented yet.');
+/** Overrides for tests (and the bench); the defaults come from config and SPEC. */
+export interface ServerManagerOptions {
+  backoff?: Partial<BackoffPolicy>;
+  idleStopMs?: number;
+  callTimeoutMs?: number;
+  startTimeoutMs?: number;
+  /** Wait between closing stdin, SIGTERM and SIGKILL of a child's group. */
+  graceMs?: number;
+  random?: () => number;
+}
+
+// What decides how a child is launched: when any of it changes, the running child is stale.
+const launchKey = (record: ServerRecord): string =>
+  JSON.stringify([record.command, record.args, record.env, record.cwd ?? null, record.package ?? null, record.version ?? null, record.installedAt]);
+
+// The first list is served from db.json synchronously, so tools are listed before any await.
+function readRecordsNow(db: string): ServerRecord[] {
+  let text: string | null = null;
+  try {
+    text = readFileSync(db, 'utf8');
+  } catch {
+    return [];
+  }
+  const decoded = decodeStore(text);
+  return decoded.kind === 'newer' ? [] : Object.values(decoded.data.servers);
+}
+
+export function createServerManager(deps: ToolDeps, options: ServerManagerOptions = {}): ServerManager {
+  const { config, log, store, server } = deps;
+  const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
+  const slots = new Map<string, ServerSlot>();
+  let table: RouteTable = buildRoutes([]);
+  let closed = false;
+
+  const notifyListChanged = () => {
+    if (!deps.isInitialized()) return;
+    server.sendToolListChanged().catch(error => log.debug({ err: errorMessage(error) }, 'could not send tools/list_changed'));
   };
+
+  const rebuild = () => {
+    const before = table.signature;
+    table = buildRoutes([...slots.values()].map(slot => slot.record));
+    if (table.signature !== before) notifyListChanged();
+  };
+
+  const ctx: SlotContext = {
+    hub: server,
+    log,
+    policy: { ...DEFAULT_BACKOFF, ...options.backoff },
+    startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
+    idleStopMs: options.idleStopMs ?? config.idleStopMs,
+    graceMs: options.graceMs,
+    random: options.random ?? Math.random,
+    logFile: name => config.paths.serverLog(name),
+    async toolsListed(slot, tools) {
+      if (JSON.stringify(tools) === JSON.stringify(slot.record.tools)) return;
+      const toolsUpdatedAt = new Date().toISOString();
+      const key = launchKey(slot.record);
+      slot.record = { ...slot.record, tools, toolsUpdatedAt };
+      rebuild();
+      // The cache lets the next hub list these tools without starting the server.
+      await store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (record && launchKey(record) === key) Object.assign(record, { tools, toolsUpdatedAt });
+        })
+        .catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'));
+    },
+  };
+
+  const applyRecords = async (records: readonly ServerRecord[]) => {
+    const wanted = new Map(records.map(record => [record.name, record]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, slot] of slots) {
+      const record = wanted.get(name);
+      if (!record) {
+        slots.delete(name);
+        stopping.push(slot.stop());
+      } else if (launchKey(record) !== launchKey(slot.record)) {
+        // Reinstalled: the old child is stale and its crash history no longer applies.
+        stopping.push(slot.stop().then(() => slot.reset()));
+        slot.record = record;
+      } else {
+        slot.record = slot.conn ? { ...record, tools: slot.record.tools } : record;
+      }
+    }
+    for (const record of records) if (!slots.has(record.name)) slots.set(record.name, new ServerSlot(record, ctx));
+    rebuild();
+    await Promise.all(stopping);
+  };
+
+  for (const record of readRecordsNow(config.paths.db)) slots.set(record.name, new ServerSlot(record, ctx));
+  table = buildRoutes([...slots.values()].map(slot => slot.record));
+
+  const forwarders = new WeakMap<Route, (args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>>();
+  const forwarderFor = (route: Route) => {
+    let forward = forwarders.get(route);
+    if (!forward) {
+      forward = (args, extra) => {
+        const slot = slots.get(route.server);
+        if (!slot || closed) return Promise.resolve(unavailable(route.server));
+        return forwardCall(slot, route.tool, route.dotted, args, extra, callTimeoutMs);
+      };
+      forwarders.set(route, forward);
+    }
+    return forward;
+  };
+
+  const slotOf = (name: string): ServerSlot => {
+    const slot = slots.get(name);
+    if (!slot) throw new HubError('NOT_FOUND', `No installed server is named "${name}"; registry.list shows the installed servers.`);
+    return slot;
+  };
+
+  const startNow = async (name: string): Promise<CachedTool[]> => {
+    if (closed) throw new HubError('CHILD_UNAVAILABLE', 'hub is shutting down; no server can be started now.');
+    await reload();
+    const slot = slotOf(name);
+    await slot.stop();
+    slot.reset();
+    await slot.connection();
+    return slot.record.tools;
+  };
+
+  const reload = async () => {
+    const data = await store.read();
+    await applyRecords(Object.values(data.servers));
+  };
+
+  // Children can only be offered what the client declared, known once it has initialized.
+  const startAutoServers = () => {
+    for (const slot of slots.values()) {
+      if (slot.record.autoStart && slot.state === 'stopped') {
+        slot.connection().catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'autoStart server did not start'));
+      }
+    }
+  };
+  if (deps.isInitialized()) startAutoServers();
+  else {
+    const previous = server.oninitialized;
+    server.oninitialized = () => {
+      previous?.();
+      if (!closed) startAutoServers();
+    };
+  }
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    for (const slot of slots.values()) slot.conn?.notifyRootsChanged();
+  });
+
   return {
-    list: () => [],
-    find: () => undefined,
-    start: async () => unavailable(),
-    stop: async () => undefined,
-    reload: async () => undefined,
-    status: async () => [],
-    call: async () => unavailable(),
-    close: async () => undefined,
+    list: mode => table.lists[mode],
+    find: name => {
+      const route = table.byName.get(name);
+      return route ? forwarderFor(route) : undefined;
+    },
+    start: startNow,
+    async stop(name) {
+      await slotOf(name).stop();
+    },
+    reload,
+    async status(name) {
+      const chosen = name === undefined ? [...slots.values()] : slots.has(name) ? [slotOf(name)] : [];
+      return chosen
+        .sort((a, b) => a.record.order - b.record.order || a.name.localeCompare(b.name))
+        .map(slot => statusView(slot, table, config.paths.serverLog(slot.name)));
+    },
+    async call(serverName, tool, args, extra) {
+      if (closed) return unavailable(serverName);
+      const slot = slotOf(serverName);
+      let route = table.byServer.get(serverName)?.get(tool);
+      // Never listed yet (installed elsewhere, cache empty): start it to learn its tools.
+      if (!route && slot.state !== 'ready' && slot.record.tools.length === 0) {
+        await slot.connection();
+        route = table.byServer.get(serverName)?.get(tool);
+      }
+      if (!route) {
+        throw new HubError('NOT_FOUND', `Server "${serverName}" has no tool named "${tool}"; registry.list with {"server": "${serverName}"} lists its tools.`);
+      }
+      return forwarderFor(route)(args, extra);
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...slots.values()].map(slot => slot.stop()));
+    },
   };
+}
+
+function unavailable(name: string): CallToolResult {
+  return { content: [{ type: 'text', text: `CHILD_UNAVAILABLE: Server "${name}" is no longer installed or hub is shutting down; call tools/list again.` }], isError: true };
+}
+
+function statusView(slot: ServerSlot, table: RouteTable, logFile: string): ServerStatusView {
+  const { record, metrics } = slot;
+  const view: ServerStatusView = {
+    name: record.name,
+    mode: record.mode,
+    state: slot.state,
+    tools: [...(table.byServer.get(record.name)?.values() ?? [])].map(route => route.dotted),
+    calls: metrics.calls,
+    errors: metrics.errors,
+    meanMs: metrics.meanMs,
+    p95Ms: metrics.p95Ms,
+    restarts: metrics.restarts,
+    logFile,
+  };
+  if (record.package !== undefined) view.package = record.package;
+  if (record.version !== undefined) view.version = record.version;
+  if (slot.conn?.pid !== undefined) view.pid = slot.conn.pid;
+  if (metrics.lastError !== undefined) view.lastError = metrics.lastError;
+  return view;
 }

@@ -1,0 +1,31 @@
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+// Beyond the SDK's sudo-like list: locale, temp dir, and what a server needs to reach the
+// network through a corporate proxy or CA. Never hub's whole environment (it may hold secrets).
+const EXTRA_KEYS = [
+  'LANG',
+  'LANGUAGE',
+  'TMPDIR',
+  'TZ',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
+
+/** The environment a child MCP server runs with: the safe base plus its record's own env. */
+export function childEnvironment(declared: Record<string, string>, source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = { ...getDefaultEnvironment() };
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined || value.startsWith('()')) continue;
+    if (EXTRA_KEYS.includes(key) || key.startsWith('LC_')) env[key] = value;
+  }
+  return { ...env, ...declared };
+}

@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerLog } from './server-log.js';
+
+export interface ChildSpawnOptions {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd?: string | undefined;
+  /** Where stderr goes, drained continuously. */
+  log: ServerLog;
+  /** Wait after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
+  graceMs?: number;
+}
+
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
+
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * stdio transport to a child MCP server in its own process group, so close() reaches every
+ * descendant (an npx or shell launcher included), which the SDK's StdioClientTransport does not.
+ * Lines are JSON.parse'd only: the Protocol classifies messages itself, and `intercept` lets the
+ * proxy's fast lane take its own responses before the SDK sees them.
+ */
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Return true to consume a message (the fast lane's responses and progress). */
+  intercept?: (message: Record<string, unknown>) => boolean;
+  /** The child itself ended (code or signal), before onclose. */
+  onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> | undefined;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #closing = false;
+
+  constructor(private readonly options: ChildSpawnOptions) {}
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    const { command, args, env, cwd, log } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+      this.#child = child;
+      this.#exited = new Promise(done => child.once('close', () => done()));
+      child.once('error', error => {
+        // Spawn failures (ENOENT, EACCES) arrive here instead of 'spawn'.
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', (code, signal) => {
+        // Descendants left behind by a crash would outlive their server: end the group too.
+        if (!this.#closing && child.pid !== undefined) this.#endGroup(child.pid);
+        this.onexit?.(code, signal);
+      });
+      child.once('close', () => {
+        log.close();
+        this.onclose?.();
+      });
+      child.stdin?.on('error', error => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
+    });
+  }
+
+  #read(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(10);
+    while (newline !== -1) {
+      let line = chunk.subarray(start, newline);
+      if (this.#pending.length > 0) {
+        line = Buffer.concat([...this.#pending, line]);
+        this.#pending = [];
+        this.#pendingBytes = 0;
+      }
+      this.#dispatch(line);
+      start = newline + 1;
+      newline = chunk.indexOf(10, start);
+    }
+    if (start < chunk.length) {
+      this.#pending.push(chunk.subarray(start));
+      this.#pendingBytes += chunk.length - start;
+      if (this.#pendingBytes > MAX_LINE_BYTES) {
+        this.#pending = [];
+        this.#pendingBytes = 0;
+        this.onerror?.(new Error(`child sent a line longer than ${MAX_LINE_BYTES} bytes; dropped`));
+      }
+    }
+  }
+
+  #dispatch(line: Buffer): void {
+    const text = line.toString('utf8').trim();
+    if (text === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.onerror?.(new Error(`child wrote a non-JSON line to stdout: ${text.slice(0, 200)}`));
+      return;
+    }
+    if (message === null || typeof message !== 'object') return;
+    if (this.intercept?.(message as Record<string, unknown>)) return;
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  #endGroup(pgid: number): void {
+    if (!signalGroup(pgid, 'SIGTERM')) return;
+    setTimeout(() => signalGroup(pgid, 'SIGKILL'), this.options.graceMs ?? 1500).unref();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.sendRaw(serializeMessage(message));
+  }
+
+  /** Writes an already serialized line (the fast lane builds its own). */
+  sendRaw(line: string): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closing || !stdin.writable) return Promise.reject(new Error('Not connected: the server process is not running'));
+    if (stdin.write(line)) return Promise.resolve();
+    return new Promise(resolve => stdin.once('drain', resolve));
+  }
+
+  /** End stdin, then SIGTERM the group, then SIGKILL it: nothing of the server survives. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child || this.#closing) return this.#exited;
+    this.#closing = true;
+    const grace = this.options.graceMs ?? 1500;
+    const exited = this.#exited ?? Promise.resolve();
+    const pgid = child.pid;
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    const running = () => child.exitCode === null && child.signalCode === null;
+    if (running()) await Promise.race([exited, sleep(grace)]);
+    if (pgid === undefined) return;
+    // The group may hold descendants even when the server itself has exited.
+    if (signalGroup(pgid, 'SIGTERM')) {
+      const deadline = Date.now() + grace;
+      while (Date.now() < deadline && signalGroup(pgid, 0)) await sleep(25);
+      signalGroup(pgid, 'SIGKILL');
+    }
+    await Promise.race([exited, sleep(grace)]);
+  }
+}

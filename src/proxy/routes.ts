@@ -1,0 +1,67 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CachedTool, ServerRecord } from '../store/schema.js';
+import type { NameMode } from '../tools/naming.js';
+import { HUB_TOOL_NAMES, baseDottedName, claimName, underscoreName } from './exposed-names.js';
+
+/** One proxied tool: its exposed names and where a call goes. Never parsed back from a name. */
+export interface Route {
+  readonly server: string;
+  /** The child's own tool name, sent to it unchanged. */
+  readonly tool: string;
+  readonly dotted: string;
+  readonly underscore: string;
+  readonly listed: Record<NameMode, Tool>;
+}
+
+export interface RouteTable {
+  readonly routes: readonly Route[];
+  /** Exposed name in either spelling → route. */
+  readonly byName: ReadonlyMap<string, Route>;
+  /** server → original tool name → route (registry.call). */
+  readonly byServer: ReadonlyMap<string, ReadonlyMap<string, Route>>;
+  readonly lists: Record<NameMode, Tool[]>;
+  /** Changes whenever what tools/list shows changes (list_changed is sent then). */
+  readonly signature: string;
+}
+
+function listedTool(server: string, cached: CachedTool, name: string, dotted: string): Tool {
+  const description = cached.description ? `[${server}] ${cached.description}` : `[${server}]`;
+  return { ...(cached as Tool), name, title: dotted, description };
+}
+
+/**
+ * The routing table, derived only from store data so it is the same in every hub process and
+ * across restarts: servers in install order, tools in the order the server gave them; earlier
+ * ones keep their names on collision, and hub's own tools are never shadowed.
+ */
+export function buildRoutes(records: readonly ServerRecord[]): RouteTable {
+  const sorted = [...records].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  const takenDotted = new Set(HUB_TOOL_NAMES);
+  const takenUnderscore = new Set(HUB_TOOL_NAMES);
+  const routes: Route[] = [];
+  const byName = new Map<string, Route>();
+  const byServer = new Map<string, Map<string, Route>>();
+  for (const record of sorted) {
+    const tools = new Map<string, Route>();
+    byServer.set(record.name, tools);
+    for (const cached of record.tools) {
+      if (tools.has(cached.name)) continue;
+      const dotted = claimName(baseDottedName(record.name, cached.name), takenDotted);
+      const underscore = claimName(underscoreName(dotted), takenUnderscore);
+      const route: Route = {
+        server: record.name,
+        tool: cached.name,
+        dotted,
+        underscore,
+        listed: { dotted: listedTool(record.name, cached, dotted, dotted), underscore: listedTool(record.name, cached, underscore, dotted) },
+      };
+      routes.push(route);
+      tools.set(cached.name, route);
+      // Dotted names always hold a dot and underscore names never do: the two sets cannot clash.
+      byName.set(dotted, route);
+      byName.set(underscore, route);
+    }
+  }
+  const lists = { dotted: routes.map(route => route.listed.dotted), underscore: routes.map(route => route.listed.underscore) };
+  return { routes, byName, byServer, lists, signature: JSON.stringify(lists.dotted) };
+}
