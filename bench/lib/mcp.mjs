@@ -9,7 +9,7 @@ export const HUB_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.
 export const EVERYTHING_JS = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 export const NAIVE_PROXY_JS = fileURLToPath(new URL('../naive-proxy.mjs', import.meta.url));
 
-const baseEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' });
+const baseEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) });
 
 /** Spawn command over stdio and complete initialize; returns the client, the server pid and a closer. */
 export async function connectStdio({ command = process.execPath, args, env = {}, name = 'hub-bench', cwd }) {

@@ -40,6 +40,8 @@ function judge(value, r, target) {
   return undefined;
 }
 
+const clip = (text, max = 110) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 const cell = value => (value === null || value === undefined ? '—' : String(value));
 
 /** A plain-text table for a terminal (and for pasting into the README inside a code block). */
@@ -52,7 +54,7 @@ export function renderTable(rows) {
     r.reference?.value === null || r.reference?.value === undefined ? (r.reference?.label === 'reference' ? '(reference)' : '—') : `${r.reference.label} ${r.reference.value}`,
     cell(r.ratio),
     cell(r.target),
-    r.pass === null ? (r.note ? `n/a: ${r.note}` : '') : r.pass ? `PASS (${r.margin})` : `MISS (${r.margin})`,
+    r.pass === null ? (r.note ? `n/a: ${clip(r.note)}` : '') : r.pass ? `PASS (${r.margin})` : `MISS (${r.margin})`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map(l => (i === 6 ? 0 : l[i].length))));
   const format = l => l.map((c, i) => (i === 6 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
@@ -65,7 +67,7 @@ export function renderMarkdown(rows) {
   const out = ['| section | figure | value | reference | ratio | target | result |', '| --- | --- | --- | --- | --- | --- | --- |'];
   for (const r of rows) {
     const ref = r.reference?.value === null || r.reference?.value === undefined ? (r.reference?.label === 'reference' ? '(reference)' : '—') : `${r.reference.label} ${r.reference.value}`;
-    const result = r.pass === null ? (r.note ? `n/a: ${r.note}` : '') : `${r.pass ? '**pass**' : '**miss**'} (${r.margin})`;
+    const result = r.pass === null ? (r.note ? `n/a: ${clip(r.note, 160)}` : '') : `${r.pass ? '**pass**' : '**miss**'} (${r.margin})`;
     out.push(`| ${[r.section, r.metric, cell(r.value), ref, cell(r.ratio), cell(r.target), result].map(esc).join(' | ')} |`);
   }
   return out.join('\n');

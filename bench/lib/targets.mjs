@@ -31,7 +31,11 @@ export async function registerEverything(home, everythingTools, names = ['everyt
   try {
     const tools = await toolNames(hub.client);
     if (tools.includes('registry.install')) {
-      for (const name of names) await callTool(hub.client, 'registry.install', { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name });
+      try {
+        for (const name of names) await callTool(hub.client, 'registry.install', { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name });
+      } catch (error) {
+        throw new Unavailable(error.message.split('\n')[0]);
+      }
       return 'registry.install';
     }
   } finally {

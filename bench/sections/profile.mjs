@@ -3,7 +3,7 @@ import { tempDir, tempHome } from '../lib/cleanup.mjs';
 import { analyzeProfile, describeAnalysis, readProfileIn } from '../lib/cpu-profile.mjs';
 import { connectStdio, EVERYTHING_JS, HUB_JS, NAIVE_PROXY_JS, spawnEverything } from '../lib/mcp.mjs';
 import { measureEcho } from './proxy.mjs';
-import { registerEverything, Unavailable } from '../lib/targets.mjs';
+import { registerEverything } from '../lib/targets.mjs';
 import { descendants } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
 
@@ -50,7 +50,7 @@ export async function profileSection({ quick, log, shared }) {
     await direct.close();
   }
   const home = shared.proxyHome ?? (await tempHome());
-  if (!shared.proxyHome) await registerEverything(home, tools);
+  if (!shared.proxyHome) await registerEverything(home, tools).catch(error => log(`  hub: ${error.message}`));
 
   const naive = await profiled('naive', NAIVE_PROXY_JS, [EVERYTHING_JS, 'stdio'], {}, 'everything.echo');
   const hub = await profiled('hub', HUB_JS, [], { HUB_HOME: home }, 'everything.echo');
@@ -83,4 +83,3 @@ export async function profileSection({ quick, log, shared }) {
   return { section: { status: hubMissing ? 'partial' : 'ok', reason: hubMissing, load, analyses, summaryText }, rows };
 }
 
-export { Unavailable };

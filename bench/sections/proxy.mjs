@@ -85,10 +85,11 @@ export async function proxySection({ quick, log, shared }) {
   shared.everythingTools = everythingTools;
   const naive = await naiveTarget();
   const home = await tempHome();
-  const registeredBy = await registerEverything(home, everythingTools);
+  let registeredBy;
   let hub;
   let hubMissing;
   try {
+    registeredBy = await registerEverything(home, everythingTools);
     hub = await hubTarget(home);
   } catch (error) {
     if (!(error instanceof Unavailable)) throw error;
