@@ -69,10 +69,10 @@ export async function searchNpm(options: NpmSearchOptions): Promise<Candidate[]>
   const url = new URL(`${registry}/-/v1/search`);
   // "mcp" narrows a plain word such as "memory" to MCP packages before the manifest check.
   url.searchParams.set('text', /\bmcp\b/i.test(options.query) ? options.query : `${options.query} mcp`);
-  url.searchParams.set('size', String(Math.min(50, Math.max(20, options.limit * 2))));
+  url.searchParams.set('size', String(Math.min(50, Math.max(20, options.limit))));
   const answer = parseAnswer(SearchAnswerSchema, await getJson(url, 'The npm registry', signal), 'The npm registry', url);
 
-  const names = [...new Set(answer.objects.map(object => object.package.name))].slice(0, Math.min(30, Math.max(10, options.limit * 2)));
+  const names = [...new Set(answer.objects.map(object => object.package.name))].slice(0, Math.min(30, Math.max(10, options.limit)));
   const manifests = await mapBounded(names, MANIFEST_CONCURRENCY, async name => {
     const manifestUrl = new URL(`${registry}/${escapeName(name)}/latest`);
     try {

@@ -15,6 +15,7 @@ const EnvironmentVariableSchema = z.looseObject({
 const ArgumentSchema = z.looseObject({
   type: z.string(),
   name: z.string().optional(),
+  valueHint: z.string().optional(),
   value: z.string().optional(),
   default: z.string().optional(),
   description: z.string().optional(),
@@ -56,7 +57,7 @@ function argumentsOf(pkg: OfficialPackage): { args: string[]; hint: string[] } {
       if (argument.type === 'named' && argument.name) args.push(argument.name);
       args.push(value);
     } else if (argument.isRequired) {
-      hint.push(`${argument.name ?? 'argument'}${argument.description ? ` (${argument.description})` : ''}`);
+      hint.push(`${argument.name ?? argument.valueHint ?? 'argument'}${argument.description ? ` (${argument.description})` : ''}`);
     }
   }
   return { args, hint };

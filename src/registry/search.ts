@@ -86,7 +86,8 @@ export function createSearch(deps: SearchDeps) {
       const limit = Math.min(Math.max(1, request.limit ?? DEFAULT_SEARCH_LIMIT), MAX_SEARCH_LIMIT);
       const sources = SEARCH_SOURCES.filter(source => !request.sources || request.sources.includes(source));
       const [answers, installed] = await Promise.all([
-        Promise.all(sources.map(source => runSource(source, query, limit, request.signal))),
+        // Sources are asked for more than the limit, so merging and ranking have room to choose.
+        Promise.all(sources.map(source => runSource(source, query, Math.min(100, limit * 2), request.signal))),
         installedPackages(),
       ]);
       if (request.signal?.aborted) throw new HubError('CANCELLED', 'The search was cancelled by the caller.');
