@@ -1,0 +1,106 @@
+// registry.install (command mode), list, call and uninstall through the in-process hub and a
+// real Client, with the real server-everything (devDependency) as the installed server.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test, vi } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
+
+const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+
+async function withEverything(fn: (hub: HubSession, home: string, changes: () => number) => Promise<void>): Promise<void> {
+  const home = await makeHubHome();
+  const hub = await startHubInProcess(home);
+  let changes = 0;
+  hub.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes += 1;
+  });
+  try {
+    const result = await hub.call('registry.install', { command: process.execPath, args: [EVERYTHING], name: 'everything' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    await fn(hub, home, () => changes);
+  } finally {
+    await hub.close();
+  }
+}
+
+describe('registry tools with server-everything in command mode', () => {
+  test('install registers the command, starts it and exposes everything.echo with list_changed', async () => {
+    await withEverything(async (hub, home, changes) => {
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
+      const names = (await hub.client.listTools()).tools.map(tool => tool.name);
+      expect(names.slice(0, 5)).toEqual(['registry.search', 'registry.install', 'registry.list', 'registry.uninstall', 'registry.call']);
+      expect(names).toContain('everything.echo');
+      expect(textOf(await hub.call('everything.echo', { message: 'direct' }))).toBe('Echo: direct');
+      expect(existsSync(join(home, 'servers', 'everything'))).toBe(false);
+    });
+  });
+
+  test('registry.call reaches a proxied tool, and a real Client accepts results with and without structuredContent', async () => {
+    await withEverything(async hub => {
+      await hub.client.listTools(); // caches registry.call's output schema in the client: it now validates
+      const echoed = await hub.call('registry.call', { server: 'everything', tool: 'echo', arguments: { message: 'via call' } });
+      expect(echoed.isError).toBeFalsy();
+      expect(textOf(echoed)).toBe('Echo: via call');
+      expect(echoed.structuredContent).toEqual({ content: [{ type: 'text', text: 'Echo: via call' }] });
+      const structured = await hub.call('registry.call', { server: 'everything', tool: 'get-structured-content', arguments: { location: 'Chicago' } });
+      expect(structured.isError).toBeFalsy();
+      expect(structured.structuredContent).toHaveProperty('temperature');
+      const bad = await hub.call('registry.call', { server: 'everything', tool: 'echo', arguments: {} });
+      expect(bad.isError).toBe(true);
+    });
+  });
+
+  test('registry.list gives servers with metrics, and {server} gives tools with schemas', async () => {
+    await withEverything(async hub => {
+      await hub.call('everything.echo', { message: 'x' });
+      const all = await hub.call('registry.list');
+      const [summary] = (all.structuredContent as { servers: Array<Record<string, unknown>> }).servers;
+      expect(summary).toMatchObject({ name: 'everything', mode: 'command', state: 'ready' });
+      expect(summary?.tools).toContain('everything.echo');
+      expect(summary?.calls).toBeGreaterThanOrEqual(1);
+
+      const one = await hub.call('registry.list', { server: 'everything' });
+      const tools = (one.structuredContent as { tools: Array<{ tool: string; exposedName?: string; description?: string; inputSchema: { properties?: Record<string, unknown> } }> }).tools;
+      const echo = tools.find(tool => tool.tool === 'echo');
+      expect(echo).toMatchObject({ exposedName: 'everything.echo' });
+      expect(echo?.description).toBeTruthy();
+      expect(echo?.inputSchema.properties).toHaveProperty('message');
+      expect(textOf(one)).toContain('registry.call');
+    });
+  });
+
+  test('uninstall removes the tools, sends list_changed and keeps the log', async () => {
+    await withEverything(async (hub, home, changes) => {
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
+      const before = changes();
+      const removed = await hub.call('registry.uninstall', { name: 'everything' });
+      expect(removed.isError, textOf(removed)).toBeFalsy();
+      expect(removed.structuredContent).toMatchObject({ name: 'everything', logFile: join(home, 'logs', 'servers', 'everything.log') });
+      expect((removed.structuredContent as { removedTools: string[] }).removedTools).toContain('everything.echo');
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(before));
+      expect((await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything.'))).toEqual([]);
+      expect(textOf(await hub.call('registry.list'))).toMatch(/Nothing installed yet/);
+    });
+  });
+});
+
+describe('registry tools: errors', () => {
+  test('unknown servers are NOT_FOUND naming them, and launchers need a name', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home);
+    try {
+      expect(textOf(await hub.call('registry.list', { server: 'nope' }))).toMatch(/^NOT_FOUND: No server named "nope" is installed; call registry\.list/);
+      expect(textOf(await hub.call('registry.uninstall', { name: 'nope' }))).toMatch(/^NOT_FOUND: No server named "nope"/);
+      expect((await hub.call('registry.call', { server: 'nope', tool: 'x' })).isError).toBe(true);
+      expect(textOf(await hub.call('registry.install', { command: process.execPath, args: [EVERYTHING] }))).toMatch(/^INVALID_INPUT: Field "name" is required when "command" is a launcher/);
+      expect(textOf(await hub.call('registry.install', { command: 'relative/server.js', name: 'x' }))).toMatch(/^INVALID_INPUT: Field "command" "relative\/server\.js" must be a program name found on PATH or an absolute path/);
+      expect(textOf(await hub.call('registry.install', { command: process.execPath, name: 'x', env: { 'A-B': '1' } }))).toMatch(/^INVALID_INPUT: Field "env" has invalid variable names \("A-B"\)/);
+      expect(textOf(await hub.call('registry.install', { package: 'x', bogus: 1 }))).toMatch(/^INVALID_INPUT: .*unknown field "bogus"/);
+    } finally {
+      await hub.close();
+    }
+  });
+});
