@@ -1,0 +1,31 @@
+// The official registry client on its own: v0.1 entries mapped to npm candidates.
+import { afterEach, describe, expect, test } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import { searchOfficial } from '../../src/registry/official.js';
+import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
+
+let registry: RegistryServer | undefined;
+afterEach(async () => {
+  await registry?.close();
+  registry = undefined;
+});
+
+describe('official registry client', () => {
+  test('reads npm packages with required env and fixed args; skips remotes, pypi and broken entries', async () => {
+    registry = await startRegistryServer();
+    const candidates = await searchOfficial({ baseUrl: registry.registryUrl, query: 'memory', limit: 10, signal: AbortSignal.timeout(4_000), log: silentLogger });
+    expect(candidates.map(candidate => candidate.package)).toEqual(['@modelcontextprotocol/server-memory', '@example/weather-mcp', 'notes-memory-mcp']);
+    expect(candidates[0]).toMatchObject({ source: 'official', title: 'Memory', version: '2026.8.31', requiredEnv: [] });
+    expect(candidates[2]).toMatchObject({ title: 'notes-memory', version: '0.3.0' });
+    expect(candidates[1]?.requiredEnv).toEqual([{ name: 'WEATHER_API_KEY', description: 'API key of the weather service', secret: true }]);
+  });
+
+  test('a wrong-shaped answer is REGISTRY_BAD_RESPONSE naming the field', async () => {
+    registry = await startRegistryServer();
+    registry.setMode('official', 'wrong-shape');
+    await expect(searchOfficial({ baseUrl: registry.registryUrl, query: 'x', limit: 5, signal: AbortSignal.timeout(4_000), log: silentLogger })).rejects.toMatchObject({
+      code: 'REGISTRY_BAD_RESPONSE',
+      message: expect.stringMatching(/at servers/),
+    });
+  });
+});
