@@ -95,7 +95,13 @@ export const install: CliCommand = async (argv, io) => {
     );
     if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      const head = result.missingEnv.length > 0 ? `Installed ${result.name}, not started: missing ${result.missingEnv.join(', ')} (hub install ${spec} --name ${result.name} --env KEY=VALUE).` : `Installed ${result.name} (${result.package}@${result.version}): ${result.tools.length} tools.`;
+      const what = `${result.name} (${result.package ?? spec}@${result.version ?? '?'})`;
+      const head =
+        result.missingEnv.length > 0
+          ? `Installed ${what}, not started: missing ${result.missingEnv.join(', ')} (run hub install ${spec} --name ${result.name} --env KEY=VALUE).`
+          : result.state === 'stopped'
+            ? `Installed ${what}; not started (its tools are listed after its first start).`
+            : `Installed ${what}: ${result.tools.length} tools.`;
       io.out(`${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`);
     }
     return 0;
