@@ -29,7 +29,9 @@ const CONSENT_TIMEOUT_MS = 10 * 60_000;
 export function elicitationConfirm(server: Server, setting: ConfirmSetting, signal?: AbortSignal): Confirm {
   return async plan => {
     if (setting === 'never') return;
-    const supported = server.getClientCapabilities()?.elicitation !== undefined;
+    // Form elicitation is what hub asks with; `elicitation: {}` from older clients means form.
+    const caps = server.getClientCapabilities()?.elicitation;
+    const supported = caps !== undefined && (caps.form !== undefined || Object.keys(caps).length === 0);
     if (!supported) {
       if (setting === 'if-supported') return;
       throw new HubError(
