@@ -8,7 +8,7 @@ export class ChildTimeoutError extends Error {
 
 export interface FastCallOptions {
   signal?: AbortSignal | undefined;
-  /** When given, the child is sent a progress token of ours and each notification lands here. */
+  /** Each progress notification of this call (the child always gets a token of ours, so progress resets the timeout). */
   onprogress?: ((progress: Progress) => void) | undefined;
   timeoutMs: number;
   /** The caller's _meta, passed on (its progressToken is replaced by ours). */
@@ -45,9 +45,8 @@ export class FastCalls {
   call(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
     const id = `hub-${++this.#seq}`;
     const { progressToken: _callerToken, ...meta } = options.meta ?? {};
-    if (options.onprogress) meta.progressToken = id;
-    const params: Record<string, unknown> = { name: tool, arguments: args ?? {} };
-    if (Object.keys(meta).length > 0) params._meta = meta;
+    meta.progressToken = id;
+    const params = { name: tool, arguments: args ?? {}, _meta: meta };
     const line = `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`;
     const { signal, timeoutMs } = options;
     return new Promise<CallToolResult>((resolve, reject) => {
@@ -104,10 +103,12 @@ export class FastCalls {
       const token = params?.progressToken;
       if (typeof token !== 'string' || !FAST_ID.test(token)) return false;
       const pending = this.#pending.get(token);
-      if (pending?.onprogress && params) {
+      if (pending && params) {
         pending.armTimer();
-        const { progressToken: _token, ...progress } = params;
-        pending.onprogress(progress);
+        if (pending.onprogress) {
+          const { progressToken: _token, ...progress } = params;
+          pending.onprogress(progress);
+        }
       }
       return true;
     }

@@ -1,0 +1,112 @@
+// A real hub-facing Server + Client pair (in memory) around a real ServerManager and real children.
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { onTestFinished } from 'vitest';
+import { loadConfig, type HubConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
+import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
+import type { ServerRecord } from '../../src/store/schema.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { pickNameMode } from '../../src/tools/naming.js';
+import { fixture } from '../helpers/hub.js';
+
+export const ECHO = fixture('echo-server.mjs');
+
+let order = 0;
+/** A command-mode store record running `node <script>` (or any command). */
+export function commandRecord(name: string, args: string[], extra: Partial<ServerRecord> = {}): ServerRecord {
+  order += 1;
+  return { name, command: process.execPath, args, env: {}, mode: 'command', installedAt: new Date().toISOString(), order, autoStart: false, tools: [], ...extra };
+}
+
+export async function putRecords(store: Store, ...records: ServerRecord[]): Promise<void> {
+  await store.update(data => {
+    for (const record of records) data.servers[record.name] = record;
+  });
+}
+
+export interface Harness {
+  config: HubConfig;
+  store: Store;
+  server: Server;
+  client: Client;
+  manager: ServerManager;
+  /** How many tools/list_changed the client received. */
+  listChanged(): number;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  clientName?: string;
+  capabilities?: ClientCapabilities;
+  manager?: ServerManagerOptions;
+  /** Set up client request handlers (elicitation, sampling) before it connects. */
+  prepareClient?(client: Client): void;
+}
+
+/** hub as the lead wires it, reduced to the proxy: ListTools/CallTool over the manager. */
+export async function startHarness(home: string, options: HarnessOptions = {}): Promise<Harness> {
+  const config = loadConfig({ HUB_HOME: home });
+  const store = openStore(config.paths);
+  const server = new Server({ name: 'hub', version: '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  let initialized = false;
+  server.oninitialized = () => {
+    initialized = true;
+  };
+  const manager = createServerManager({ config, log: silentLogger, store, server, isInitialized: () => initialized }, { graceMs: 500, ...options.manager });
+  const mode = () => pickNameMode(config.toolNames, server.getClientVersion()?.name);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: manager.list(mode()) }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const forward = manager.find(request.params.name);
+    if (!forward) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return forward(request.params.arguments, extra);
+  });
+  const client = new Client({ name: options.clientName ?? 'proxy-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes += 1;
+  });
+  options.prepareClient?.(client);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await manager.close();
+    await client.close();
+  };
+  onTestFinished(close);
+  return {
+    config,
+    store,
+    server,
+    client,
+    manager,
+    listChanged: () => changes,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    close,
+  };
+}
+
+/** Lines of a spawn log written by the fixtures (one pid per start). */
+export function spawnCount(file: string): number {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
