@@ -22,7 +22,7 @@ async function timeToTools(spawn) {
 }
 
 export async function coldStartSection({ quick, log, shared }) {
-  const runs = quick ? 4 : 15;
+  const runs = quick ? 3 : 15;
   let tools = shared.everythingTools;
   if (!tools) {
     const direct = await spawnEverything();

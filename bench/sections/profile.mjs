@@ -6,6 +6,7 @@ import { measureEcho } from './proxy.mjs';
 import { registerEverything } from '../lib/targets.mjs';
 import { descendants } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
+import { round } from '../lib/stats.mjs';
 
 // Where hub's time goes on the proxied-echo hot path: hub (and, as a reference, the naive
 // proxy) run under node --cpu-prof while echo is called through them; the profile is analysed
@@ -76,9 +77,22 @@ export async function profileSection({ quick, log, shared }) {
 
   const summaryText = ['Profile of the proxied echo hot path (node --cpu-prof, busy samples only):', ...Object.entries(analyses).map(([n, a]) => describeAnalysis(n, a))].join('\n');
   if (hubMissing) log(`  hub: ${hubMissing}`);
-  const pick = (a, area) => a?.inclusiveByArea.find(x => x.area === area)?.pct ?? 0;
-  const rows = ['zod', 'JSON.parse (inclusive)', 'JSON.stringify (inclusive)', 'logging (pino)', 'store (lowdb/hub store)', 'GC'].map(area =>
-    row('profile', `% of busy CPU with ${area} on the stack`, analyses.hub ? pick(analyses.hub, area) : null, { label: 'naive', value: pick(analyses.naive, area) }, undefined, analyses.hub ? undefined : hubMissing),
+  const inclusive = (a, area) => a?.inclusiveByArea.find(x => x.area === area)?.pct ?? 0;
+  const self = (a, area) => a?.selfByArea.find(x => x.area === area)?.pct ?? 0;
+  const selfFn = (a, pattern) => a?.topSelf.filter(x => pattern.test(x.fn)).reduce((sum, x) => sum + x.pct, 0) ?? 0;
+  // JSON.parse/stringify are builtins without a frame of their own: their time shows as the
+  // self time of the caller (deserializeMessage, serializeMessage, send).
+  const figures = [
+    ['zod validation (on the stack)', a => inclusive(a, 'zod')],
+    ['SDK Protocol (on the stack)', a => inclusive(a, 'sdk protocol')],
+    ['hub code in dist/ (on the stack)', a => round(inclusive(a, 'hub proxy') + inclusive(a, 'hub (other)'), 1)],
+    ['pipe writes, writeUtf8String (self)', a => round(selfFn(a, /^writeUtf8String /), 1)],
+    ['logging, pino (on the stack)', a => inclusive(a, 'logging (pino)')],
+    ['store, lowdb (on the stack)', a => inclusive(a, 'store (lowdb/hub store)')],
+    ['GC (self)', a => self(a, 'GC')],
+  ];
+  const rows = figures.map(([label, get]) =>
+    row('profile', `% of busy CPU: ${label}`, analyses.hub ? get(analyses.hub) : null, { label: 'naive', value: get(analyses.naive) }, undefined, analyses.hub ? undefined : hubMissing),
   );
   return { section: { status: hubMissing ? 'partial' : 'ok', reason: hubMissing, load, analyses, summaryText }, rows };
 }

@@ -1,7 +1,7 @@
 import { tempHome } from '../lib/cleanup.mjs';
 import { round, roundOrder, summary } from '../lib/stats.mjs';
 import { directTarget, hubTarget, naiveTarget, registerEverything, Unavailable } from '../lib/targets.mjs';
-import { treeCpuNs } from '../lib/proc.mjs';
+import { cpuNs, treeCpuNs } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
 
 // 1. Proxy overhead: echo on server-everything directly, through a naive SDK proxy, and through
@@ -16,12 +16,13 @@ const IN_FLIGHT = 16;
 async function sequential(target, calls, samples) {
   const pids = target.pids();
   const cpuBefore = treeCpuNs(pids);
+  const selfBefore = cpuNs(target.pid);
   for (let i = 0; i < calls; i++) {
     const start = performance.now();
     await target.call();
     samples.push((performance.now() - start) * 1000);
   }
-  return treeCpuNs(pids) - cpuBefore;
+  return { tree: treeCpuNs(pids) - cpuBefore, self: cpuNs(target.pid) - selfBefore };
 }
 
 async function concurrent(target, calls) {
@@ -49,13 +50,15 @@ async function warmUp(targets, ms) {
 
 /** Sequential latency + CPU, then 16-in-flight throughput, for each target, interleaved. */
 export async function measureEcho(targets, plan, afterWarmUp = () => undefined) {
-  const stats = new Map(targets.map(t => [t.name, { samples: [], cpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0 }]));
+  const stats = new Map(targets.map(t => [t.name, { samples: [], cpuNs: 0, selfCpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0 }]));
   await warmUp(targets, plan.warmupMs);
   afterWarmUp();
   for (let round = 0; round < plan.rounds; round++) {
     for (const target of roundOrder(targets, round)) {
       const s = stats.get(target.name);
-      s.cpuNs += await sequential(target, plan.block, s.samples);
+      const cpu = await sequential(target, plan.block, s.samples);
+      s.cpuNs += cpu.tree;
+      s.selfCpuNs += cpu.self;
       s.cpuCalls += plan.block;
     }
   }
@@ -71,7 +74,9 @@ export async function measureEcho(targets, plan, afterWarmUp = () => undefined) 
     const latency = summary(s.samples);
     out[name] = {
       latencyUs: { n: latency.n, p50: round(latency.p50, 1), p90: round(latency.p90, 1), p99: round(latency.p99, 1) },
+      // The whole tree (proxy + the server it started), and the first process alone.
       cpuUsPerCall: round(s.cpuNs / s.cpuCalls / 1000, 1),
+      cpuUsPerCallOwnProcess: round(s.selfCpuNs / s.cpuCalls / 1000, 1),
       throughputPerS: round((s.tputCalls / s.tputMs) * 1000, 0),
     };
   }
@@ -109,7 +114,8 @@ export async function proxySection({ quick, log, shared }) {
     row('proxy', 'direct echo p50 / p90 / p99 (µs)', `${d.latencyUs.p50} / ${d.latencyUs.p90} / ${d.latencyUs.p99}`, { label: 'reference', value: null }),
     row('proxy', 'naive proxy echo p50 / p90 / p99 (µs)', `${results.naive.latencyUs.p50} / ${results.naive.latencyUs.p90} / ${results.naive.latencyUs.p99}`, { label: 'direct p50', value: d.latencyUs.p50 }),
     row('proxy', 'naive proxy added p50 (µs)', naiveAdded.p50, { label: 'reference', value: null }),
-    row('proxy', 'naive proxy added CPU per call (µs)', naiveAdded.cpu, { label: 'reference', value: null }),
+    row('proxy', 'direct server CPU per call (µs)', d.cpuUsPerCall, { label: 'reference', value: null }),
+    row('proxy', 'naive proxy added CPU per call (µs)', naiveAdded.cpu, { label: 'naive process alone', value: results.naive.cpuUsPerCallOwnProcess }),
     row('proxy', 'naive proxy throughput (calls/s, 16 in flight)', results.naive.throughputPerS, { label: 'direct', value: d.throughputPerS }),
   ];
   const section = { status: hub ? 'ok' : 'partial', registeredBy, plan, inFlight: IN_FLIGHT, results, added: { naive: naiveAdded } };
@@ -121,6 +127,7 @@ export async function proxySection({ quick, log, shared }) {
       row('proxy', 'hub echo p50 / p90 / p99 (µs)', `${h.latencyUs.p50} / ${h.latencyUs.p90} / ${h.latencyUs.p99}`, { label: 'naive p50', value: results.naive.latencyUs.p50 }),
       row('proxy', 'hub added p50 (µs)', hubAdded.p50, { label: 'naive added', value: naiveAdded.p50 }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
       row('proxy', 'hub added CPU per call (µs)', hubAdded.cpu, { label: 'naive added', value: naiveAdded.cpu }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
+      row('proxy', 'hub process alone, CPU per call (µs)', h.cpuUsPerCallOwnProcess, { label: 'naive process alone', value: results.naive.cpuUsPerCallOwnProcess }),
       row('proxy', 'hub throughput (calls/s, 16 in flight)', h.throughputPerS, { label: 'direct', value: d.throughputPerS }, { text: '≥ 0.7× direct', ratioMin: 0.7 }),
     );
   } else {
