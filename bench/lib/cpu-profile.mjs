@@ -62,6 +62,7 @@ export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
   const selfByArea = new Map();
   const inclusiveByArea = new Map();
   const zodCallers = new Map();
+  const inclusiveByFunction = new Map();
   const stackCache = new Map();
   for (const [id, count] of selfCount) {
     const frame = nodes.get(id).callFrame;
@@ -74,20 +75,23 @@ export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
     let info = stackCache.get(id);
     if (!info) {
       const areas = new Set();
+      const functions = new Set();
       let zodCaller;
       let inZod = false;
       for (let at = id; at !== undefined; at = parent.get(at)) {
         const f = nodes.get(at).callFrame;
         const a = areaOf(f);
         areas.add(a);
+        if (f.url && a !== 'node internals' && a !== 'zod') functions.add(label(f));
         if (a === 'zod') inZod = true;
         else if (inZod && !zodCaller && a !== 'native/builtin') zodCaller = label(f);
         if (/^(parse|stringify)$/.test(f.functionName) && !f.url) areas.add(`JSON.${f.functionName} (inclusive)`);
       }
-      info = { areas, zodCaller };
+      info = { areas, functions, zodCaller };
       stackCache.set(id, info);
     }
     for (const area of info.areas) inclusiveByArea.set(area, (inclusiveByArea.get(area) ?? 0) + count);
+    for (const fn of info.functions) inclusiveByFunction.set(fn, (inclusiveByFunction.get(fn) ?? 0) + count);
     if (info.zodCaller) zodCallers.set(info.zodCaller, (zodCallers.get(info.zodCaller) ?? 0) + count);
   }
   const sorted = map => [...map].sort((a, b) => b[1] - a[1]);
@@ -103,6 +107,8 @@ export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
     inclusiveByArea: sorted(inclusiveByArea)
       .filter(([area]) => area !== 'root' && area !== 'other js')
       .map(([area, count]) => ({ area, pct: pct(count) })),
+    // Total (inclusive) time of JS functions outside node internals and zod: the call paths.
+    topInclusive: sorted(inclusiveByFunction).slice(0, 30).map(([fn, count]) => ({ fn, pct: pct(count) })),
     zodCalledFrom: sorted(zodCallers).slice(0, 10).map(([fn, count]) => ({ fn, pct: pct(count) })),
   };
 }
@@ -121,5 +127,7 @@ export function describeAnalysis(name, a) {
   lines.push(`  zod called from: ${a.zodCalledFrom.slice(0, 5).map(x => `${x.fn} ${x.pct}%`).join('; ') || '—'}`);
   lines.push('  top self time:');
   for (const x of a.topSelf.slice(0, 12)) lines.push(`    ${String(x.pct).padStart(5)}%  ${x.fn}`);
+  lines.push('  top total time (JS outside node internals and zod):');
+  for (const x of a.topInclusive.slice(0, 15)) lines.push(`    ${String(x.pct).padStart(5)}%  ${x.fn}`);
   return lines.join('\n');
 }
