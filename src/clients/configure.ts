@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { stringify as stringifyToml } from 'smol-toml';
 import { HubError } from '../errors.js';
 import { unifiedDiff } from './diff.js';
-import { readDocument, serialize, serversOf, withServers, type ConfigDocument } from './document.js';
+import { readDocument, render, serversOf, withServers, type ConfigDocument } from './document.js';
+import { setMember } from './json-edit.js';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
 
@@ -28,13 +29,20 @@ export function pickScope(client: ClientSpec, scope: string | undefined): Scope 
   return scope as Scope;
 }
 
+const withHub = (document: ConfigDocument, entry: Record<string, unknown>): string =>
+  render(
+    document,
+    withServers(document, servers => void (servers[HUB_KEY] = entry)),
+    (text, unit) => setMember(text, document.target.serversPath, HUB_KEY, entry, unit),
+  );
+
 export async function planConfig(client: ClientSpec, scope: Scope, context: ClientContext, launch: Launch): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
   const entry = client.entry(launch);
   const previous = serversOf(document)?.[HUB_KEY];
   const before = document.text ?? '';
   const state = document.text === undefined ? 'new-file' : previous === undefined ? 'added' : isDeepStrictEqual(previous, entry) ? 'unchanged' : 'replaced';
-  const after = state === 'unchanged' ? before : serialize(document, withServers(document, servers => void (servers[HUB_KEY] = entry)));
+  const after = state === 'unchanged' ? before : withHub(document, entry);
   return { client, scope, document, entry, state, before, after };
 }
 
@@ -43,7 +51,7 @@ export async function applyConfig(plan: ConfigPlan): Promise<{ backup: string | 
   if (plan.state === 'unchanged') return { backup: undefined };
   // Fresh read: a client (Claude Code) may have rewritten its file since the plan was made.
   const fresh = await readDocument(plan.document.target);
-  const after = fresh.text === plan.document.text ? plan.after : serialize(fresh, withServers(fresh, servers => void (servers[HUB_KEY] = plan.entry)));
+  const after = fresh.text === plan.document.text ? plan.after : withHub(fresh, plan.entry);
   const backup = fresh.text === undefined ? undefined : await backupFile(fresh.realFile);
   await writeConfigFile(fresh.realFile, after);
   return { backup };

@@ -1,6 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { HubError, errorMessage } from '../errors.js';
+import { checkedEdit } from './json-edit.js';
 import type { ClientFile } from './types.js';
 
 type Table = Record<string, unknown>;
@@ -76,6 +77,19 @@ export function withServers(document: ConfigDocument, edit: (servers: Table) => 
   }
   edit(node);
   return copy;
+}
+
+/**
+ * The new text for data. JSON files get a minimal edit (textEdit on the old text) so the
+ * person's formatting survives, used only when it parses back to exactly data; TOML files
+ * and anything else are serialised whole.
+ */
+export function render(document: ConfigDocument, data: Table, textEdit: (text: string, unit: string) => string | undefined): string {
+  if (document.target.format === 'json' && document.text !== undefined && document.text.trim() !== '') {
+    const edited = checkedEdit(textEdit(document.text, document.indent), data);
+    if (edited !== undefined) return edited;
+  }
+  return serialize(document, data);
 }
 
 export function serialize(document: ConfigDocument, data: Table): string {

@@ -3,7 +3,8 @@ import { loadConfig } from '../config.js';
 import { deriveServerName } from '../registry/server-name.js';
 import type { ServerRecord } from '../store/schema.js';
 import { openStore } from '../store/store.js';
-import { readDocument, serialize, withServers } from './document.js';
+import { readDocument, render, withServers } from './document.js';
+import { deleteMember } from './json-edit.js';
 import type { FoundServer } from './read-servers.js';
 import type { ClientContext, ClientId } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
@@ -83,13 +84,14 @@ export async function removeFromClient(servers: readonly FoundServer[]): Promise
   const done = [];
   for (const group of byFile.values()) {
     // Fresh read: a client (Claude Code) may have rewritten its file since hub read it.
-    let document = await readDocument(group[0]!.document.target);
-    for (const server of group) {
-      const view = { ...document, target: server.document.target };
-      document = { ...document, data: withServers(view, table => void delete table[server.key]) };
-    }
+    const document = await readDocument(group[0]!.document.target);
+    let data = document.data;
+    for (const server of group) data = withServers({ ...document, data, target: server.document.target }, table => void delete table[server.key]);
+    const text = render(document, data, original =>
+      group.reduce<string | undefined>((text, server) => (text === undefined ? undefined : deleteMember(text, server.document.target.serversPath, server.key)), original),
+    );
     const backup = await backupFile(document.realFile);
-    await writeConfigFile(document.realFile, serialize(document, document.data));
+    await writeConfigFile(document.realFile, text);
     done.push({ file: group[0]!.document.target.file, backup, keys: group.map(server => server.key) });
   }
   return done;
