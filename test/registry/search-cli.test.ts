@@ -1,0 +1,71 @@
+// `hub search` as a person runs it: the built bin (dist/server.js) with HUB_REGISTRY_URL and
+// HUB_NPM_REGISTRY pointing at the fixture registry.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { SearchOutput } from '../../src/registry/search-schema.js';
+import { makeHubHome } from '../helpers/home.js';
+import { SERVER_JS } from '../helpers/hub.js';
+import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
+
+let registry: RegistryServer | undefined;
+afterEach(async () => {
+  await registry?.close();
+  registry = undefined;
+});
+
+async function hubSearch(args: string[], setup?: (registry: RegistryServer, home: string) => Promise<void> | void) {
+  registry = await startRegistryServer();
+  const home = await makeHubHome();
+  await setup?.(registry, home);
+  return execa(process.execPath, [SERVER_JS, 'search', ...args], {
+    env: { HUB_HOME: home, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    extendEnv: false,
+    reject: false,
+    timeout: 20_000,
+  });
+}
+
+describe('hub search', () => {
+  test('prints a table of merged results', async () => {
+    const run = await hubSearch(['memory', '--limit', '4']);
+    expect(run.exitCode).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+PACKAGE\s+SOURCES\s+DESCRIPTION$/);
+    expect(lines[1]).toMatch(/^memory\s+@modelcontextprotocol\/server-memory@2026\.8\.31\s+catalog,official,npm\s+Knowledge-graph/);
+    expect(lines.filter(line => /^\S+\s+\S+\s+(catalog|official|npm)/.test(line))).toHaveLength(4);
+    expect(run.stdout).toContain('hub install <package>');
+    expect(run.stdout).not.toContain('note:');
+  });
+
+  test('--json prints the same shape as the tool', async () => {
+    const run = await hubSearch(['memory', '--json', '--source', 'official,npm']);
+    expect(run.exitCode).toBe(0);
+    const output = JSON.parse(run.stdout) as SearchOutput;
+    expect(output.sources.map(source => source.source)).toEqual(['official', 'npm']);
+    expect(output.results.map(result => result.package)).toContain('@example/weather-mcp');
+  });
+
+  test('a failed source is shown as a note, a slow one as a timeout, and the rest still print', async () => {
+    const run = await hubSearch(['memory'], async (registry, home) => {
+      registry.setMode('official', 'error500');
+      registry.setMode('npmSearch', 'slow');
+      await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 500 }));
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^memory\s+@modelcontextprotocol\/server-memory\s+catalog/m);
+    expect(run.stdout).toMatch(/note: official source failed: .*HTTP 500/);
+    expect(run.stdout).toMatch(/note: npm source failed: timeout/);
+  });
+
+  test('exits 1 when every source asked failed, and 2 on bad usage', async () => {
+    const failed = await hubSearch(['memory', '--source', 'official'], registry => registry.setMode('official', 'malformed'));
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toMatch(/No MCP servers found[\s\S]*note: official source failed: .*not JSON/);
+    await registry?.close();
+    const usage = await hubSearch(['--limit', 'lots', 'x']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toMatch(/--limit must be an integer/);
+  });
+});
