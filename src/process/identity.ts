@@ -45,3 +45,12 @@ export function isSameProcess(pid: number, startTicks?: number, recordedBootId?:
   if (!identity || ENDED_STATES.has(identity.state)) return false;
   return startTicks === undefined || Number.isNaN(startTicks) || identity.startTicks === startTicks;
 }
+
+/** The full check for a recorded keeper: same pid, start time, boot and process group, not a zombie. */
+export function isRecordedProcess(pid: number, recorded: { startTicks?: number | undefined; bootId?: string | undefined; pgid?: number | undefined }): boolean {
+  if (recorded.startTicks === undefined) return false;
+  if (recorded.bootId !== undefined && recorded.bootId !== bootId()) return false;
+  const identity = readProcessIdentity(pid);
+  if (!identity || ENDED_STATES.has(identity.state)) return false;
+  return identity.startTicks === recorded.startTicks && (recorded.pgid === undefined || identity.pgid === recorded.pgid);
+}

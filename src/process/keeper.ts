@@ -1,0 +1,70 @@
+import { closeSync, openSync } from 'node:fs';
+import { execa } from 'execa';
+import { HubError } from '../errors.js';
+
+// The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
+// process group, runs the command as its foreground child and, once the child is really gone,
+// writes "<exit code> <epoch ms>" to the exit file (tmp + mv, so a reader never sees half a line).
+// It traps the signals kill_process may send, so a group-wide SIGTERM ends the command but not
+// the keeper: it records the exit even when no hub runs. POSIX shells run trap actions only after
+// a foreground command completes, so the trap never cuts the wait short. The command runs in the
+// foreground (not `cmd &`): a non-job-control sh would start a background child with SIGINT and
+// SIGQUIT ignored. A trap action (not `trap ''`) is reset to default on exec, so the command
+// receives every signal normally. `date +%s%3N` is GNU; elsewhere the hub falls back to the
+// exit file's mtime.
+export const KEEPER_SCRIPT = [
+  'f=$1; m=$2; shift 2',
+  "trap : TERM INT HUP QUIT USR1 USR2",
+  'if [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1"; else "$@"; fi',
+  'c=$?',
+  't=$(date +%s%3N 2>/dev/null)',
+  'printf "%s %s\\n" "$c" "$t" >"$f.tmp" && mv -f "$f.tmp" "$f"',
+].join('\n');
+
+/** argv[0] of the keeper, as `ps` shows it. */
+export const KEEPER_NAME = 'hub-keeper';
+
+export interface KeeperSpec {
+  readonly command: string;
+  /** undefined: command is a shell line for $SHELL -c. */
+  readonly args: readonly string[] | undefined;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly logFile: string;
+  readonly exitFile: string;
+}
+
+/** Starts the keeper detached (own session and group), output straight into the log file. */
+export function spawnKeeper(spec: KeeperSpec): number {
+  const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
+  const argv: string[] = ['-c', KEEPER_SCRIPT, KEEPER_NAME, spec.exitFile, ...tail];
+  // O_APPEND: every write lands at the end, so the log cap can cut the file in place.
+  const fd = openSync(spec.logFile, 'a', 0o600);
+  // execa 9's types name only 3..9 as raw descriptors; at runtime any open fd is handed to spawn.
+  const logFd = fd as 3;
+  let pid: number | undefined;
+  try {
+    const subprocess = execa('/bin/sh', argv, {
+      cwd: spec.cwd,
+      env: { ...spec.env },
+      extendEnv: true,
+      detached: true,
+      cleanup: false,
+      stdin: 'ignore',
+      stdout: logFd,
+      stderr: logFd,
+      reject: false,
+    });
+    // Hub does not wait for it; the keeper reports through the exit file.
+    subprocess.catch(() => undefined);
+    subprocess.unref();
+    pid = subprocess.pid;
+  } catch (error) {
+    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}": ${(error as Error).message}.`, { cause: error });
+  } finally {
+    // The child holds its own copy; hub keeps no handle to the log.
+    closeSync(fd);
+  }
+  if (pid === undefined) throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}" (no pid). Check that /bin/sh exists.`);
+  return pid;
+}

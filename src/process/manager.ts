@@ -1,0 +1,138 @@
+import type { HubPaths } from '../paths.js';
+import type { Logger } from '../logger.js';
+import type { ProcessRecord, ProcessStatus } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+import { enforceLogCap } from './log-cap.js';
+import { readLogSince, tailLog, type LogSlice } from './log-read.js';
+import { killProcess, type KillOutcome, type KillSpec } from './kill.js';
+import { allocatePort, type FreePort } from './ports.js';
+import { isKeeperAlive } from './reconcile.js';
+import { byStartTime, currentRecords, findRecord } from './records.js';
+import { markFailed, settleBriefly, startProcess, type StartSpec } from './start.js';
+import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
+import { firstProgramOfShellLine } from './resolve-command.js';
+import { HubError } from '../errors.js';
+
+const CAP_CHECK_MS = 5_000;
+// A shell line whose program could not be checked up front gets this long to fail with 127.
+const SHELL_SETTLE_MS = 150;
+const START_TAIL_LINES = 20;
+
+export interface ProcessManagerOptions {
+  readonly paths: HubPaths;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly maxRunning: number;
+  readonly logCapBytes: number;
+  /** Most bytes of log text one call returns. */
+  readonly logReadBytes: number;
+  readonly baseCwd?: string;
+  readonly baseEnv?: NodeJS.ProcessEnv;
+}
+
+export interface StartOutcome {
+  readonly record: ProcessRecord;
+  readonly wait: WaitOutcome | undefined;
+  readonly tail: string[];
+}
+
+export interface LogsRequest {
+  readonly reference: string;
+  readonly lines: number;
+  readonly cursor?: number | undefined;
+  readonly grep?: RegExp | undefined;
+  readonly raw?: boolean | undefined;
+}
+
+export interface ListFilter {
+  readonly status?: ProcessStatus | undefined;
+  readonly tag?: string | undefined;
+  readonly name?: string | undefined;
+}
+
+export type ProcessManager = ReturnType<typeof createProcessManager>;
+
+// Managed processes: detached, recorded in the store, outliving hub. Shared by the tools and the CLI.
+export function createProcessManager(options: ProcessManagerOptions) {
+  const { paths, store, log } = options;
+  let capTimer: NodeJS.Timeout | undefined;
+
+  const enforceCaps = (records: readonly ProcessRecord[]): void => {
+    let running = 0;
+    for (const record of records) {
+      if (record.status !== 'running') continue;
+      running += 1;
+      const cut = enforceLogCap(record.logFile, options.logCapBytes);
+      if (cut > 0) log.info({ process: record.id, cutBytes: cut }, 'log over its cap: oldest part truncated');
+    }
+    // Checked on a timer only while something runs, so a quiet hub does no work.
+    if (running > 0 && !capTimer) {
+      capTimer = setInterval(() => {
+        currentRecords(store, paths).then(enforceCaps, (error: unknown) => log.warn({ err: error }, 'log cap check failed'));
+      }, CAP_CHECK_MS);
+      capTimer.unref();
+    } else if (running === 0 && capTimer) {
+      clearInterval(capTimer);
+      capTimer = undefined;
+    }
+  };
+
+  const records = async (): Promise<ProcessRecord[]> => {
+    const list = await currentRecords(store, paths);
+    enforceCaps(list);
+    return list;
+  };
+
+  const tail = (record: ProcessRecord, lines: number): string[] => tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
+
+  return {
+    async start(spec: StartSpec, wait: WaitSpec | undefined, signal: AbortSignal): Promise<StartOutcome> {
+      const started = await startProcess(
+        { paths, store, maxRunning: options.maxRunning, baseCwd: options.baseCwd ?? process.cwd(), baseEnv: options.baseEnv ?? process.env },
+        spec,
+      );
+      log.info({ process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys }, 'process started');
+      const isRunning = () => isKeeperAlive(started);
+      let outcome: WaitOutcome | undefined;
+      if (wait) outcome = await waitForReady(wait, started.logFile, isRunning, signal);
+      else if (spec.args === undefined && firstProgramOfShellLine(spec.command) === undefined) await settleBriefly(isRunning, SHELL_SETTLE_MS);
+      let record = findRecord(await records(), started.id);
+      if (spec.args === undefined && record.status !== 'running' && record.exitCode === 127) {
+        const lines = tail(record, 5);
+        record = (await markFailed(store, record.id, `the shell could not find the command: ${lines.at(-1) ?? ''}`)) ?? record;
+        throw new HubError('SPAWN_FAILED', `Field "command": the shell could not run "${spec.command}" (exit 127, command not found): ${lines.join(' | ')}. Process "${record.id}" is recorded as failed.`);
+      }
+      enforceCaps([record]);
+      return { record, wait: outcome, tail: tail(record, START_TAIL_LINES) };
+    },
+
+    async list(filter: ListFilter = {}): Promise<ProcessRecord[]> {
+      return (await records())
+        .filter(record => (filter.status === undefined || record.status === filter.status) && (filter.tag === undefined || record.tags.includes(filter.tag)) && (filter.name === undefined || record.name === filter.name))
+        .sort(byStartTime);
+    },
+
+    async get(reference: string): Promise<ProcessRecord> {
+      return findRecord(await records(), reference);
+    },
+
+    async logs(request: LogsRequest): Promise<{ record: ProcessRecord; slice: LogSlice }> {
+      const record = findRecord(await records(), request.reference);
+      const read = { lines: request.lines, grep: request.grep, raw: request.raw, maxBytes: options.logReadBytes };
+      const slice =
+        request.cursor === undefined
+          ? tailLog(record.logFile, read)
+          : readLogSince(record.logFile, { ...read, cursor: request.cursor, holdPartialLine: record.status === 'running' });
+      return { record, slice };
+    },
+
+    kill: (spec: KillSpec): Promise<KillOutcome> => killProcess(store, paths, spec),
+
+    freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> => allocatePort(store, preferred, host),
+
+    close(): void {
+      if (capTimer) clearInterval(capTimer);
+      capTimer = undefined;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import getPort from 'get-port';
+import type { Store } from '../store/store.js';
+import type { StoreData } from '../store/schema.js';
+import { isKeeperAlive } from './reconcile.js';
+
+export const PORT_RESERVATION_MS = 30_000;
+
+export interface FreePort {
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly reservedUntil: string;
+  /** One of the preferred ports was free and not reserved. */
+  readonly preferredGranted: boolean;
+}
+
+function takenPorts(data: StoreData, nowMs: number): Set<number> {
+  const taken = new Set<number>();
+  for (const [port, until] of Object.entries(data.reservations)) {
+    if (until > nowMs) taken.add(Number(port));
+    else delete data.reservations[port];
+  }
+  for (const record of Object.values(data.processes)) {
+    if (record.status === 'running' && isKeeperAlive(record)) for (const port of record.ports) taken.add(port);
+  }
+  return taken;
+}
+
+// A port free right now, not handed out in the last 30 s nor declared by a running process,
+// reserved in the store under its lock, so every hub sharing HUB_HOME sees the reservation.
+export async function allocatePort(store: Store, preferred: readonly number[], host: string | undefined): Promise<FreePort> {
+  return store.update(async data => {
+    const nowMs = Date.now();
+    const exclude = takenPorts(data, nowMs);
+    const port = await getPort({ port: preferred.filter(p => !exclude.has(p)), exclude, ...(host !== undefined && { host }) });
+    const until = nowMs + PORT_RESERVATION_MS;
+    data.reservations[String(port)] = until;
+    return { port, host, reservedUntil: new Date(until).toISOString(), preferredGranted: preferred.includes(port) };
+  });
+}
+
