@@ -46,7 +46,7 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   }
 
   if (flags.booleans.has('json')) {
-    io.out(`${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported, existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported.map(server => ({ ...server, args: redactArgs(server.args) })), existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`);
     return 0;
   }
   const lines: string[] = [];

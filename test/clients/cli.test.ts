@@ -1,0 +1,44 @@
+// The built bin: `hub config` and `hub import` read $HOME and the working directory, so a
+// temp HOME and cwd keep the real ones out of reach.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+import { SERVER_JS } from '../helpers/hub.js';
+import { makeMachine, type Machine } from './machine.js';
+
+const run = (machine: Machine, args: string[]) =>
+  promisify(execFile)(process.execPath, [SERVER_JS, ...args], {
+    cwd: machine.project,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: machine.home, HUB_HOME: machine.hubHome },
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+test('hub config cursor --write writes ~/.cursor/mcp.json under $HOME, pointing at this node and dist/server.js', async () => {
+  const machine = await makeMachine();
+  const result = await run(machine, ['config', 'cursor', '--write']);
+  expect(result.code).toBe(0);
+  const data = JSON.parse(await readFile(join(machine.home, '.cursor', 'mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+  expect(data.mcpServers.hub).toEqual({ command: process.execPath, args: [SERVER_JS] });
+});
+
+test('hub config vscode --write uses the working directory as the project', async () => {
+  const machine = await makeMachine();
+  expect((await run(machine, ['config', 'vscode', '--write'])).code).toBe(0);
+  expect(JSON.parse(await readFile(join(machine.project, '.vscode', 'mcp.json'), 'utf8'))).toMatchObject({ servers: { hub: { type: 'stdio' } } });
+});
+
+test('hub import --remove with no terminal and no --yes exits non-zero and says why', async () => {
+  const machine = await makeMachine();
+  await machine.place('cursor-mcp.json', join(machine.home, '.cursor', 'mcp.json'));
+  const result = await run(machine, ['import', 'cursor', '--remove']);
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toContain('--yes');
+  const ok = await run(machine, ['import', 'cursor']);
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toMatch(/\+ github/);
+  expect(ok.stdout).not.toContain('ghp_SECRET_VALUE_1234');
+});

@@ -1,0 +1,165 @@
+// hub import <client>: servers from fixture client configs registered in a temp HUB_HOME in
+// command mode; env values never printed; remote and disabled entries skipped; --remove
+// drops them from the client file after a backup, and never without consent.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { describe, expect, test } from 'vitest';
+import { runImport } from '../../src/clients/import-command.js';
+import { makeMachine, readJson, SERVER_JS, type Machine } from './machine.js';
+
+type Servers = Record<string, { name: string; command: string; args: string[]; env: Record<string, string>; cwd?: string; mode: string; order: number; autoStart: boolean; source: string; tools: unknown[] }>;
+const hubServers = async (machine: Machine): Promise<Servers> => (await readJson(join(machine.hubHome, 'db.json'))).servers as Servers;
+const cursorFile = (machine: Machine) => join(machine.home, '.cursor', 'mcp.json');
+const backupsIn = async (folder: string) => (await readdir(folder)).filter(name => name.includes('.bak-'));
+
+describe('hub import', () => {
+  test('registers stdio servers in command mode with command, args, env and cwd kept, names normalised', async () => {
+    const machine = await makeMachine();
+    await machine.place('cursor-mcp.json', cursorFile(machine));
+    expect(await runImport(['cursor'], machine.deps())).toBe(0);
+    const servers = await hubServers(machine);
+    expect(Object.keys(servers).sort()).toEqual(['git', 'github', 'my-notes']);
+    expect(servers.github).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-github'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_SECRET_VALUE_1234' },
+      mode: 'command',
+      autoStart: false,
+      source: 'import:cursor',
+      tools: [],
+    });
+    expect(servers['my-notes']).toMatchObject({ command: 'node', cwd: '/opt/notes' });
+    expect(servers.git!.args).toEqual(['mcp-server-git', '--repository', '/src/app']);
+    expect(Object.values(servers).map(server => server.order).sort()).toEqual([1, 2, 3]);
+  });
+
+  test('never prints env values (text or --json), masks secret-looking args, and lists env keys', async () => {
+    for (const json of [false, true]) {
+      const machine = await makeMachine();
+      await machine.place('cursor-mcp.json', cursorFile(machine));
+      await runImport(json ? ['cursor', '--json'] : ['cursor'], machine.deps());
+      const output = machine.output();
+      expect(output).not.toContain('ghp_SECRET_VALUE_1234');
+      expect(output).not.toContain('sk-SECRET-ARG');
+      expect(output).toContain('GITHUB_PERSONAL_ACCESS_TOKEN');
+    }
+  });
+
+  test('skips remote, disabled and hub entries with a reason, and keeps them in the client', async () => {
+    const machine = await makeMachine();
+    await machine.place('cursor-mcp.json', cursorFile(machine));
+    const data = await readJson(cursorFile(machine));
+    (data.mcpServers as Record<string, unknown>).hub = { command: '/usr/bin/node', args: [SERVER_JS] };
+    await import('node:fs/promises').then(fs => fs.writeFile(cursorFile(machine), JSON.stringify(data, null, 2)));
+    await runImport(['cursor', '--json'], machine.deps());
+    const result = JSON.parse(machine.output()) as { skipped: { key: string; reason: string }[] };
+    expect(result.skipped.map(item => item.key).sort()).toEqual(['hub', 'linear', 'old-thing']);
+    expect(result.skipped.find(item => item.key === 'linear')!.reason).toMatch(/remote/);
+    expect(Object.keys(await hubServers(machine))).not.toContain('linear');
+  });
+
+  test('a name hub already has is skipped with a note, and the store record is not touched', async () => {
+    const machine = await makeMachine();
+    await machine.place('cursor-mcp.json', cursorFile(machine));
+    await runImport(['cursor'], machine.deps());
+    const first = await hubServers(machine);
+    await machine.place('windsurf-mcp_config.json', join(machine.home, '.codeium', 'windsurf', 'mcp_config.json'), { 'brave-search': 'github' });
+    await runImport(['windsurf'], machine.deps());
+    expect(await hubServers(machine)).toEqual(first);
+    expect(machine.output()).toMatch(/= github +already in hub with a different command/);
+    await runImport(['cursor'], machine.deps());
+    expect(machine.output()).toMatch(/= github +already in hub \(same command\)/);
+  });
+
+  test('--remove --yes drops the imported entries from the client file after a backup; others stay', async () => {
+    const machine = await makeMachine();
+    const file = await machine.place('cursor-mcp.json', cursorFile(machine));
+    const original = await readFile(file, 'utf8');
+    expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
+    const data = await readJson(file);
+    expect(Object.keys(data.mcpServers as object).sort()).toEqual(['linear', 'old-thing']);
+    expect(data.someOtherKey).toEqual({ keep: true });
+    const backups = await backupsIn(join(machine.home, '.cursor'));
+    expect(backups).toHaveLength(1);
+    expect(await readFile(join(machine.home, '.cursor', backups[0]!), 'utf8')).toBe(original);
+    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['git', 'github', 'my-notes']);
+  });
+
+  test('--remove without a terminal and without --yes is refused before anything changes', async () => {
+    const machine = await makeMachine();
+    const file = await machine.place('cursor-mcp.json', cursorFile(machine));
+    const original = await readFile(file, 'utf8');
+    await expect(runImport(['cursor', '--remove'], machine.deps())).rejects.toThrow(/--yes/);
+    expect(await readFile(file, 'utf8')).toBe(original);
+    await expect(readFile(join(machine.hubHome, 'db.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  test('--remove on a terminal asks first: "no" leaves the client file alone, "yes" removes', async () => {
+    for (const answer of [false, true]) {
+      const machine = await makeMachine();
+      const file = await machine.place('cursor-mcp.json', cursorFile(machine));
+      const original = await readFile(file, 'utf8');
+      const questions: string[] = [];
+      await runImport(['cursor', '--remove'], machine.deps({ confirm: async question => (questions.push(question), answer) }));
+      expect(questions).toHaveLength(1);
+      expect(questions[0]).toContain('github');
+      if (answer) expect(Object.keys((await readJson(file)).mcpServers as object)).not.toContain('github');
+      else expect(await readFile(file, 'utf8')).toBe(original);
+    }
+  });
+
+  test('codex: TOML servers with env tables are imported, the url server skipped, --remove keeps other tables', async () => {
+    const machine = await makeMachine();
+    const file = await machine.place('codex-config.toml', join(machine.home, '.codex', 'config.toml'));
+    await runImport(['codex', '--remove', '--yes'], machine.deps());
+    expect((await hubServers(machine)).context7).toMatchObject({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { CONTEXT7_API_KEY: 'ctx7-SECRET' } });
+    expect(machine.output()).not.toContain('ctx7-SECRET');
+    const after = parseToml(await readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(after.mcp_servers!)).toEqual(['figma']);
+    expect(after.profiles).toEqual({ fast: { model: 'gpt-5-mini' } });
+    expect(after.model).toBe('gpt-5-codex');
+  });
+
+  test('claude-code: reads .mcp.json, the user servers and this project\'s local servers; --remove edits ~/.claude.json once', async () => {
+    const machine = await makeMachine();
+    await machine.place('claude-project.mcp.json', join(machine.project, '.mcp.json'));
+    const user = await machine.place('claude-user.json', join(machine.home, '.claude.json'), { __PROJECT__: machine.project });
+    await runImport(['claude-code', '--remove', '--yes'], machine.deps());
+    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres']);
+    expect(machine.output()).not.toContain('hunter2');
+    expect(machine.output()).not.toContain('secret-memory');
+    const data = (await readJson(user)) as { mcpServers: object; numStartups: number; projects: Record<string, { mcpServers: object; allowedTools?: unknown }> };
+    expect(Object.keys(data.mcpServers)).toEqual(['sentry']);
+    expect(data.projects[machine.project]).toEqual({ allowedTools: [], mcpServers: {} });
+    expect(data.projects['/some/other/project']!.mcpServers).toEqual({ other: { command: 'other-server' } });
+    expect(data.numStartups).toBe(42);
+    expect(await backupsIn(machine.home)).toHaveLength(1);
+  });
+
+  test('vscode and gemini: "servers" and "mcpServers" keys, remote (type http / httpUrl) skipped', async () => {
+    const machine = await makeMachine();
+    await machine.place('vscode-mcp.json', join(machine.project, '.vscode', 'mcp.json'));
+    await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
+    await runImport(['vscode'], machine.deps());
+    await runImport(['gemini'], machine.deps());
+    const servers = await hubServers(machine);
+    expect(Object.keys(servers).sort()).toEqual(['git', 'perplexity']);
+    expect(servers.perplexity!.env).toEqual({ PERPLEXITY_API_KEY: '${input:perplexity-key}' });
+  });
+
+  test('a file it cannot parse is reported and the other files are still read', async () => {
+    const machine = await makeMachine();
+    await machine.place('broken.json', join(machine.project, '.gemini', 'settings.json'));
+    await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
+    expect(await runImport(['gemini'], machine.deps())).toBe(0);
+    expect(machine.output()).toContain(`${join(machine.project, '.gemini', 'settings.json')} is not valid JSON`);
+    expect(Object.keys(await hubServers(machine))).toEqual(['git']);
+  });
+
+  test('no config at all is not an error', async () => {
+    const machine = await makeMachine();
+    expect(await runImport(['windsurf'], machine.deps())).toBe(0);
+    expect(machine.output()).toMatch(/No Windsurf config found/);
+  });
+});
