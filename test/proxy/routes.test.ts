@@ -1,0 +1,73 @@
+// The routing table as a pure function of store data: names, budget, collisions, order, modes.
+import { describe, expect, test } from 'vitest';
+import { HUB_TOOL_NAMES, MAX_NAME_LENGTH, baseDottedName } from '../../src/proxy/exposed-names.js';
+import { buildRoutes } from '../../src/proxy/routes.js';
+import type { ServerRecord } from '../../src/store/schema.js';
+
+const record = (name: string, order: number, tools: string[]): ServerRecord => ({
+  name,
+  command: 'node',
+  args: [],
+  env: {},
+  mode: 'command',
+  installedAt: '2026-01-01T00:00:00.000Z',
+  order,
+  autoStart: false,
+  tools: tools.map(tool => ({ name: tool, description: `does ${tool}`, inputSchema: { type: 'object' } })),
+});
+
+const LONG = 'a_really_long_tool_name_that_goes_on_and_on_forever';
+
+describe('routes', () => {
+  test('names are <server>.<tool>, sanitized, without __, titled with the dotted name', () => {
+    const table = buildRoutes([record('memory', 1, ['read_graph', 'weird name/with:chars', '__private', 'a__b'])]);
+    expect(table.lists.dotted.map(tool => tool.name)).toEqual(['memory.read_graph', 'memory.weird_name_with_chars', 'memory._private', 'memory.a_b']);
+    expect(table.lists.underscore.map(tool => tool.name)).toEqual(['memory_read_graph', 'memory_weird_name_with_chars', 'memory_private', 'memory_a_b']);
+    for (const tool of [...table.lists.dotted, ...table.lists.underscore]) {
+      expect(tool.name).not.toContain('__');
+      expect(tool.name).toMatch(/^[A-Za-z0-9_.-]+$/);
+    }
+    expect(table.lists.underscore[0]).toMatchObject({ title: 'memory.read_graph', description: '[memory] does read_graph' });
+    expect(table.byName.get('memory_read_graph')?.tool).toBe('read_graph');
+    expect(table.byName.get('memory.weird_name_with_chars')?.tool).toBe('weird name/with:chars');
+  });
+
+  test('long names are cut to 40 characters with a stable hash suffix', () => {
+    const table = buildRoutes([record('everything', 1, [LONG, `${LONG}_2`])]);
+    const [first, second] = table.routes;
+    expect(first?.dotted.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+    expect(first?.dotted).toMatch(/^everything\.a_really_long_tool_nam_[0-9a-f]{6}$/);
+    expect(first?.dotted).toHaveLength(40);
+    expect(second?.dotted).not.toBe(first?.dotted);
+    expect(second?.dotted.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+    expect(baseDottedName('everything', LONG)).toBe(first?.dotted);
+    // Derived only from store data: a second build (another hub, a restart) gives the same names.
+    expect(buildRoutes([record('everything', 1, [LONG, `${LONG}_2`])]).routes.map(route => route.dotted)).toEqual(table.routes.map(route => route.dotted));
+    for (const route of table.routes) expect(route.underscore.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+  });
+
+  test("a child's tool never shadows a hub tool, in either spelling", () => {
+    // Server "get" with tool "free_port" would be get_free_port underscored; "start"+"process" likewise.
+    const table = buildRoutes([record('get', 1, ['free_port']), record('start', 2, ['process']), record('x', 3, ['registry.list', 'start_process'])]);
+    for (const route of table.routes) {
+      expect(HUB_TOOL_NAMES.has(route.dotted)).toBe(false);
+      expect(HUB_TOOL_NAMES.has(route.underscore)).toBe(false);
+    }
+    expect(table.byName.has('get_free_port')).toBe(false);
+    expect(table.byName.has('start_process')).toBe(false);
+    expect(table.byServer.get('get')?.get('free_port')?.underscore).toBe('get_free_port_2');
+    expect(table.byServer.get('x')?.get('registry.list')?.dotted).toBe('x.registry.list');
+    expect(table.byServer.get('x')?.get('start_process')?.dotted).toBe('x.start_process');
+  });
+
+  test('collisions go to the later tool, deterministically; order is install order then server order', () => {
+    const a = record('alpha', 2, ['b.c', 'b_c']);
+    const z = record('zed', 1, ['one', 'two']);
+    const table = buildRoutes([a, z]);
+    expect(table.lists.dotted.map(tool => tool.name)).toEqual(['zed.one', 'zed.two', 'alpha.b.c', 'alpha.b_c']);
+    // Underscored, both would be alpha_b_c: the second one gets a suffix.
+    expect(table.lists.underscore.map(tool => tool.name)).toEqual(['zed_one', 'zed_two', 'alpha_b_c', 'alpha_b_c_2']);
+    expect(new Set(table.byName.keys()).size).toBe(8);
+    expect(buildRoutes([z, a]).signature).toBe(table.signature);
+  });
+});
