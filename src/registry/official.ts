@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { getJson, parseAnswer } from './search-http.js';
+import { isNoiseWord } from './search-rank.js';
 import type { Candidate, EnvVar } from './search-schema.js';
 
 // The official MCP Registry API v0.1 (server.json schema 2025-09-29). Only the fields hub uses
@@ -86,10 +87,20 @@ function toCandidates(server: OfficialServer): Candidate[] {
     });
 }
 
+// The registry matches `search` as a substring of server names, so "postgres database" would
+// match nothing: a query of several words is sent as its longest meaningful word, and the merged
+// ranking then weighs all of them.
+export function officialSearchTerm(query: string): string {
+  const parts = query.trim().split(/\s+/);
+  const meaningful = parts.filter(part => !isNoiseWord(part));
+  if (parts.length <= 1 || meaningful.length === 0) return query.trim();
+  return meaningful.reduce((longest, part) => (part.length > longest.length ? part : longest));
+}
+
 /** Latest versions of servers whose name matches the query, as npm candidates (others are skipped). */
 export async function searchOfficial(options: { baseUrl: string; query: string; limit: number; signal: AbortSignal; log: Logger }): Promise<Candidate[]> {
   const url = new URL(`${options.baseUrl}/v0.1/servers`);
-  url.searchParams.set('search', options.query);
+  url.searchParams.set('search', officialSearchTerm(options.query));
   url.searchParams.set('version', 'latest');
   url.searchParams.set('limit', String(options.limit));
   const body = parseAnswer(ServerListSchema, await getJson(url, 'The official MCP Registry', options.signal), 'The official MCP Registry', url);

@@ -1,7 +1,7 @@
 // The official registry client on its own: v0.1 entries mapped to npm candidates.
 import { afterEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
-import { searchOfficial } from '../../src/registry/official.js';
+import { officialSearchTerm, searchOfficial } from '../../src/registry/official.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
 
 let registry: RegistryServer | undefined;
@@ -18,6 +18,14 @@ describe('official registry client', () => {
     expect(candidates[0]).toMatchObject({ source: 'official', title: 'Memory', version: '2026.8.31', requiredEnv: [] });
     expect(candidates[2]).toMatchObject({ title: 'notes-memory', version: '0.3.0' });
     expect(candidates[1]?.requiredEnv).toEqual([{ name: 'WEATHER_API_KEY', description: 'API key of the weather service', secret: true }]);
+  });
+
+  test('a query of several words is sent as its longest meaningful word', () => {
+    expect(officialSearchTerm('memory')).toBe('memory');
+    expect(officialSearchTerm(' brave-search ')).toBe('brave-search');
+    expect(officialSearchTerm('postgres database')).toBe('postgres');
+    expect(officialSearchTerm('web search')).toBe('search');
+    expect(officialSearchTerm('github mcp server')).toBe('github');
   });
 
   test('a wrong-shaped answer is REGISTRY_BAD_RESPONSE naming the field', async () => {
