@@ -2,6 +2,7 @@ import { tempHome } from '../lib/cleanup.mjs';
 import { addProcesses, exitedRecord, storeOf } from '../lib/home.mjs';
 import { callTool, spawnHub, textOf, toolNames } from '../lib/mcp.mjs';
 import { median, round } from '../lib/stats.mjs';
+import { cpuNs } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
 
 // 6. list_processes with 1,000 records (980 ended, 20 running sleeps started by start_process),
@@ -39,14 +40,23 @@ export async function listProcessesSection({ quick, log }) {
     await addProcesses(bigHome, Array.from({ length: TOTAL - RUNNING }, (_, i) => exitedRecord(bigHome, `ended${String(i).padStart(4, '0')}`, i)));
 
     const times = { big: [], small: [] };
+    const cpu = { big: { hub: 0, client: 0 }, small: { hub: 0, client: 0 } };
     const counts = {};
     const call = async (key, hub, keep) => {
+      const hubBefore = cpuNs(hub.pid);
+      const clientBefore = process.cpuUsage();
       const start = performance.now();
       const result = await hub.client.callTool({ name: 'list_processes', arguments: {} });
       const ms = performance.now() - start;
+      const client = process.cpuUsage(clientBefore);
       if (result.isError) throw new Error(`list_processes: ${textOf(result)}`);
-      if (keep) times[key].push(ms);
-      counts[key] = { listed: listedCount(result), textBytes: Buffer.byteLength(textOf(result)) };
+      if (keep) {
+        times[key].push(ms);
+        // Where the time goes: hub's CPU, and this client's (parsing and validating the result).
+        cpu[key].hub += (cpuNs(hub.pid) - hubBefore) / 1e6;
+        cpu[key].client += (client.user + client.system) / 1000;
+      }
+      counts[key] = { listed: listedCount(result), textBytes: Buffer.byteLength(textOf(result)), resultBytes: Buffer.byteLength(JSON.stringify(result)) };
     };
     for (let i = 0; i < 5; i++) {
       await call('big', big, false);
@@ -57,9 +67,15 @@ export async function listProcessesSection({ quick, log }) {
       for (const [key, hub] of pair) await call(key, hub, true);
     }
     const m = { big: round(median(times.big), 2), small: round(median(times.small), 2) };
-    const rows = [row('list_processes', `list_processes, ${TOTAL} records (${RUNNING} running) (ms, median)`, m.big, { label: `${RUNNING} records`, value: m.small }, { text: '< 50 ms', below: 50 })];
+    const perCall = key => ({ hubCpuMs: round(cpu[key].hub / runs, 2), clientCpuMs: round(cpu[key].client / runs, 2) });
+    const split = { big: perCall('big'), small: perCall('small') };
+    const rows = [
+      row('list_processes', `list_processes, ${TOTAL} records (${RUNNING} running) (ms, median)`, m.big, { label: `${RUNNING} records`, value: m.small }, { text: '< 50 ms', below: 50 }),
+      row('list_processes', `  of which hub CPU per call (ms)`, split.big.hubCpuMs, { label: `${RUNNING} records`, value: split.small.hubCpuMs }),
+      row('list_processes', `  of which client CPU per call, ${round(counts.big.resultBytes / 1024, 0)} KB result (ms)`, split.big.clientCpuMs, { label: `${RUNNING} records`, value: split.small.clientCpuMs }),
+    ];
     if (counts.big.listed !== null && counts.big.listed !== TOTAL) rows.push(row('list_processes', `listed ${counts.big.listed} of ${TOTAL} records`, null, { label: '', value: null }, undefined, 'not every record was listed'));
-    return { section: { status: 'ok', runs, medianMs: m, counts }, rows };
+    return { section: { status: 'ok', runs, medianMs: m, cpuPerCall: split, counts }, rows };
   } finally {
     for (const [hub, id] of started) await callTool(hub.client, 'kill_process', { id, signal: 'SIGKILL', grace_ms: 0 }).catch(() => undefined);
     await big.close();
