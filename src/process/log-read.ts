@@ -70,12 +70,28 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
     };
     // A final newline ends the last line; it does not start an empty one.
     let skipFinalNewline = true;
+    // A line longer than maxBytes keeps only its end ("…" + last maxBytes), so the carry
+    // never grows past maxBytes and a file of one huge line costs no more than any other.
+    let clipped = false;
     while (position > 0 && !full && scanned < budget) {
       const length = Math.min(CHUNK_BYTES, position, budget - scanned);
-      const chunk = Buffer.alloc(length);
+      let chunk = Buffer.alloc(length);
       readSync(fd, chunk, 0, length, position - length);
       position -= length;
       scanned += length;
+      if (clipped) {
+        const newline = chunk.lastIndexOf(0x0a);
+        if (newline < 0) continue;
+        take(Buffer.concat([Buffer.from('…'), carry]));
+        carry = Buffer.alloc(0);
+        clipped = false;
+        chunk = chunk.subarray(0, newline + 1);
+        skipFinalNewline = true;
+        if (full) {
+          carry = Buffer.from(chunk.subarray(0, newline));
+          break;
+        }
+      }
       let buffer = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
       if (skipFinalNewline && buffer.length > 0) {
         skipFinalNewline = false;
@@ -88,10 +104,14 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
         if (end === 0) break;
       }
       carry = Buffer.from(buffer.subarray(0, end));
+      if (carry.length > options.maxBytes) {
+        carry = carry.subarray(carry.length - options.maxBytes);
+        clipped = true;
+      }
     }
     // Reached the start of the file: what is left is the first line.
     if (!full && position === 0 && carry.length > 0) {
-      take(carry);
+      take(clipped ? Buffer.concat([Buffer.from('…'), carry]) : carry);
       carry = Buffer.alloc(0);
     }
     const truncated = position > 0 || carry.length > 0;
