@@ -40,7 +40,9 @@ export function matchScore(query: string, candidate: Ranked): number {
     if (nameWords.has(token)) hit += 12;
     else if ([...nameWords].some(prefix)) hit += 6;
     if (titleWords.has(token)) hit += 6;
+    else if ([...titleWords].some(prefix)) hit += 3;
     if (keywordWords.has(token)) hit += 4;
+    else if ([...keywordWords].some(prefix)) hit += 2;
     if (descriptionWords.includes(token)) hit += 3;
     else if (token.length >= 4 && descriptionWords.some(prefix)) hit += 1;
     if (hit > 0) matched += 1;

@@ -17,10 +17,11 @@ const SearchInput = z.strictObject({
 export function renderSearch(output: SearchOutput): string {
   const lines = output.results.map(result => {
     const env = result.requiredEnv.length > 0 ? `; needs env ${result.requiredEnv.map(variable => variable.name).join(', ')}` : '';
+    const argsHint = result.argsHint ? `; args: ${result.argsHint}` : '';
     const args = result.args ? `, args: ${JSON.stringify(result.args)}` : '';
     const hint = result.installed
       ? 'installed'
-      : `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}`;
+      : `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}${argsHint}`;
     return `- ${result.name}: ${result.title} (${result.package}${result.version ? `@${result.version}` : ''}) [${result.sources.join(', ')}] ${result.description} — ${hint}`;
   });
   const failed = output.sources.filter(source => !source.ok).map(source => `note: ${source.source} failed: ${source.error ?? 'unknown error'}`);
