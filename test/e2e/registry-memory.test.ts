@@ -7,12 +7,17 @@ import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, textOf } from '../helpers/hub.js';
 import { processesMentioning } from '../helpers/install.js';
 
+// npm needs the machine's network settings (proxy, extra CA), as it has in a client's environment.
+const NETWORK_ENV = Object.fromEntries(
+  Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && /proxy|cert|_ca_|ca_bundle|cainfo|^npm_config_/i.test(entry[0])),
+);
+
 test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
   'installs server-memory from npm, calls it, and after a hub restart lists its tools with no child running until the next call',
   async () => {
     const home = await makeHubHome();
     const folder = join(home, 'servers', 'memory');
-    const hub = await spawnHub(home);
+    const hub = await spawnHub(home, { env: NETWORK_ENV });
     try {
       let changes = 0;
       hub.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -43,7 +48,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
     }
     await vi.waitFor(() => expect(processesMentioning(folder)).toEqual([]), { timeout: 10_000, interval: 100 });
 
-    const again = await spawnHub(home);
+    const again = await spawnHub(home, { env: NETWORK_ENV });
     try {
       const names = (await again.client.listTools()).tools.map(tool => tool.name);
       expect(names).toContain('memory.read_graph');
