@@ -2,11 +2,11 @@
 // command mode: echo, a long operation with progress, cancellation, and child requests relayed.
 import { fileURLToPath } from 'node:url';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
 import { baseDottedName } from '../../src/proxy/exposed-names.js';
-import { commandRecord, putRecords, startHarness, type HarnessOptions } from './harness.js';
+import { commandRecord, putRecords, startHarness, type HarnessOptions, until } from './harness.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
@@ -70,7 +70,7 @@ describe('server-everything through the manager', () => {
       },
     });
     // These tools are registered once the child sees the capabilities; its list_changed brings them.
-    await vi.waitFor(() =>
+    await until(() =>
       expect(hub.manager.list('dotted').map(tool => tool.name)).toEqual(
         expect.arrayContaining(['everything.trigger-elicitation-request', 'everything.trigger-sampling-request', 'everything.get-roots-list']),
       ),

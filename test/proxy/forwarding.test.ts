@@ -2,10 +2,10 @@
 // cancellation, timeouts, registry.call, list_changed from the child, safe environment.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
-import { ECHO, commandRecord, putRecords, startHarness } from './harness.js';
+import { ECHO, commandRecord, putRecords, startHarness, until } from './harness.js';
 
 describe('forwarding', () => {
   test('lists the cached tools namespaced and returns child results as they are', async () => {
@@ -15,7 +15,7 @@ describe('forwarding', () => {
     await hub.manager.reload();
     const tools = await hub.manager.start('echo');
     expect(tools.map(tool => tool.name)).toContain('echo');
-    await vi.waitFor(() => expect(hub.listChanged()).toBeGreaterThan(0));
+    await until(() => expect(hub.listChanged()).toBeGreaterThan(0));
 
     const listed = (await hub.client.listTools()).tools;
     const echo = listed.find(tool => tool.name === 'echo.echo');
@@ -52,7 +52,7 @@ describe('forwarding', () => {
     await hub.manager.reload();
     await hub.manager.start('echo');
 
-    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
     const result = await hub.client.callTool({ name: 'echo.slow', arguments: { steps: 3, ms: 10 } }, undefined, { onprogress: p => progress.push(p) });
     expect(textOf(result as never)).toBe('done 3');
     expect(progress.map(p => p.progress)).toEqual([1, 2, 3]);
@@ -60,10 +60,10 @@ describe('forwarding', () => {
 
     const abort = new AbortController();
     const hanging = hub.client.callTool({ name: 'echo.hang', arguments: {} }, undefined, { signal: abort.signal });
-    await vi.waitFor(async () => expect((await hub.manager.status('echo'))[0]?.state).toBe('ready'));
+    await until(async () => expect((await hub.manager.status('echo'))[0]?.state).toBe('ready'));
     setTimeout(() => abort.abort('test cancels'), 100);
     await expect(hanging).rejects.toThrow();
-    await vi.waitFor(async () => expect(await readFile(events, 'utf8').catch(() => '')).toContain('cancelled hang'));
+    await until(async () => expect(await readFile(events, 'utf8').catch(() => '')).toContain('cancelled hang'));
     expect(textOf(await hub.call('echo.echo', { text: 'still fine' }))).toBe('still fine');
   });
 
@@ -102,12 +102,12 @@ describe('forwarding', () => {
     await putRecords(hub.store, commandRecord('echo', [ECHO]));
     await hub.manager.reload();
     await hub.manager.start('echo');
-    await vi.waitFor(() => expect(hub.listChanged()).toBe(1));
+    await until(() => expect(hub.listChanged()).toBe(1));
     await hub.call('echo.add_tool', { name: 'brand_new' });
-    await vi.waitFor(() => expect(hub.listChanged()).toBe(2));
+    await until(() => expect(hub.listChanged()).toBe(2));
     expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('echo.brand_new');
     expect(textOf(await hub.call('echo.brand_new'))).toBe('brand_new');
-    await vi.waitFor(async () => expect((await hub.store.read()).servers.echo?.tools.map(tool => tool.name)).toContain('brand_new'));
+    await until(async () => expect((await hub.store.read()).servers.echo?.tools.map(tool => tool.name)).toContain('brand_new'));
   });
 
   test("a child gets the safe environment plus its own env, never hub's secrets", async () => {

@@ -12,7 +12,7 @@ import {
   type CallToolResult,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { onTestFinished } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { loadConfig, type HubConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
@@ -110,3 +110,6 @@ export function spawnCount(file: string): number {
     return 0;
   }
 }
+
+/** Waits for a condition on a loaded machine (2 shared cores): generous, never a timing assertion. */
+export const until = <T>(check: () => T | Promise<T>, timeout = 15_000): Promise<T> => vi.waitFor(check, { timeout, interval: 50 });

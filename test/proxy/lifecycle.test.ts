@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
 import { groupMembers, isAlive } from '../helpers/processes.js';
-import { ECHO, commandRecord, putRecords, spawnCount, startHarness } from './harness.js';
+import { ECHO, commandRecord, putRecords, spawnCount, startHarness, until } from './harness.js';
 
 const FAST_BACKOFF = { baseMs: 20, capMs: 100, stableMs: 60_000, windowMs: 60_000 };
 
@@ -48,8 +48,8 @@ describe('lifecycle', () => {
     await putRecords(hub.store, commandRecord('echo', [ECHO]));
     await hub.manager.start('echo');
     const pid = Number(textOf(await hub.call('echo.pid')));
-    await vi.waitFor(async () => expect((await hub.manager.status('echo'))[0]?.state).toBe('stopped'), { timeout: 10_000 });
-    await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+    await until(async () => expect((await hub.manager.status('echo'))[0]?.state).toBe('stopped'));
+    await until(() => expect(isAlive(pid)).toBe(false));
     const again = Number(textOf(await hub.call('echo.pid')));
     expect(again).not.toBe(pid);
     expect((await hub.manager.status('echo'))[0]?.restarts).toBe(0);
@@ -62,7 +62,7 @@ describe('lifecycle', () => {
     await hub.manager.start('echo');
     const pid = Number(textOf(await hub.call('echo.pid')));
     await hub.call('echo.crash');
-    await vi.waitFor(async () => {
+    await until(async () => {
       const [status] = await hub.manager.status('echo');
       expect(status).toMatchObject({ state: 'ready', restarts: 1 });
       expect(status?.pid).not.toBe(pid);
@@ -82,10 +82,10 @@ describe('lifecycle', () => {
     expect(first.isError).toBe(true);
     expect(textOf(first)).toMatch(/^CHILD_FAILED: Server "crashy" could not start/);
     expect(textOf(first)).toContain('fatal: missing API_TOKEN');
-    await vi.waitFor(async () => expect((await hub.manager.status('crashy'))[0]?.state).toBe('failed'), { timeout: 10_000 });
+    await until(async () => expect((await hub.manager.status('crashy'))[0]?.state).toBe('failed'));
     expect(spawnCount(spawns)).toBe(5);
 
-    await vi.waitFor(async () => {
+    await until(async () => {
       const failed = await hub.call('crashy.work');
       expect(textOf(failed)).toMatch(/^CHILD_FAILED: Server "crashy" failed: it stopped 5 times within 60 s/);
       expect(textOf(failed)).toContain('fatal: missing API_TOKEN');
@@ -115,7 +115,7 @@ describe('lifecycle', () => {
     await hub.manager.start('echo');
     const current = (await hub.manager.status('echo'))[0]?.pid ?? 0;
     expect(current).not.toBe(old);
-    await vi.waitFor(() => expect(isAlive(old)).toBe(false));
+    await until(() => expect(isAlive(old)).toBe(false));
     // Let any (wrong) backoff restart happen before checking that none did.
     await new Promise(resolve => setTimeout(resolve, 300));
     const [status] = await hub.manager.status('echo');
@@ -152,6 +152,17 @@ describe('lifecycle', () => {
     expect(groupMembers(shell)).toEqual([]);
   });
 
+  test('an autoStart server starts once the client has initialized, with no call', async () => {
+    const home = await makeHubHome();
+    const spawns = join(await scratch(home), 'spawns');
+    const config = (await startHarness(home)).store;
+    await putRecords(config, commandRecord('auto', [ECHO], { autoStart: true, env: { ECHO_SPAWN_LOG: spawns } }));
+    const hub = await startHarness(home);
+    await until(async () => expect((await hub.manager.status('auto'))[0]?.state).toBe('ready'));
+    expect(spawnCount(spawns)).toBe(1);
+    expect(hub.manager.list('dotted').map(tool => tool.name)).toContain('auto.echo');
+  });
+
   test('stop() ends the child but keeps the record and the listed tools', async () => {
     const home = await makeHubHome();
     const hub = await startHarness(home);
@@ -170,6 +181,6 @@ describe('lifecycle', () => {
     });
     await hub.manager.reload();
     expect(hub.manager.list('dotted')).toEqual([]);
-    await vi.waitFor(() => expect(hub.listChanged()).toBe(changes + 1));
+    await until(() => expect(hub.listChanged()).toBe(changes + 1));
   });
 });
