@@ -3,20 +3,28 @@
 import { hubPaths } from '../dist/paths.js';
 import { openStore } from '../dist/store/store.js';
 
-const [home, tag, countText] = process.argv.slice(2);
+const [home, tag, total, countText] = process.argv.slice(2);
 const count = Number(countText);
 const store = openStore(hubPaths(home));
 
 process.once('message', async () => {
   const latenciesMs = [];
+  // Time holding the lock (from our fn running to update() resolving: work, write, unlock).
+  let heldMs = 0;
   for (let i = 0; i < count; i++) {
     const start = performance.now();
-    // A reservation far in the future: a real kind of change, small, and never pruned meanwhile.
+    let entered = 0;
+    // Read-modify-write of a shared counter and of our own: a lost update shows as a short
+    // count, and db.json keeps its size however many changes are made.
     await store.update(data => {
-      data.reservations[`${tag}-${i}`] = Date.now() + 86_400_000;
+      entered = performance.now();
+      data.reservations[total] = (data.reservations[total] ?? 0) + 1;
+      data.reservations[tag] = (data.reservations[tag] ?? 0) + 1;
     });
-    latenciesMs.push(performance.now() - start);
+    const end = performance.now();
+    heldMs += end - entered;
+    latenciesMs.push(end - start);
   }
-  process.send({ latenciesMs }, () => process.exit(0));
+  process.send({ latenciesMs, heldMs }, () => process.exit(0));
 });
 process.send('ready');

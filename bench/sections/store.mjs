@@ -15,24 +15,28 @@ const WORKER = fileURLToPath(new URL('../store-worker.mjs', import.meta.url));
 async function runWriters(home, writers, perWriter, round) {
   const children = [];
   for (let w = 0; w < writers; w++) {
-    const child = fork(WORKER, [home, `r${round}w${w}`, String(perWriter)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(WORKER, [home, `bench-${round}-w${w}`, `bench-${round}-total`, String(perWriter)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     children.push(child);
   }
   await Promise.all(children.map(child => once(child, 'message')));
   const start = performance.now();
   const results = children.map(child => once(child, 'message'));
   for (const child of children) child.send('go');
-  const latencies = (await Promise.all(results)).flatMap(([message]) => message.latenciesMs);
+  const messages = (await Promise.all(results)).map(([message]) => message);
   const ms = performance.now() - start;
+  const latencies = messages.flatMap(message => message.latenciesMs);
+  const heldMs = messages.reduce((sum, message) => sum + message.heldMs, 0);
   await Promise.all(children.map(child => (child.exitCode === null ? once(child, 'exit') : undefined)));
-  const data = await storeOf(home).read();
-  const written = Object.keys(data.reservations).filter(key => key.startsWith(`r${round}w`)).length;
-  return { ms, latencies, expected: writers * perWriter, written };
+  const { reservations } = await storeOf(home).read();
+  const perWriterCounts = Array.from({ length: writers }, (_, w) => reservations[`bench-${round}-w${w}`] ?? 0);
+  // Both must be exact: the shared counter catches lost updates between processes.
+  const written = Math.min(reservations[`bench-${round}-total`] ?? 0, perWriterCounts.reduce((a, b) => a + b, 0));
+  return { ms, latencies, heldMs, expected: writers * perWriter, written };
 }
 
-const summarize = r => ({ ms: round(r.ms, 0), expected: r.expected, written: r.written, p50: round(percentile(r.latencies, 50), 2), p99: round(percentile(r.latencies, 99), 2) });
+const summarize = r => ({ ms: round(r.ms, 0), lockHeldPct: round((r.heldMs / r.ms) * 100, 1), heldMsPerChange: round(r.heldMs / r.expected, 2), expected: r.expected, written: r.written, p50: round(percentile(r.latencies, 50), 2), p99: round(percentile(r.latencies, 99), 2) });
 
-async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log }) {
+async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log, budgetMs }) {
   const home = await tempHome();
   try {
     if (servers > 0 && tools) await addServers(home, Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)));
@@ -41,7 +45,15 @@ async function measureCase({ label, servers, processes }, { writers, perWriter, 
     log(`  ${label} store (db.json ${fileKb} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`);
     const multi = [];
     const single = [];
+    const caseStart = performance.now();
+    let skipped = 0;
     for (let r = 0; r < rounds; r++) {
+      // A slow machine must not push the run past its 10 minutes: later rounds are dropped.
+      if (r > 0 && performance.now() - caseStart > budgetMs) {
+        skipped = rounds - r;
+        log(`  ${label}: ${skipped} round(s) skipped, over the ${budgetMs / 1000} s budget`);
+        break;
+      }
       const order = r % 2 === 0 ? ['multi', 'single'] : ['single', 'multi'];
       for (const kind of order) {
         if (kind === 'multi') multi.push(await runWriters(home, writers, perWriter, `m${r}`));
@@ -58,7 +70,14 @@ async function measureCase({ label, servers, processes }, { writers, perWriter, 
       row('store', `${label}: changes lost`, lost(multi) + lost(single), { label: 'of', value: total }, { text: '0', below: 1 }),
     ];
     rows[2].ratio = null;
-    return { result: { dbJsonKb: fileKb, finalDbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0), multi: multi.map(summarize), single: single.map(summarize) }, rows };
+    // Lock utilisation: the share of the wall time some writer held the lock; the rest is handoff.
+    const held = runs => (runs.reduce((a, r) => a + r.heldMs, 0) / runs.reduce((a, r) => a + r.ms, 0)) * 100;
+    const heldPerChange = runs => runs.reduce((a, r) => a + r.heldMs, 0) / runs.reduce((a, r) => a + r.expected, 0);
+    rows.push(
+      row('store', `${label}: lock held per change (ms)`, round(heldPerChange(multi), 2), { label: '1 process', value: round(heldPerChange(single), 2) }),
+      row('store', `${label}: share of time the lock is held, under contention (%)`, round(held(multi), 1), { label: '1 process', value: round(held(single), 1) }),
+    );
+    return { result: { skippedRounds: skipped, dbJsonKb: fileKb, finalDbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0), multi: multi.map(summarize), single: single.map(summarize) }, rows };
   } finally {
     removeDir(home);
   }
@@ -74,7 +93,7 @@ export async function storeSection({ quick, log, shared }) {
   const section = { status: 'ok', writers, perWriter, cases: {} };
   const rows = [];
   for (const c of cases) {
-    const out = await measureCase(c, { writers, perWriter, rounds: c.rounds, tools: shared.everythingTools, log });
+    const out = await measureCase(c, { writers, perWriter, rounds: c.rounds, tools: shared.everythingTools, log, budgetMs: quick ? 15_000 : 60_000 });
     section.cases[c.label] = { ...c, ...out.result };
     rows.push(...out.rows);
   }
