@@ -21,7 +21,9 @@ function machineDeps(io: CliIo): CommandDeps {
 }
 
 /** hub config <client> [--scope project|user] [--write | --dry-run] [--json] */
-export const config: CliCommand = async (argv, io) => (await import('../clients/config-command.js')).runConfig(argv, machineDeps(io));
+export const config: CliCommand = async (argv, io) =>
+  (await import('../clients/config-command.js')).runConfig(argv, machineDeps(io));
 
 /** hub import <client> [--scope project|user] [--remove [--yes]] [--json] */
-export const importServers: CliCommand = async (argv, io) => (await import('../clients/import-command.js')).runImport(argv, machineDeps(io));
+export const importServers: CliCommand = async (argv, io) =>
+  (await import('../clients/import-command.js')).runImport(argv, machineDeps(io));

@@ -13,7 +13,10 @@ export const codex: ClientSpec = {
   locate: (scope, context) => ({
     client: 'codex',
     scope,
-    file: scope === 'project' ? join(context.cwd, '.codex', 'config.toml') : join(context.env.CODEX_HOME ?? join(context.home, '.codex'), 'config.toml'),
+    file:
+      scope === 'project'
+        ? join(context.cwd, '.codex', 'config.toml')
+        : join(context.env.CODEX_HOME ?? join(context.home, '.codex'), 'config.toml'),
     format: 'toml',
     serversPath: ['mcp_servers'],
   }),

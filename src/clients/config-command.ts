@@ -35,23 +35,37 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   const result = write ? await applyConfig(plan) : { backup: undefined };
 
   if (flags.booleans.has('json')) {
-    io.out(`${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes }, null, 2)}\n`,
+    );
     return 0;
   }
   if (dryRun) {
-    io.out(plan.state === 'unchanged' ? `${file} already has this hub entry; --write would change nothing.\n` : `${diff}\n(dry run: nothing was written)\n`);
-    if (plan.document.target.format === 'toml' && plan.document.text?.includes('#')) io.out('Note: the TOML library does not keep comments; --write backs the file up first.\n');
+    io.out(
+      plan.state === 'unchanged'
+        ? `${file} already has this hub entry; --write would change nothing.\n`
+        : `${diff}\n(dry run: nothing was written)\n`,
+    );
+    if (plan.document.target.format === 'toml' && plan.document.text?.includes('#'))
+      io.out('Note: the TOML library does not keep comments; --write backs the file up first.\n');
     return 0;
   }
   if (write) {
     if (plan.state === 'unchanged') io.out(`${file} already has this hub entry; nothing changed.\n`);
-    else io.out(`${plan.state === 'new-file' ? 'Created' : plan.state === 'replaced' ? 'Updated the hub entry in' : 'Added hub to'} ${file}${result.backup ? ` (backup: ${result.backup})` : ''}.\n`);
+    else
+      io.out(
+        `${plan.state === 'new-file' ? 'Created' : plan.state === 'replaced' ? 'Updated the hub entry in' : 'Added hub to'} ${file}${result.backup ? ` (backup: ${result.backup})` : ''}.\n`,
+      );
     for (const note of notes.slice(1)) io.out(`${note}\n`);
     return 0;
   }
   io.out(describe(plan));
   if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
-  io.out(`\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.strings.has('scope') ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`);
-  io.out('If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n');
+  io.out(
+    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.strings.has('scope') ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
+  );
+  io.out(
+    'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
+  );
   return 0;
 }

@@ -24,7 +24,10 @@ export interface ConfigPlan {
 export function pickScope(client: ClientSpec, scope: string | undefined): Scope {
   if (scope === undefined) return client.defaultScope;
   if (!(client.scopes as readonly string[]).includes(scope)) {
-    throw new HubError('INVALID_INPUT', `${client.title} has no "${scope}" scope: use --scope ${client.scopes.join(' or --scope ')}.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `${client.title} has no "${scope}" scope: use --scope ${client.scopes.join(' or --scope ')}.`,
+    );
   }
   return scope as Scope;
 }
@@ -36,12 +39,24 @@ const withHub = (document: ConfigDocument, entry: Record<string, unknown>): stri
     (text, unit) => setMember(text, document.target.serversPath, HUB_KEY, entry, unit),
   );
 
-export async function planConfig(client: ClientSpec, scope: Scope, context: ClientContext, launch: Launch): Promise<ConfigPlan> {
+export async function planConfig(
+  client: ClientSpec,
+  scope: Scope,
+  context: ClientContext,
+  launch: Launch,
+): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
   const entry = client.entry(launch);
   const previous = serversOf(document)?.[HUB_KEY];
   const before = document.text ?? '';
-  const state = document.text === undefined ? 'new-file' : previous === undefined ? 'added' : isDeepStrictEqual(previous, entry) ? 'unchanged' : 'replaced';
+  const state =
+    document.text === undefined
+      ? 'new-file'
+      : previous === undefined
+        ? 'added'
+        : isDeepStrictEqual(previous, entry)
+          ? 'unchanged'
+          : 'replaced';
   const after = state === 'unchanged' ? before : withHub(document, entry);
   return { client, scope, document, entry, state, before, after };
 }
@@ -58,7 +73,12 @@ export async function applyConfig(plan: ConfigPlan): Promise<{ backup: string | 
 }
 
 export const planDiff = (plan: ConfigPlan): string =>
-  unifiedDiff(plan.before, plan.after, plan.document.text === undefined ? '/dev/null' : `${plan.document.target.file} (now)`, `${plan.document.target.file} (after --write)`);
+  unifiedDiff(
+    plan.before,
+    plan.after,
+    plan.document.text === undefined ? '/dev/null' : `${plan.document.target.file} (now)`,
+    `${plan.document.target.file} (after --write)`,
+  );
 
 /** The entry as a person would paste it into this client's file. */
 export function entrySnippet(plan: ConfigPlan): string {

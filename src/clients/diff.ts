@@ -8,7 +8,8 @@ function middleOps(before: string[], after: string[]): Op[] {
   const table = Array.from({ length: rows + 1 }, () => new Uint32Array(cols + 1));
   for (let i = rows - 1; i >= 0; i--) {
     for (let j = cols - 1; j >= 0; j--) {
-      table[i]![j] = before[i] === after[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
+      table[i]![j] =
+        before[i] === after[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
     }
   }
   const ops: Op[] = [];
@@ -18,7 +19,8 @@ function middleOps(before: string[], after: string[]): Op[] {
     if (i < rows && j < cols && before[i] === after[j]) {
       ops.push({ kind: ' ', line: before[i++]! });
       j++;
-    } else if (i < rows && (j === cols || table[i + 1]![j]! >= table[i]![j + 1]!)) ops.push({ kind: '-', line: before[i++]! });
+    } else if (i < rows && (j === cols || table[i + 1]![j]! >= table[i]![j + 1]!))
+      ops.push({ kind: '-', line: before[i++]! });
     else ops.push({ kind: '+', line: after[j++]! });
   }
   return ops;
@@ -27,14 +29,25 @@ function middleOps(before: string[], after: string[]): Op[] {
 const toLines = (text: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
 /** Unified diff of two texts with 3 lines of context; '' when they are equal. */
-export function unifiedDiff(beforeText: string, afterText: string, beforeName: string, afterName: string, context = 3): string {
+export function unifiedDiff(
+  beforeText: string,
+  afterText: string,
+  beforeName: string,
+  afterName: string,
+  context = 3,
+): string {
   if (beforeText === afterText) return '';
   const before = toLines(beforeText);
   const after = toLines(afterText);
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
   const ops: Op[] = [
     ...before.slice(0, head).map(line => ({ kind: ' ' as const, line })),
     ...middleOps(before.slice(head, before.length - tail), after.slice(head, after.length - tail)),
@@ -64,7 +77,9 @@ export function unifiedDiff(beforeText: string, afterText: string, beforeName: s
     const oldCount = hunk.filter(op => op.kind !== '+').length;
     const newCount = hunk.filter(op => op.kind !== '-').length;
     const first = hunk[0]!;
-    out.push(`@@ -${oldCount === 0 ? first.oldNo - 1 : first.oldNo},${oldCount} +${newCount === 0 ? first.newNo - 1 : first.newNo},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount === 0 ? first.oldNo - 1 : first.oldNo},${oldCount} +${newCount === 0 ? first.newNo - 1 : first.newNo},${newCount} @@`,
+    );
     for (const op of hunk) out.push(`${op.kind}${op.line}`);
   }
   return `${out.join('\n')}\n`;

@@ -17,7 +17,8 @@ export interface ConfigDocument {
   readonly indent: string;
 }
 
-const isTable = (value: unknown): value is Table => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTable = (value: unknown): value is Table =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function detectIndent(text: string): string {
   const match = /^([ \t]+)["}]/m.exec(text);
@@ -31,9 +32,16 @@ function parseText(target: ClientFile, text: string): Table {
     data = target.format === 'toml' ? parseToml(text) : JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const hint = target.format === 'json' ? ' (comments and trailing commas are not plain JSON)' : '';
-    throw new HubError('INVALID_INPUT', `${target.file} is not valid ${target.format.toUpperCase()}${hint}: ${errorMessage(error).split('\n')[0]}. Fix it or add the entry by hand; hub left it untouched.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `${target.file} is not valid ${target.format.toUpperCase()}${hint}: ${errorMessage(error).split('\n')[0]}. Fix it or add the entry by hand; hub left it untouched.`,
+    );
   }
-  if (!isTable(data)) throw new HubError('INVALID_INPUT', `${target.file} does not hold an object at the top level; hub left it untouched.`);
+  if (!isTable(data))
+    throw new HubError(
+      'INVALID_INPUT',
+      `${target.file} does not hold an object at the top level; hub left it untouched.`,
+    );
   return data;
 }
 
@@ -60,7 +68,10 @@ export function serversOf(document: ConfigDocument, data: Table = document.data)
   }
   if (node === undefined) return undefined;
   if (!isTable(node)) {
-    throw new HubError('INVALID_INPUT', `"${document.target.serversPath.join('.')}" in ${document.target.file} is not an object; hub left the file untouched.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `"${document.target.serversPath.join('.')}" in ${document.target.file} is not an object; hub left the file untouched.`,
+    );
   }
   return node;
 }
@@ -84,7 +95,11 @@ export function withServers(document: ConfigDocument, edit: (servers: Table) => 
  * person's formatting survives, used only when it parses back to exactly data; TOML files
  * and anything else are serialised whole.
  */
-export function render(document: ConfigDocument, data: Table, textEdit: (text: string, unit: string) => string | undefined): string {
+export function render(
+  document: ConfigDocument,
+  data: Table,
+  textEdit: (text: string, unit: string) => string | undefined,
+): string {
   if (document.target.format === 'json' && document.text !== undefined && document.text.trim() !== '') {
     const edited = checkedEdit(textEdit(document.text, document.indent), data);
     if (edited !== undefined) return edited;

@@ -32,7 +32,10 @@ export const vscode: ClientSpec = {
   locate: (scope, context) => ({
     client: 'vscode',
     scope,
-    file: scope === 'project' ? join(context.cwd, '.vscode', 'mcp.json') : join(userConfigDir(context), 'Code', 'User', 'mcp.json'),
+    file:
+      scope === 'project'
+        ? join(context.cwd, '.vscode', 'mcp.json')
+        : join(userConfigDir(context), 'Code', 'User', 'mcp.json'),
     format: 'json',
     serversPath: ['servers'],
   }),

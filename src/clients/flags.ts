@@ -7,7 +7,11 @@ export interface ParsedFlags {
 }
 
 /** `--flag`, `--key value` and `--key=value`; anything unknown is an error naming it. */
-export function parseFlags(argv: readonly string[], booleans: readonly string[], strings: readonly string[]): ParsedFlags {
+export function parseFlags(
+  argv: readonly string[],
+  booleans: readonly string[],
+  strings: readonly string[],
+): ParsedFlags {
   const parsed: ParsedFlags = { positional: [], booleans: new Set(), strings: new Map() };
   for (let index = 0; index < argv.length; index++) {
     const word = argv[index]!;
@@ -23,7 +27,10 @@ export function parseFlags(argv: readonly string[], booleans: readonly string[],
       if (value === undefined) throw new HubError('INVALID_INPUT', `${flag} needs a value.`);
       parsed.strings.set(name, value);
     } else {
-      throw new HubError('INVALID_INPUT', `Unknown option ${flag}: the options are ${[...booleans, ...strings].map(f => `--${f}`).join(', ')}.`);
+      throw new HubError(
+        'INVALID_INPUT',
+        `Unknown option ${flag}: the options are ${[...booleans, ...strings].map(f => `--${f}`).join(', ')}.`,
+      );
     }
   }
   return parsed;

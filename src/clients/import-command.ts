@@ -29,7 +29,10 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   const remove = flags.booleans.has('remove');
   const yes = flags.booleans.has('yes');
   if (remove && !yes && !deps.confirm) {
-    throw new HubError('INVALID_INPUT', '--remove changes the client config and there is no terminal to ask: add --yes to confirm.');
+    throw new HubError(
+      'INVALID_INPUT',
+      '--remove changes the client config and there is no terminal to ask: add --yes to confirm.',
+    );
   }
   const serverJs = deps.serverJs ?? defaultServerJs();
   const servers = await readClientServers(client, context, scope, serverJs);
@@ -40,33 +43,48 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   let declined = false;
   if (remove && outcome.removable.length > 0) {
     const keys = outcome.removable.map(server => server.key).join(', ');
-    const ok = yes || (await deps.confirm!(`Remove ${keys} from ${client.title}'s config (a backup is made first)? [y/N] `));
+    const ok =
+      yes || (await deps.confirm!(`Remove ${keys} from ${client.title}'s config (a backup is made first)? [y/N] `));
     if (ok) removed = await removeFromClient(outcome.removable);
     else declined = true;
   }
 
   if (flags.booleans.has('json')) {
-    io.out(`${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported.map(server => ({ ...server, args: redactArgs(server.args) })), existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported.map(server => ({ ...server, args: redactArgs(server.args) })), existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`,
+    );
     return 0;
   }
   const lines: string[] = [];
   const present = servers.files.filter(file => file.found);
   if (present.length === 0) {
-    io.out(`No ${client.title} config found (looked in ${servers.files.map(file => file.file).join(', ')}); nothing to import.\n`);
+    io.out(
+      `No ${client.title} config found (looked in ${servers.files.map(file => file.file).join(', ')}); nothing to import.\n`,
+    );
     return 0;
   }
   for (const file of servers.files.filter(file => file.error)) lines.push(`! ${file.error}`);
   for (const server of outcome.imported) {
     const env = server.envKeys.length > 0 ? `  (env: ${server.envKeys.join(', ')})` : '';
-    lines.push(`+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}`);
+    lines.push(
+      `+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}`,
+    );
   }
-  for (const server of outcome.existing) lines.push(`= ${server.name.padEnd(20)} already in hub${server.same ? ' (same command)' : ' with a different command: kept hub\'s; rename one to import it'}`);
+  for (const server of outcome.existing)
+    lines.push(
+      `= ${server.name.padEnd(20)} already in hub${server.same ? ' (same command)' : " with a different command: kept hub's; rename one to import it"}`,
+    );
   for (const server of servers.skipped) lines.push(`- ${server.key.padEnd(20)} skipped: ${server.reason}`);
   io.out(`${lines.join('\n')}\n\n`);
-  io.out(`Imported ${outcome.imported.length} server${outcome.imported.length === 1 ? '' : 's'} into hub (${hubHome}). Env values were kept and are not shown.\n`);
+  io.out(
+    `Imported ${outcome.imported.length} server${outcome.imported.length === 1 ? '' : 's'} into hub (${hubHome}). Env values were kept and are not shown.\n`,
+  );
   for (const done of removed) io.out(`Removed ${done.keys.join(', ')} from ${done.file} (backup: ${done.backup}).\n`);
   if (declined) io.out('Left the client config as it was.\n');
-  if (!remove && outcome.removable.length > 0) io.out(`They now also run through hub; to drop them from ${client.title}'s config: hub import ${client.id} --remove\n`);
+  if (!remove && outcome.removable.length > 0)
+    io.out(
+      `They now also run through hub; to drop them from ${client.title}'s config: hub import ${client.id} --remove\n`,
+    );
   const hubConfigured = await Promise.all(
     client.scopes.map(async s => {
       try {
@@ -76,6 +94,7 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
       }
     }),
   );
-  if (!hubConfigured.includes(true)) io.out(`${client.title} does not start hub yet: hub config ${client.id} --write\n`);
+  if (!hubConfigured.includes(true))
+    io.out(`${client.title} does not start hub yet: hub config ${client.id} --write\n`);
   return 0;
 }

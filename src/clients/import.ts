@@ -28,7 +28,9 @@ export interface ImportOutcome {
 }
 
 const sameLaunch = (record: ServerRecord, server: FoundServer): boolean =>
-  record.command === server.command && isDeepStrictEqual(record.args, server.args) && isDeepStrictEqual(record.env, server.env);
+  record.command === server.command &&
+  isDeepStrictEqual(record.args, server.args) &&
+  isDeepStrictEqual(record.env, server.env);
 
 // A client key as a hub server name (`GitHub` → github, `mcp-server-git` → git), unique in this import.
 function nameFor(key: string, used: Set<string>): string {
@@ -40,7 +42,12 @@ function nameFor(key: string, used: Set<string>): string {
 }
 
 /** Registers each found server in hub's store (command mode), skipping names hub already has. */
-export async function registerServers(found: readonly FoundServer[], client: ClientId, context: ClientContext, now: Date = new Date()): Promise<ImportOutcome> {
+export async function registerServers(
+  found: readonly FoundServer[],
+  client: ClientId,
+  context: ClientContext,
+  now: Date = new Date(),
+): Promise<ImportOutcome> {
   const config = loadConfig(context.env as NodeJS.ProcessEnv);
   const store = openStore(config.paths);
   const used = new Set<string>();
@@ -70,7 +77,15 @@ export async function registerServers(found: readonly FoundServer[], client: Cli
         source: `import:${client}`,
         tools: [],
       };
-      outcome.imported.push({ name, key: server.key, file, command: server.command, args: server.args, envKeys: Object.keys(server.env), ...(server.cwd !== undefined && { cwd: server.cwd }) });
+      outcome.imported.push({
+        name,
+        key: server.key,
+        file,
+        command: server.command,
+        args: server.args,
+        envKeys: Object.keys(server.env),
+        ...(server.cwd !== undefined && { cwd: server.cwd }),
+      });
       outcome.removable.push(server);
     }
     return outcome;
@@ -78,17 +93,25 @@ export async function registerServers(found: readonly FoundServer[], client: Cli
 }
 
 /** Drops the given servers from their client files: re-read, one backup and one atomic write per file. */
-export async function removeFromClient(servers: readonly FoundServer[]): Promise<{ file: string; backup: string; keys: string[] }[]> {
+export async function removeFromClient(
+  servers: readonly FoundServer[],
+): Promise<{ file: string; backup: string; keys: string[] }[]> {
   const byFile = new Map<string, FoundServer[]>();
-  for (const server of servers) byFile.set(server.document.realFile, [...(byFile.get(server.document.realFile) ?? []), server]);
+  for (const server of servers)
+    byFile.set(server.document.realFile, [...(byFile.get(server.document.realFile) ?? []), server]);
   const done = [];
   for (const group of byFile.values()) {
     // Fresh read: a client (Claude Code) may have rewritten its file since hub read it.
     const document = await readDocument(group[0]!.document.target);
     let data = document.data;
-    for (const server of group) data = withServers({ ...document, data, target: server.document.target }, table => void delete table[server.key]);
+    for (const server of group)
+      data = withServers({ ...document, data, target: server.document.target }, table => void delete table[server.key]);
     const text = render(document, data, original =>
-      group.reduce<string | undefined>((text, server) => (text === undefined ? undefined : deleteMember(text, server.document.target.serversPath, server.key)), original),
+      group.reduce<string | undefined>(
+        (text, server) =>
+          text === undefined ? undefined : deleteMember(text, server.document.target.serversPath, server.key),
+        original,
+      ),
     );
     const backup = await backupFile(document.realFile);
     await writeConfigFile(document.realFile, text);

@@ -3,7 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 // Minimal edits of a JSON text that is already known to parse: set or delete one member
 // of an object, leaving every other byte (the person's formatting) as it was. The caller
 // checks the result parses to the intended data and falls back to a full rewrite if not.
-type JsonNode = { kind: 'object'; start: number; end: number; members: Member[] } | { kind: 'value'; start: number; end: number };
+type JsonNode =
+  { kind: 'object'; start: number; end: number; members: Member[] } | { kind: 'value'; start: number; end: number };
 type Member = { key: string; keyStart: number; value: JsonNode };
 
 function scan(text: string): JsonNode {
@@ -53,19 +54,28 @@ function scan(text: string): JsonNode {
   return value();
 }
 
-const lineIndent = (text: string, position: number): string => /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', position - 1) + 1))![0];
+const lineIndent = (text: string, position: number): string =>
+  /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', position - 1) + 1))![0];
 
 function find(root: JsonNode, path: readonly string[]): JsonNode | undefined {
   let node: JsonNode | undefined = root;
-  for (const key of path) node = node?.kind === 'object' ? node.members.findLast(member => member.key === key)?.value : undefined;
+  for (const key of path)
+    node = node?.kind === 'object' ? node.members.findLast(member => member.key === key)?.value : undefined;
   return node;
 }
 
 // A value rendered at the indentation of the line it starts on.
-const render = (value: unknown, unit: string, indent: string): string => JSON.stringify(value, null, unit).replace(/\n/g, `\n${indent}`);
+const render = (value: unknown, unit: string, indent: string): string =>
+  JSON.stringify(value, null, unit).replace(/\n/g, `\n${indent}`);
 
 /** text with object[path][key] = value, or undefined when the text has no object at path. */
-export function setMember(text: string, path: readonly string[], key: string, value: unknown, unit: string): string | undefined {
+export function setMember(
+  text: string,
+  path: readonly string[],
+  key: string,
+  value: unknown,
+  unit: string,
+): string | undefined {
   const root = scan(text);
   const object = find(root, path);
   if (object?.kind !== 'object') {

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { ClientContext } from './types.js';
 
 /** %APPDATA% on Windows (roaming profile), with the usual default when it is unset. */
-export const appDataDir = (context: ClientContext): string => context.env.APPDATA ?? join(context.home, 'AppData', 'Roaming');
+export const appDataDir = (context: ClientContext): string =>
+  context.env.APPDATA ?? join(context.home, 'AppData', 'Roaming');
 
 /** Per-user application settings folder: macOS Application Support, %APPDATA%, else XDG config. */
 export function userConfigDir(context: ClientContext): string {
@@ -12,4 +13,5 @@ export function userConfigDir(context: ClientContext): string {
 }
 
 /** A word a POSIX shell reads back unchanged (for printed commands only; never executed). */
-export const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+export const shellQuote = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;

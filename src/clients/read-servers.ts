@@ -44,7 +44,8 @@ function toFound(key: string, raw: unknown, document: ConfigDocument, serverJs: 
   if (entry.url ?? entry.serverUrl ?? entry.httpUrl ?? (entry.type && REMOTE_TYPES.has(entry.type.toLowerCase()))) {
     return { key, file, reason: 'remote (URL) server: hub proxies stdio servers, so it stays in the client' };
   }
-  if (entry.disabled === true || entry.enabled === false) return { key, file, reason: 'disabled in the client; enable it there first if you want it in hub' };
+  if (entry.disabled === true || entry.enabled === false)
+    return { key, file, reason: 'disabled in the client; enable it there first if you want it in hub' };
   if (!entry.command) return { key, file, reason: 'has no command' };
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(entry.env ?? {})) {
@@ -61,8 +62,16 @@ function toFound(key: string, raw: unknown, document: ConfigDocument, serverJs: 
 }
 
 /** Every server in the client's config files (one scope, or all), sorted into usable and skipped. */
-export async function readClientServers(client: ClientSpec, context: ClientContext, scope: Scope | undefined, serverJs: string): Promise<ClientServers> {
-  const targets = [...(scope ? [scope] : client.scopes).map(s => client.locate(s, context)), ...extraFiles(client, context, scope)];
+export async function readClientServers(
+  client: ClientSpec,
+  context: ClientContext,
+  scope: Scope | undefined,
+  serverJs: string,
+): Promise<ClientServers> {
+  const targets = [
+    ...(scope ? [scope] : client.scopes).map(s => client.locate(s, context)),
+    ...extraFiles(client, context, scope),
+  ];
   const result: ClientServers = { files: [], found: [], skipped: [] };
   for (const target of targets) {
     let document: ConfigDocument;

@@ -22,7 +22,7 @@ export async function backupFile(file: string, now: Date = new Date()): Promise<
 }
 
 // Written beside the file and renamed over it, so a client never reads half a config.
-// An existing file keeps its mode; a new one (and its folder) is private to the user.
+// An existing file keeps its mode; a new one is private to the user (0600).
 export async function writeConfigFile(file: string, text: string): Promise<void> {
   let mode = 0o600;
   try {

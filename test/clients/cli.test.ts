@@ -14,21 +14,29 @@ const run = (machine: Machine, args: string[]) =>
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: machine.home, HUB_HOME: machine.hubHome },
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 
 test('hub config cursor --write writes ~/.cursor/mcp.json under $HOME, pointing at this node and dist/server.js', async () => {
   const machine = await makeMachine();
   const result = await run(machine, ['config', 'cursor', '--write']);
   expect(result.code).toBe(0);
-  const data = JSON.parse(await readFile(join(machine.home, '.cursor', 'mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+  const data = JSON.parse(await readFile(join(machine.home, '.cursor', 'mcp.json'), 'utf8')) as {
+    mcpServers: Record<string, unknown>;
+  };
   expect(data.mcpServers.hub).toEqual({ command: process.execPath, args: [SERVER_JS] });
 });
 
 test('hub config vscode --write uses the working directory as the project', async () => {
   const machine = await makeMachine();
   expect((await run(machine, ['config', 'vscode', '--write'])).code).toBe(0);
-  expect(JSON.parse(await readFile(join(machine.project, '.vscode', 'mcp.json'), 'utf8'))).toMatchObject({ servers: { hub: { type: 'stdio' } } });
+  expect(JSON.parse(await readFile(join(machine.project, '.vscode', 'mcp.json'), 'utf8'))).toMatchObject({
+    servers: { hub: { type: 'stdio' } },
+  });
 });
 
 test('hub import --remove with no terminal and no --yes exits non-zero and says why', async () => {

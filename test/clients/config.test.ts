@@ -18,11 +18,51 @@ async function backupsOf(file: string): Promise<string[]> {
 
 describe('hub config --write merges hub into an existing client file', () => {
   const cases = [
-    { client: 'cursor', fixture: 'cursor-mcp.json', path: (home: string) => join(home, '.cursor', 'mcp.json'), key: 'mcpServers', entry: HUB_ENTRY, kept: ['github', 'linear'], otherKey: 'someOtherKey' },
-    { client: 'claude-code', fixture: 'claude-user.json', path: (home: string) => join(home, '.claude.json'), key: 'mcpServers', entry: { type: 'stdio', ...HUB_ENTRY, env: {} }, kept: ['memory', 'sentry'], otherKey: 'projects' },
-    { client: 'claude-desktop', fixture: 'claude-desktop.json', path: (home: string) => join(home, '.config', 'Claude', 'claude_desktop_config.json'), key: 'mcpServers', entry: HUB_ENTRY, kept: ['filesystem'], otherKey: 'globalShortcut' },
-    { client: 'windsurf', fixture: 'windsurf-mcp_config.json', path: (home: string) => join(home, '.codeium', 'windsurf', 'mcp_config.json'), key: 'mcpServers', entry: HUB_ENTRY, kept: ['brave-search', 'zapier'], otherKey: undefined },
-    { client: 'gemini', fixture: 'gemini-settings.json', path: (home: string) => join(home, '.gemini', 'settings.json'), key: 'mcpServers', entry: HUB_ENTRY, kept: ['git', 'github'], otherKey: 'theme' },
+    {
+      client: 'cursor',
+      fixture: 'cursor-mcp.json',
+      path: (home: string) => join(home, '.cursor', 'mcp.json'),
+      key: 'mcpServers',
+      entry: HUB_ENTRY,
+      kept: ['github', 'linear'],
+      otherKey: 'someOtherKey',
+    },
+    {
+      client: 'claude-code',
+      fixture: 'claude-user.json',
+      path: (home: string) => join(home, '.claude.json'),
+      key: 'mcpServers',
+      entry: { type: 'stdio', ...HUB_ENTRY, env: {} },
+      kept: ['memory', 'sentry'],
+      otherKey: 'projects',
+    },
+    {
+      client: 'claude-desktop',
+      fixture: 'claude-desktop.json',
+      path: (home: string) => join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+      key: 'mcpServers',
+      entry: HUB_ENTRY,
+      kept: ['filesystem'],
+      otherKey: 'globalShortcut',
+    },
+    {
+      client: 'windsurf',
+      fixture: 'windsurf-mcp_config.json',
+      path: (home: string) => join(home, '.codeium', 'windsurf', 'mcp_config.json'),
+      key: 'mcpServers',
+      entry: HUB_ENTRY,
+      kept: ['brave-search', 'zapier'],
+      otherKey: undefined,
+    },
+    {
+      client: 'gemini',
+      fixture: 'gemini-settings.json',
+      path: (home: string) => join(home, '.gemini', 'settings.json'),
+      key: 'mcpServers',
+      entry: HUB_ENTRY,
+      kept: ['git', 'github'],
+      otherKey: 'theme',
+    },
   ] as const;
 
   for (const item of cases) {
@@ -84,7 +124,9 @@ describe('hub config --write merges hub into an existing client file', () => {
     const machine = await makeMachine();
     const codexHome = join(machine.root, 'codex-home');
     expect(await runConfig(['codex', '--write'], machine.deps({ env: { CODEX_HOME: codexHome } }))).toBe(0);
-    expect(parseToml(await readFile(join(codexHome, 'config.toml'), 'utf8'))).toEqual({ mcp_servers: { hub: HUB_ENTRY } });
+    expect(parseToml(await readFile(join(codexHome, 'config.toml'), 'utf8'))).toEqual({
+      mcp_servers: { hub: HUB_ENTRY },
+    });
   });
 });
 
@@ -195,14 +237,25 @@ describe('hub config without --write', () => {
     const machine = await makeMachine();
     await runConfig(['vscode', '--json'], machine.deps());
     const result = JSON.parse(machine.output()) as Record<string, unknown>;
-    expect(result).toMatchObject({ client: 'vscode', scope: 'project', file: join(machine.project, '.vscode', 'mcp.json'), state: 'new-file', wrote: false, entry: { type: 'stdio', ...HUB_ENTRY } });
+    expect(result).toMatchObject({
+      client: 'vscode',
+      scope: 'project',
+      file: join(machine.project, '.vscode', 'mcp.json'),
+      state: 'new-file',
+      wrote: false,
+      entry: { type: 'stdio', ...HUB_ENTRY },
+    });
   });
 
   test('claude-desktop lives where each OS keeps it', async () => {
     const machine = await makeMachine();
     for (const [platform, env, expected] of [
       ['darwin', {}, join(machine.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')],
-      ['win32', { APPDATA: join(machine.root, 'Roaming') }, join(machine.root, 'Roaming', 'Claude', 'claude_desktop_config.json')],
+      [
+        'win32',
+        { APPDATA: join(machine.root, 'Roaming') },
+        join(machine.root, 'Roaming', 'Claude', 'claude_desktop_config.json'),
+      ],
       ['linux', {}, join(machine.home, '.config', 'Claude', 'claude_desktop_config.json')],
     ] as const) {
       const before = machine.output().length;
@@ -213,7 +266,9 @@ describe('hub config without --write', () => {
 
   test('an unknown client or scope is an error that lists the choices', async () => {
     const machine = await makeMachine();
-    await expect(runConfig(['notepad'], machine.deps())).rejects.toThrow(/claude-code, claude-desktop, cursor, vscode, codex, windsurf, gemini/);
+    await expect(runConfig(['notepad'], machine.deps())).rejects.toThrow(
+      /claude-code, claude-desktop, cursor, vscode, codex, windsurf, gemini/,
+    );
     await expect(runConfig(['windsurf', '--scope', 'project'], machine.deps())).rejects.toThrow(/--scope user/);
     await expect(runConfig(['cursor', '--frobnicate'], machine.deps())).rejects.toThrow(/Unknown option --frobnicate/);
   });

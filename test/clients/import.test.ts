@@ -8,8 +8,23 @@ import { describe, expect, test } from 'vitest';
 import { runImport } from '../../src/clients/import-command.js';
 import { makeMachine, readJson, SERVER_JS, type Machine } from './machine.js';
 
-type Servers = Record<string, { name: string; command: string; args: string[]; env: Record<string, string>; cwd?: string; mode: string; order: number; autoStart: boolean; source: string; tools: unknown[] }>;
-const hubServers = async (machine: Machine): Promise<Servers> => (await readJson(join(machine.hubHome, 'db.json'))).servers as Servers;
+type Servers = Record<
+  string,
+  {
+    name: string;
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd?: string;
+    mode: string;
+    order: number;
+    autoStart: boolean;
+    source: string;
+    tools: unknown[];
+  }
+>;
+const hubServers = async (machine: Machine): Promise<Servers> =>
+  (await readJson(join(machine.hubHome, 'db.json'))).servers as Servers;
 const cursorFile = (machine: Machine) => join(machine.home, '.cursor', 'mcp.json');
 const backupsIn = async (folder: string) => (await readdir(folder)).filter(name => name.includes('.bak-'));
 
@@ -31,7 +46,11 @@ describe('hub import', () => {
     });
     expect(servers['my-notes']).toMatchObject({ command: 'node', cwd: '/opt/notes' });
     expect(servers.git!.args).toEqual(['mcp-server-git', '--repository', '/src/app']);
-    expect(Object.values(servers).map(server => server.order).sort()).toEqual([1, 2, 3]);
+    expect(
+      Object.values(servers)
+        .map(server => server.order)
+        .sort(),
+    ).toEqual([1, 2, 3]);
   });
 
   test('never prints env values (text or --json), masks secret-looking args, and lists env keys', async () => {
@@ -64,7 +83,9 @@ describe('hub import', () => {
     await machine.place('cursor-mcp.json', cursorFile(machine));
     await runImport(['cursor'], machine.deps());
     const first = await hubServers(machine);
-    await machine.place('windsurf-mcp_config.json', join(machine.home, '.codeium', 'windsurf', 'mcp_config.json'), { 'brave-search': 'github' });
+    await machine.place('windsurf-mcp_config.json', join(machine.home, '.codeium', 'windsurf', 'mcp_config.json'), {
+      'brave-search': 'github',
+    });
     await runImport(['windsurf'], machine.deps());
     expect(await hubServers(machine)).toEqual(first);
     expect(machine.output()).toMatch(/= github +already in hub with a different command/);
@@ -101,7 +122,10 @@ describe('hub import', () => {
       const file = await machine.place('cursor-mcp.json', cursorFile(machine));
       const original = await readFile(file, 'utf8');
       const questions: string[] = [];
-      await runImport(['cursor', '--remove'], machine.deps({ confirm: async question => (questions.push(question), answer) }));
+      await runImport(
+        ['cursor', '--remove'],
+        machine.deps({ confirm: async question => (questions.push(question), answer) }),
+      );
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain('github');
       if (answer) expect(Object.keys((await readJson(file)).mcpServers as object)).not.toContain('github');
@@ -113,7 +137,11 @@ describe('hub import', () => {
     const machine = await makeMachine();
     const file = await machine.place('codex-config.toml', join(machine.home, '.codex', 'config.toml'));
     await runImport(['codex', '--remove', '--yes'], machine.deps());
-    expect((await hubServers(machine)).context7).toMatchObject({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { CONTEXT7_API_KEY: 'ctx7-SECRET' } });
+    expect((await hubServers(machine)).context7).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@upstash/context7-mcp'],
+      env: { CONTEXT7_API_KEY: 'ctx7-SECRET' },
+    });
     expect(machine.output()).not.toContain('ctx7-SECRET');
     const after = parseToml(await readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
     expect(Object.keys(after.mcp_servers!)).toEqual(['figma']);
@@ -121,15 +149,21 @@ describe('hub import', () => {
     expect(after.model).toBe('gpt-5-codex');
   });
 
-  test('claude-code: reads .mcp.json, the user servers and this project\'s local servers; --remove edits ~/.claude.json once', async () => {
+  test("claude-code: reads .mcp.json, the user servers and this project's local servers; --remove edits ~/.claude.json once", async () => {
     const machine = await makeMachine();
     await machine.place('claude-project.mcp.json', join(machine.project, '.mcp.json'));
-    const user = await machine.place('claude-user.json', join(machine.home, '.claude.json'), { __PROJECT__: machine.project });
+    const user = await machine.place('claude-user.json', join(machine.home, '.claude.json'), {
+      __PROJECT__: machine.project,
+    });
     await runImport(['claude-code', '--remove', '--yes'], machine.deps());
     expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres']);
     expect(machine.output()).not.toContain('hunter2');
     expect(machine.output()).not.toContain('secret-memory');
-    const data = (await readJson(user)) as { mcpServers: object; numStartups: number; projects: Record<string, { mcpServers: object; allowedTools?: unknown }> };
+    const data = (await readJson(user)) as {
+      mcpServers: object;
+      numStartups: number;
+      projects: Record<string, { mcpServers: object; allowedTools?: unknown }>;
+    };
     expect(Object.keys(data.mcpServers)).toEqual(['sentry']);
     expect(data.projects[machine.project]).toEqual({ allowedTools: [], mcpServers: {} });
     expect(data.projects['/some/other/project']!.mcpServers).toEqual({ other: { command: 'other-server' } });

@@ -15,21 +15,34 @@ const text = `{
 describe('json-edit', () => {
   test('adds a member after the last one at the same indentation, leaving other lines as they were', () => {
     const edited = setMember(text, ['servers'], 'hub', { command: 'node' }, '    ')!;
-    expect(JSON.parse(edited)).toEqual({ servers: { a: { command: 'a', args: ['x', 'y'] }, b: { command: 'b' }, hub: { command: 'node' } }, other: [1, 2, { k: 'v' }] });
+    expect(JSON.parse(edited)).toEqual({
+      servers: { a: { command: 'a', args: ['x', 'y'] }, b: { command: 'b' }, hub: { command: 'node' } },
+      other: [1, 2, { k: 'v' }],
+    });
     expect(edited).toContain('        "a": { "command": "a", "args": ["x", "y"] },\n');
     expect(edited).toContain('        "hub": {\n            "command": "node"\n        }\n    },');
   });
 
   test('replaces an existing member in place', () => {
     const edited = setMember(text, ['servers'], 'a', { command: 'z' }, '    ')!;
-    expect((JSON.parse(edited) as { servers: Record<string, unknown> }).servers).toEqual({ a: { command: 'z' }, b: { command: 'b' } });
+    expect((JSON.parse(edited) as { servers: Record<string, unknown> }).servers).toEqual({
+      a: { command: 'z' },
+      b: { command: 'b' },
+    });
     expect(edited).toContain('"other": [1, 2, {"k": "v"}]');
   });
 
   test('creates the servers object when it is missing, and fills an empty one', () => {
-    expect(JSON.parse(setMember('{\n  "theme": "x"\n}\n', ['mcpServers'], 'hub', { command: 'n' }, '  ')!)).toEqual({ theme: 'x', mcpServers: { hub: { command: 'n' } } });
-    expect(JSON.parse(setMember('{ "mcpServers": {} }', ['mcpServers'], 'hub', 1, '  ')!)).toEqual({ mcpServers: { hub: 1 } });
-    expect(JSON.parse(setMember('{ "projects": { "/p": {} } }', ['projects', '/p', 'mcpServers'], 'x', 1, '  ')!)).toEqual({ projects: { '/p': { mcpServers: { x: 1 } } } });
+    expect(JSON.parse(setMember('{\n  "theme": "x"\n}\n', ['mcpServers'], 'hub', { command: 'n' }, '  ')!)).toEqual({
+      theme: 'x',
+      mcpServers: { hub: { command: 'n' } },
+    });
+    expect(JSON.parse(setMember('{ "mcpServers": {} }', ['mcpServers'], 'hub', 1, '  ')!)).toEqual({
+      mcpServers: { hub: 1 },
+    });
+    expect(
+      JSON.parse(setMember('{ "projects": { "/p": {} } }', ['projects', '/p', 'mcpServers'], 'x', 1, '  ')!),
+    ).toEqual({ projects: { '/p': { mcpServers: { x: 1 } } } });
   });
 
   test('deletes first, middle, last and only members with their commas', () => {

@@ -16,7 +16,11 @@ export interface Machine {
   readonly context: ClientContext;
   /** Everything the command printed. */
   readonly output: () => string;
-  deps(options?: { confirm?: (question: string) => Promise<boolean>; platform?: NodeJS.Platform; env?: Record<string, string> }): CommandDeps;
+  deps(options?: {
+    confirm?: (question: string) => Promise<boolean>;
+    platform?: NodeJS.Platform;
+    env?: Record<string, string>;
+  }): CommandDeps;
   /** Copies test/fixtures/clients/<name> to path (inside this machine), creating folders. */
   place(name: string, path: string, replace?: Record<string, string>): Promise<string>;
 }
@@ -63,4 +67,5 @@ export async function makeMachine(): Promise<Machine> {
   };
 }
 
-export const readJson = async (file: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+export const readJson = async (file: string): Promise<Record<string, unknown>> =>
+  JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;

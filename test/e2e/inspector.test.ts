@@ -1,0 +1,79 @@
+// The official MCP Inspector in CLI mode (`npx @modelcontextprotocol/inspector --cli node
+// dist/server.js --method tools/list`) against the built hub. The inspector is a devDependency
+// pinned to a version that runs on Node 20; until it is installed the test is skipped.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { SERVER_JS } from '../helpers/hub.js';
+
+const HUB_TOOLS = [
+  'registry.search',
+  'registry.install',
+  'registry.list',
+  'registry.uninstall',
+  'registry.call',
+  'start_process',
+  'list_processes',
+  'get_process_logs',
+  'kill_process',
+  'get_free_port',
+];
+
+// The inspector's bin (what npx would run), or undefined when the package is not installed.
+// HUB_INSPECTOR_BIN points at another copy (e.g. one installed in a scratch folder to try a version).
+function inspectorBin(): string | undefined {
+  if (process.env.HUB_INSPECTOR_BIN) return process.env.HUB_INSPECTOR_BIN;
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json');
+    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | Record<string, string> };
+    const relative = typeof bin === 'string' ? bin : (bin['mcp-inspector'] ?? Object.values(bin)[0]);
+    return relative === undefined ? undefined : join(dirname(manifest), relative);
+  } catch {
+    return undefined;
+  }
+}
+
+const bin = inspectorBin();
+
+async function inspect(home: string, args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [bin!, '--cli', process.execPath, SERVER_JS, '-e', `HUB_HOME=${home}`, ...args],
+    {
+      env: { ...process.env, HUB_HOME: home },
+      timeout: 60_000,
+    },
+  );
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; add it as a devDependency)';
+
+(bin === undefined ? describe.skip : describe)(`MCP Inspector CLI${bin === undefined ? SKIPPED : ''}`, () => {
+  test('lists every hub tool with its schemas', async () => {
+    const home = await makeHubHome();
+    const listed = (await inspect(home, ['--method', 'tools/list'])) as {
+      tools: { name: string; inputSchema: object; outputSchema?: object }[];
+    };
+    const names = listed.tools.map(tool => tool.name);
+    expect(names).toEqual(expect.arrayContaining(HUB_TOOLS));
+    for (const tool of listed.tools.filter(entry => HUB_TOOLS.includes(entry.name))) {
+      expect(tool.inputSchema).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+    }
+  }, 90_000);
+
+  test('calls a hub tool and gets structuredContent', async () => {
+    const home = await makeHubHome();
+    const result = (await inspect(home, ['--method', 'tools/call', '--tool-name', 'get_free_port'])) as {
+      isError?: boolean;
+      structuredContent: { port: number };
+    };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.port).toBeGreaterThan(0);
+  }, 90_000);
+});
