@@ -1,9 +1,10 @@
-// `hub search` as a person runs it: the built bin (dist/server.js) with HUB_REGISTRY_URL and
-// HUB_NPM_REGISTRY pointing at the fixture registry.
+// `hub search` as a person runs it, against the fixture registry: once through the built bin
+// (dist/server.js), the other cases through runCli in this process with the same variables.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { runCli } from '../../src/cli/index.js';
 import type { SearchOutput } from '../../src/registry/search-schema.js';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS } from '../helpers/hub.js';
@@ -11,25 +12,37 @@ import { startRegistryServer, type RegistryServer } from '../helpers/registry-se
 
 let registry: RegistryServer | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await registry?.close();
   registry = undefined;
 });
 
-async function hubSearch(args: string[], setup?: (registry: RegistryServer, home: string) => Promise<void> | void) {
+async function prepare(setup?: (registry: RegistryServer, home: string) => Promise<void> | void) {
   registry = await startRegistryServer();
   const home = await makeHubHome();
   await setup?.(registry, home);
-  return execa(process.execPath, [SERVER_JS, 'search', ...args], {
-    env: { HUB_HOME: home, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry, PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    extendEnv: false,
-    reject: false,
-    timeout: 20_000,
-  });
+  return { HUB_HOME: home, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry };
+}
+
+async function hubSearch(args: string[], setup?: (registry: RegistryServer, home: string) => Promise<void> | void) {
+  const env = await prepare(setup);
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await runCli(['search', ...args], { out: text => void (stdout += text), err: text => void (stderr += text) });
+  return { exitCode, stdout, stderr };
 }
 
 describe('hub search', () => {
-  test('prints a table of merged results', async () => {
-    const run = await hubSearch(['memory', '--limit', '4']);
+  test('the bin prints a table of merged results', async () => {
+    const env = await prepare();
+    const run = await execa(process.execPath, [SERVER_JS, 'search', 'memory', '--limit', '4'], {
+      env: { ...env, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+    });
+    expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+PACKAGE\s+SOURCES\s+DESCRIPTION$/);
@@ -51,21 +64,33 @@ describe('hub search', () => {
     const run = await hubSearch(['memory'], async (registry, home) => {
       registry.setMode('official', 'error500');
       registry.setMode('npmSearch', 'slow');
-      await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 500 }));
+      await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 2_000 }));
     });
+    expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^memory\s+@modelcontextprotocol\/server-memory\s+catalog/m);
     expect(run.stdout).toMatch(/note: official source failed: .*HTTP 500/);
     expect(run.stdout).toMatch(/note: npm source failed: timeout/);
   });
 
+  test('an installed server is marked with a star', async () => {
+    const run = await hubSearch(['memory', '--source', 'catalog'], async (_registry, home) => {
+      const server = { name: 'memory', package: '@modelcontextprotocol/server-memory', command: 'node', args: [], env: {}, mode: 'npm', installedAt: new Date().toISOString(), order: 0, tools: [] };
+      await writeFile(join(home, 'db.json'), JSON.stringify({ version: 1, servers: { memory: server }, processes: {}, reservations: {} }));
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^memory\*\s+@modelcontextprotocol\/server-memory/m);
+    expect(run.stdout).toContain('* installed');
+  });
+
   test('exits 1 when every source asked failed, and 2 on bad usage', async () => {
     const failed = await hubSearch(['memory', '--source', 'official'], registry => registry.setMode('official', 'malformed'));
     expect(failed.exitCode).toBe(1);
     expect(failed.stdout).toMatch(/No MCP servers found[\s\S]*note: official source failed: .*not JSON/);
-    await registry?.close();
-    const usage = await hubSearch(['--limit', 'lots', 'x']);
-    expect(usage.exitCode).toBe(2);
-    expect(usage.stderr).toMatch(/--limit must be an integer/);
+    for (const args of [['--limit', 'lots', 'x'], [], ['x', '--source', 'pypi'], ['x', '--frobnicate']]) {
+      let stderr = '';
+      expect(await runCli(['search', ...args], { out: () => undefined, err: text => void (stderr += text) })).toBe(2);
+      expect(stderr).toMatch(/Usage: hub search/);
+    }
   });
 });

@@ -1,6 +1,6 @@
 // registry.search's engine against a real HTTP fixture registry on 127.0.0.1: three sources
 // merged and ranked, and each failure mode (500, too slow, malformed) confined to its source.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createSearch } from '../../src/registry/search.js';
@@ -111,7 +111,7 @@ describe('registry search', () => {
   });
 
   test('a source slower than its timeout fails with REGISTRY_TIMEOUT alone', async () => {
-    const { search, registry } = await setup(400);
+    const { search, registry } = await setup(2_000);
     registry.setMode('official', 'slow');
     const output = await search({ query: 'memory', limit: 20 });
     expect(report(output, 'official')).toMatchObject({ ok: false, code: 'REGISTRY_TIMEOUT' });
@@ -122,7 +122,7 @@ describe('registry search', () => {
   });
 
   test('npm manifests that never arrive time out the npm source only', async () => {
-    const { search, registry } = await setup(400);
+    const { search, registry } = await setup(2_000);
     registry.setMode('npmManifest', 'slow');
     const output = await search({ query: 'memory', limit: 20 });
     expect(report(output, 'npm')).toMatchObject({ ok: false, code: 'REGISTRY_TIMEOUT' });
@@ -172,6 +172,16 @@ describe('registry search', () => {
     const output = await search({ query: 'memory', limit: 20 });
     expect(output.results.find(result => result.package === '@modelcontextprotocol/server-memory')?.installed).toBe(true);
     expect(output.results.filter(result => result.installed)).toHaveLength(1);
+  });
+
+  test('a search the caller cancelled is CANCELLED, not a list of failed sources', async () => {
+    const { search, registry } = await setup();
+    registry.setMode('official', 'slow');
+    const controller = new AbortController();
+    const pending = search({ query: 'memory', signal: controller.signal });
+    await vi.waitFor(() => expect(registry.requests.some(request => request.startsWith('/v0.1/servers'))).toBe(true));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
   test('sources limits which sources are asked', async () => {
