@@ -188,9 +188,11 @@ async function finish(record: ServerRecord, requiredEnv: readonly string[], star
     try {
       await context.manager.start(record.name);
     } catch (error) {
+      // The manager's message ends with the stderr tail: it goes last, after what to do.
+      const reason = errorMessage(error);
       throw new HubError(
         isHubError(error) ? error.code : 'CHILD_FAILED',
-        `Server "${record.name}" was installed but did not start: ${errorMessage(error).replace(/\.?\s*$/, '.')} Its log is ${logFile}. Fix it and call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.`,
+        `Server "${record.name}" was installed (record kept) but did not start; once fixed, call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.${reason.includes(logFile) ? '' : ` Its log is ${logFile}.`} ${reason}`,
         { cause: error },
       );
     }

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import type { HubConfig } from '../config.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { buildRoutes } from '../proxy/routes.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
+import type { NameMode } from '../tools/naming.js';
 
 export const ServerSummarySchema = z.object({
   name: z.string(),
@@ -50,22 +52,33 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
 const notInstalled = (name: string) =>
   new HubError('NOT_FOUND', `No server named "${name}" is installed; call registry.list to see the installed servers, or registry.search and registry.install to add one.`);
 
+/** Spells the exposed (dotted) names the manager reports the way this client sees them listed. */
+export async function exposedSpelling(store: Store, mode: NameMode): Promise<(dotted: string) => string> {
+  if (mode === 'dotted') return dotted => dotted;
+  const table = buildRoutes(Object.values((await store.read()).servers));
+  return dotted => table.byName.get(dotted)?.underscore ?? dotted;
+}
+
 /** One server's tools with their schemas: from the store cache, starting the server only when nothing is cached. */
-export async function describeServer(name: string, store: Store, manager: ServerManager): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
+export async function describeServer(name: string, mode: NameMode, store: Store, manager: ServerManager): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
   const record = (await store.read()).servers[name];
   if (!record) throw notInstalled(name);
   const cached = record.tools.length > 0 ? record.tools : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
-  // The manager lists exposed names in the order of the cached tools.
-  const exposed = status.tools.length === cached.length ? status.tools : undefined;
-  const tools = cached.map((tool, index) => ({
-    tool: tool.name,
-    ...(exposed?.[index] !== undefined && { exposedName: exposed[index] }),
-    ...(tool.description !== undefined && { description: tool.description }),
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-  }));
-  return { summary: toSummary(status), tools };
+  // Exposed names come from the same routing table the proxy lists (never parsed back).
+  const routes = buildRoutes(Object.values((await store.read()).servers)).byServer.get(name);
+  const spellName = await exposedSpelling(store, mode);
+  const tools = cached.map(tool => {
+    const route = routes?.get(tool.name);
+    return {
+      tool: tool.name,
+      ...(route && { exposedName: mode === 'dotted' ? route.dotted : route.underscore }),
+      ...(tool.description !== undefined && { description: tool.description }),
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+    };
+  });
+  return { summary: { ...toSummary(status), tools: status.tools.map(spellName) }, tools };
 }
 
 export interface UninstallResult {

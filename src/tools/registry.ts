@@ -4,9 +4,10 @@ import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import { elicitationConfirm } from '../registry/consent.js';
 import { installServer, type InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
-import { ServerSummarySchema, ToolDetailSchema, describeServer, toSummary, uninstallServer } from '../registry/installed.js';
+import { ServerSummarySchema, ToolDetailSchema, describeServer, exposedSpelling, toSummary, uninstallServer } from '../registry/installed.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { createSearchTool } from './registry-search.js';
+import { pickNameMode, type NameMode } from './naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 
 const ServerNameField = z.string().min(1).max(64);
@@ -55,6 +56,9 @@ function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 
 export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
   const { config, log, store, server } = deps;
   const manager = createServerManager(deps);
+  // Results name tools the way this client sees them listed (SPEC "Tool names").
+  const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
+  const spelling = () => exposedSpelling(store, mode());
 
   const install = defineTool({
     name: 'registry.install',
@@ -78,7 +82,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         signal: call.signal,
         pathEnv: process.env.PATH,
         ...progressReporter(call),
-      });
+      }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
       const status = result.missingEnv.length > 0 ? `saved, not started (missing ${result.missingEnv.join(', ')})` : `${result.state}, ${result.tools.length} tools`;
       return { structured: result, text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}` };
     },
@@ -95,12 +99,13 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
       if (input.server !== undefined) {
-        const { summary, tools } = await describeServer(input.server, store, manager);
+        const { summary, tools } = await describeServer(input.server, mode(), store, manager);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [`${summary.name} (${summary.state}) — ${tools.length} tools`, ...tools.map(t => `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`), next];
         return { structured: { servers: [summary], tools, next }, text: text.join('\n') };
       }
-      const servers = (await manager.status()).map(toSummary);
+      const spell = await spelling();
+      const servers = (await manager.status()).map(toSummary).map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
       const next = servers.length === 0 ? 'Nothing installed yet: find a server with registry.search, then registry.install.' : 'registry.list { server } shows a server\'s tools with input schemas.';
       const lines = servers.map(s => `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`);
       return { structured: { servers, next }, text: [...lines, next].join('\n') };
@@ -115,7 +120,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: UninstallOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(input) {
+      const spell = await spelling();
       const result = await uninstallServer(input.name, { config, log, store, manager });
+      result.removedTools = result.removedTools.map(spell);
       const structured = { name: result.name, removedTools: result.removedTools, logFile: result.logFile, ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }) };
       return { structured, text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.` };
     },

@@ -104,3 +104,37 @@ describe('registry tools: errors', () => {
     }
   });
 });
+
+describe('registry tools: names and start failures', () => {
+  test('a client that rejects dots (claude-ai) gets underscore names in results too', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { clientName: 'claude-ai' });
+    try {
+      const installed = await hub.call('registry_install', { command: process.execPath, args: [EVERYTHING], name: 'everything' });
+      expect((installed.structuredContent as { tools: string[] }).tools).toContain('everything_echo');
+      const one = await hub.call('registry_list', { server: 'everything' });
+      const tools = (one.structuredContent as { tools: Array<{ tool: string; exposedName?: string }> }).tools;
+      expect(tools.find(tool => tool.tool === 'echo')?.exposedName).toBe('everything_echo');
+      const names = (await hub.client.listTools()).tools.map(tool => tool.name);
+      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(textOf(await hub.call('registry_call', { server: 'everything', tool: 'echo', arguments: { message: 'u' } }))).toBe('Echo: u');
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test('a server that dies at start is recorded, and the error says so with its log and what to do', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home);
+    try {
+      const result = await hub.call('registry.install', { command: process.execPath, args: ['-e', 'console.error("boom at start"); process.exit(3)'], name: 'broken' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^CHILD_\w+: Server "broken" was installed \(record kept\) but did not start; .*registry\.uninstall \{ name: "broken" \}\.[\s\S]*broken\.log[\s\S]*boom at start/);
+      const listed = (await hub.call('registry.list')).structuredContent as { servers: Array<{ name: string }> };
+      expect(listed.servers.map(server => server.name)).toEqual(['broken']);
+      expect((await hub.call('registry.uninstall', { name: 'broken' })).isError).toBeFalsy();
+    } finally {
+      await hub.close();
+    }
+  });
+});
