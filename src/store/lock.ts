@@ -1,90 +1,93 @@
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync } from 'node:fs';
 import { HubError } from '../errors.js';
-import { isSameProcess, readProcessIdentity } from '../process/identity.js';
+import { breakStaleLock } from './lock-break.js';
+import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, statOrUndefined, unlinkIfMine } from './lock-file.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { watchNames, type Waker } from './lock-wait.js';
 
-// An inter-process lock file: created with O_EXCL, holding "pid startTicks" of its holder.
-// A lock whose holder is gone (pid dead, or reused by another process) is stale and broken;
-// only one breaker at a time may break it (a second, short-lived lock), so two breakers can
-// never both remove a lock that a live process has just taken.
+// An inter-process lock file, created atomically with "pid startTicks bootId" of its holder.
+// A lock whose holder is gone is broken (lock-break.ts). Waiters are woken by inotify when the
+// lock goes, and queue fairly enough: the first waiter to fail claims `<lock>.next` (its turn),
+// and nobody else takes the lock while a live turn is claimed, so a process that releases and
+// re-acquires in a loop cannot starve the others.
 
-const BREAK_LOCK_STALE_MS = 2_000;
 const DEFAULT_TIMEOUT_MS = 15_000;
+const POLL_MAX_MS = 25;
+// Barging (a releaser re-taking the lock at once) is allowed: it saves a process switch per
+// change. A waiter that has waited this long claims the turn, which stops it.
+const TURN_AFTER_MS = Number(process.env.HUB_STORE_TURN_MS ?? 50);
+// A turn older than this is ignored: its owner is stuck, or the lock is held long anyway.
+const TURN_VALID_MS = 1_000;
+// A holder seen for this long is checked for life (cheap enough, and dead holders are rare).
+const STALE_CHECK_AFTER_MS = 5;
 
-const myIdentity = (() => {
-  let cached: string | undefined;
-  return () => (cached ??= `${process.pid} ${readProcessIdentity(process.pid)?.startTicks ?? 0}`);
-})();
-
-async function tryCreate(file: string): Promise<boolean> {
-  try {
-    const handle = await open(file, 'wx', 0o600);
-    await handle.writeFile(myIdentity());
-    await handle.close();
+/** True when we may try the lock now: no turn is claimed, it is ours, or it is void. */
+function mayTry(turnFile: string, me: string): boolean {
+  const turn = readIfExists(turnFile);
+  if (turn === undefined || turn === me) return true;
+  const info = statOrUndefined(turnFile);
+  if ((info && Date.now() - info.mtimeMs > TURN_VALID_MS) || isStale(turnFile, turn)) {
+    removeIfStill(turnFile, turn);
     return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
   }
+  return false;
 }
 
-async function holderIsDead(file: string): Promise<{ dead: boolean; content?: string }> {
-  let content: string;
-  try {
-    content = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { dead: false };
-    throw error;
-  }
-  const [pidText, ticksText] = content.trim().split(' ');
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) {
-    // Half-written by a holder killed between create and write: stale once it is old enough.
-    const info = await stat(file).catch(() => undefined);
-    return { dead: info !== undefined && Date.now() - info.mtimeMs > 1_000, content };
-  }
-  return { dead: !isSameProcess(pid, Number(ticksText)), content };
+function busyError(file: string, holder: string | undefined, ms: number): HubError {
+  const pid = holder?.split(' ')[0] || 'unknown';
+  return new HubError('STORE_BUSY', `The store lock ${file} has been held by another hub process (pid ${pid}) for over ${ms} ms; retry, or delete that file if no hub is running.`);
 }
 
-async function breakStale(file: string, seen: string): Promise<void> {
-  const breaker = `${file}.break`;
-  if (!(await tryCreate(breaker))) {
-    const info = await stat(breaker).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > BREAK_LOCK_STALE_MS) await unlink(breaker).catch(() => undefined);
-    return;
-  }
-  try {
-    // Re-check under the breaker lock: the lock must still be the dead holder's.
-    const current = await readFile(file, 'utf8').catch(() => undefined);
-    if (current === seen) {
-      const aside = `${file}.stale-${process.pid}`;
-      await rename(file, aside).catch(() => undefined);
-      await unlink(aside).catch(() => undefined);
-    }
-  } finally {
-    await unlink(breaker).catch(() => undefined);
-  }
-}
-
-/** Runs fn while holding the lock file; waits for a live holder, breaks a dead one's lock. */
-export async function withLock<T>(file: string, fn: () => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/** Takes the lock, waiting for a live holder and breaking a dead one's. True when it broke one. */
+async function acquire(file: string, timeoutMs: number): Promise<boolean> {
+  const me = myIdentity();
+  const turnFile = `${file}.next`;
+  if (!existsSync(turnFile) && createExclusive(file, me)) return false;
+  const began = Date.now();
+  let waker: Waker | undefined;
+  let broke = false;
+  let holder: string | undefined;
+  let holderSince = began;
   let wait = 1;
-  while (!(await tryCreate(file))) {
-    const { dead, content } = await holderIsDead(file);
-    if (dead && content !== undefined) {
-      await breakStale(file, content);
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new HubError('STORE_BUSY', `The store lock ${file} is held by another hub (${content ?? '?'}) for over ${timeoutMs} ms. Retry, or remove the lock file if no hub is running.`);
-    }
-    await sleep(wait + Math.random() * wait);
-    wait = Math.min(wait * 2, 20);
-  }
   try {
-    return await fn();
+    for (;;) {
+      if (mayTry(turnFile, me)) {
+        if (createExclusive(file, me)) {
+          if (waker) unlinkIfMine(turnFile, me);
+          return broke;
+        }
+        // Waited long enough: claim the turn and watch the lock to take it the moment it goes.
+        if (!waker && Date.now() - began >= TURN_AFTER_MS && createExclusive(turnFile, me)) {
+          waker = watchNames([file]);
+          continue;
+        }
+      }
+      const current = readIfExists(file);
+      if (current !== holder) {
+        holder = current;
+        holderSince = Date.now();
+      } else if (current !== undefined && Date.now() - holderSince >= STALE_CHECK_AFTER_MS && isStale(file, current)) {
+        const result = breakStaleLock(file, current);
+        broke ||= result === 'broken';
+        if (result !== 'busy') continue;
+      } else if (Date.now() - holderSince > timeoutMs) {
+        throw busyError(file, current, timeoutMs);
+      }
+      const ms = wait + Math.random() * wait;
+      await (waker ? waker.wait(ms) : sleep(ms));
+      wait = Math.min(wait * 2, POLL_MAX_MS);
+    }
   } finally {
-    await unlink(file).catch(() => undefined);
+    waker?.close();
+  }
+}
+
+/** Runs fn(brokeStaleLock) while holding the lock file. */
+export async function withLock<T>(file: string, fn: (brokeStaleLock: boolean) => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+  const broke = await acquire(file, timeoutMs);
+  try {
+    return await fn(broke);
+  } finally {
+    unlinkIfMine(file, myIdentity());
   }
 }

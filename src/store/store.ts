@@ -1,14 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
-import { Low } from 'lowdb';
+import { existsSync, mkdirSync, realpathSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LowSync } from 'lowdb';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { HubPaths } from '../paths.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
+import { sweepLockLitter } from './lock-file.js';
 import { withLock } from './lock.js';
 import { decodeStore } from './recover.js';
-import { STORE_VERSION, type StoreData } from './schema.js';
+import { STORE_VERSION, StoreSchema, type StoreData } from './schema.js';
+import { serialize } from './serial.js';
 
 export interface Store {
   /** A consistent snapshot, read without the lock (files are only ever replaced by rename). */
@@ -18,52 +20,93 @@ export interface Store {
   readonly file: string;
 }
 
+// db.json.corrupt-<time>, never overwriting an earlier one from the same millisecond.
+function asideName(db: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  let aside = `${db}.corrupt-${stamp}`;
+  for (let n = 1; existsSync(aside); n += 1) aside = `${db}.corrupt-${stamp}-${n}`;
+  return aside;
+}
+
 export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
-  const file = new AtomicJsonFile(paths.db);
-  // lowdb over our adapter: the data is the raw text, decoded and validated here.
-  const db = new Low<string | null>(file, null);
-  const lockFile = `${paths.db}.lock`;
+  const db = paths.db;
+  const lockFile = `${db}.lock`;
+  // One key per real file, so two openStore() calls in one process share one queue.
+  const queueKey = join(realpathSync(dirname(db)), basename(db));
+  const file = new AtomicJsonFile(db);
+  // lowdb over our adapter: the data is the raw text, decoded and validated here. Used only
+  // synchronously (reset, read, take), so concurrent calls never see each other's text.
+  const low = new LowSync<string>(file, '');
+  let swept = false;
+  // The text this process last wrote (validated before writing): when the file still holds
+  // exactly that, it is only parsed, not validated again. Text is compared, not stat: inodes
+  // and coarse mtimes are reused.
+  let lastWritten: string | undefined;
 
-  const readText = async (): Promise<string | null> => {
-    // Low keeps its old data when the adapter reads nothing: clear it so a deleted file reads as empty.
-    db.data = null;
-    await db.read();
-    return db.data;
+  const readText = (): string => {
+    low.data = '';
+    low.read();
+    return low.data;
   };
 
-  // Runs under the lock: a corrupt file is moved aside (never silently replaced) and what
-  // could be recovered from it is written in its place.
-  const loadForUpdate = async (): Promise<StoreData> => {
-    const decoded = decodeStore(await readText());
+  // A change that breaks the schema is refused here, so one bad update cannot make the next
+  // reader move the whole file aside.
+  const writeData = (data: StoreData): void => {
+    const checked = StoreSchema.safeParse(data);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new HubError('INTERNAL', `A store update would have written an invalid ${db} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}), so it was not saved; this is a bug in hub, please report it.`);
+    }
+    const text = `${JSON.stringify(checked.data, null, 2)}\n`;
+    low.data = text;
+    low.write();
+    lastWritten = text;
+  };
+
+  // Under the lock: a corrupt file is moved aside (never silently replaced) and what could
+  // be recovered from it is written in its place; a newer version is refused untouched.
+  const loadForUpdate = (): StoreData => {
+    const text = readText();
+    if (text === lastWritten) return JSON.parse(text) as StoreData;
+    const decoded = decodeStore(text);
     if (decoded.kind === 'ok') return decoded.data;
     if (decoded.kind === 'newer') {
-      throw new HubError('STORE_CORRUPT', `${paths.db} was written by a newer hub (store version ${decoded.version}, this hub knows ${STORE_VERSION}). Upgrade hub; the file was left untouched.`);
+      throw new HubError('STORE_CORRUPT', `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`);
     }
-    const aside = `${paths.db}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    await rename(paths.db, aside);
-    log.error({ file: paths.db, movedTo: aside, reason: decoded.reason, dropped: decoded.dropped }, 'db.json was corrupt: moved aside, starting with what could be recovered');
-    await writeData(decoded.data);
+    const aside = asideName(db);
+    renameSync(db, aside);
+    const kept = Object.keys(decoded.data.servers).length + Object.keys(decoded.data.processes).length;
+    log.error(
+      { file: db, movedTo: aside, reason: decoded.reason, dropped: decoded.dropped, kept },
+      `${db} was corrupt (${decoded.reason}): moved aside to ${aside}; hub goes on with the ${kept} server and process records it could recover, ${decoded.dropped} dropped.`,
+    );
+    writeData(decoded.data);
     return decoded.data;
   };
 
-  const writeData = async (data: StoreData) => {
-    db.data = `${JSON.stringify(data, null, 2)}\n`;
-    await db.write();
+  // Writers killed mid-write leave temp files; under the lock nobody else is writing one.
+  const sweep = (): void => {
+    const removed = file.sweepTemps() + sweepLockLitter(lockFile);
+    if (removed > 0) log.info({ file: db, removed }, 'removed files left by store writers that were killed mid-write');
+    swept = true;
   };
 
   const update = <T>(fn: (data: StoreData) => T | Promise<T>): Promise<T> =>
-    withLock(lockFile, async () => {
-      const data = await loadForUpdate();
-      const result = await fn(data);
-      await writeData(data);
-      return result;
-    });
+    serialize(queueKey, () =>
+      withLock(lockFile, async brokeStaleLock => {
+        if (!swept || brokeStaleLock) sweep();
+        const data = loadForUpdate();
+        const result = await fn(data);
+        writeData(data);
+        return result;
+      }),
+    );
 
   return {
-    file: paths.db,
+    file: db,
     async read() {
-      const decoded = decodeStore(await readText());
+      const decoded = decodeStore(readText());
       if (decoded.kind === 'ok') return decoded.data;
       // Repair (or refuse) under the lock, then hand back what is now on disk.
       return update(data => data);

@@ -1,0 +1,103 @@
+// Several hub processes on one HUB_HOME: forked writers through the real store (dist/),
+// a reader polling db.json throughout, and writers SIGKILLed at random mid-run.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { hubPaths } from '../../src/paths.js';
+import { openStore } from '../../src/store/store.js';
+import { makeHubHome } from '../helpers/home.js';
+import { percentile, startReader, startWriter, type Writer } from './writers.js';
+
+const WRITERS = 8;
+const CHANGES = 250;
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+// The figures are reported, never asserted: the 2 cores are shared with other tests.
+function report(label: string, changes: number, ms: number, latencies: number[]): void {
+  const figures = {
+    changesPerSecond: Math.round((changes / ms) * 1000),
+    p50: percentile(latencies, 50).toFixed(1),
+    p99: percentile(latencies, 99).toFixed(1),
+    max: Math.max(...latencies).toFixed(1),
+  };
+  process.stderr.write(`[store] ${label}: ${changes} changes in ${Math.round(ms)} ms ${JSON.stringify(figures)}\n`);
+}
+
+function keysOf(file: string): { counter: number; keys: Set<string> } {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { reservations: Record<string, number> };
+  const keys = new Set(Object.keys(data.reservations).filter(key => key !== 'counter'));
+  return { counter: data.reservations.counter ?? 0, keys };
+}
+
+describe('store shared by forked processes', () => {
+  test(`${WRITERS} writers × ${CHANGES} changes: none lost, valid JSON throughout, 0600 file in a 0700 folder`, async () => {
+    const home = join(await makeHubHome(), 'hub');
+    const paths = hubPaths(home);
+    openStore(paths);
+    const reader = await startReader(paths.db);
+    const begin = performance.now();
+    const writers = Array.from({ length: WRITERS }, (_, index) => startWriter(home, `w${index}`, CHANGES));
+    const results = await Promise.all(writers.map(writer => writer.ended));
+    const elapsed = performance.now() - begin;
+    const seen = await reader.stop();
+
+    expect(seen.bad).toEqual([]);
+    expect(seen.missing).toBe(0);
+    expect(seen.reads).toBeGreaterThan(0);
+    const { counter, keys } = keysOf(paths.db);
+    expect(counter).toBe(WRITERS * CHANGES);
+    expect(keys.size).toBe(WRITERS * CHANGES);
+    for (const writer of writers) for (const key of writer.acked) expect(keys.has(key)).toBe(true);
+    expect(mode(paths.db)).toBe(0o600);
+    expect(mode(home)).toBe(0o700);
+    expect(readFileSync(paths.db, 'utf8')).toMatch(/^\{\n {2}"version": 1,\n/);
+    expect(readdirSync(home).sort()).toEqual(['db.json']);
+    report('8 writers', WRITERS * CHANGES, elapsed, results.flatMap(result => result.latencies ?? []));
+  }, 120_000);
+
+  test('writers SIGKILLed at random: every acknowledged change kept, no wedged lock, no temp files left', async () => {
+    const home = join(await makeHubHome(), 'hub');
+    const paths = hubPaths(home);
+    openStore(paths);
+    const reader = await startReader(paths.db);
+    const all: Writer[] = [];
+    let kills = 0;
+    // Each slot runs until CHANGES acknowledged changes; a killed writer is replaced by a new
+    // one (new tag) for the rest, so the run still makes WRITERS × CHANGES changes at least.
+    const runSlot = async (slot: number) => {
+      let done = 0;
+      for (let generation = 0; done < CHANGES; generation += 1) {
+        const writer = startWriter(home, `s${slot}g${generation}`, CHANGES - done);
+        all.push(writer);
+        const killer = setTimeout(() => {
+          if (Math.random() < 0.5 && writer.child.kill('SIGKILL')) kills += 1;
+        }, 50 + Math.random() * 400);
+        await writer.ended;
+        clearTimeout(killer);
+        done += writer.acked.length;
+      }
+    };
+    await Promise.all(Array.from({ length: WRITERS }, (_, slot) => runSlot(slot)));
+    const seen = await reader.stop();
+
+    expect(seen.bad).toEqual([]);
+    expect(seen.missing).toBe(0);
+    const { counter, keys } = keysOf(paths.db);
+    const acked = all.flatMap(writer => writer.acked);
+    for (const key of acked) expect(keys.has(key)).toBe(true);
+    // A writer killed after its write but before its ack leaves an unacknowledged key: fine.
+    expect(counter).toBe(keys.size);
+    expect(keys.size).toBeGreaterThanOrEqual(acked.length);
+
+    // No lock is left wedged: a fresh update completes (it waits on no live holder).
+    const store = openStore(paths);
+    const begin = performance.now();
+    await store.update(data => {
+      data.reservations.after = 1;
+    });
+    process.stderr.write(`[store] after ${kills} kills: fresh update took ${Math.round(performance.now() - begin)} ms; ${acked.length} acked, ${keys.size} kept\n`);
+    expect(readdirSync(home).sort()).toEqual(['db.json']);
+    expect(mode(paths.db)).toBe(0o600);
+  }, 120_000);
+});
