@@ -13,7 +13,7 @@ import { openStore } from '../../src/store/store.js';
 import { createSearchTool } from '../../src/tools/registry-search.js';
 import { createToolTable } from '../../src/tools/table.js';
 import { makeHubHome } from '../helpers/home.js';
-import { textOf } from '../helpers/hub.js';
+import { startHubInProcess, textOf } from '../helpers/hub.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
 
 let registry: RegistryServer | undefined;
@@ -81,6 +81,22 @@ describe('registry.search tool', () => {
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toBeUndefined();
       expect(textOf(result)).toMatch(/^INVALID_INPUT: .*(limit|sources|query|extra)/);
+    }
+  });
+
+  test('the hub lists it and answers both spellings', async () => {
+    registry = await startRegistryServer();
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { env: { HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry } });
+    try {
+      expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('registry.search');
+      for (const name of ['registry.search', 'registry_search']) {
+        const result = await hub.call(name, { query: 'weather' });
+        expect(result.isError).toBeFalsy();
+        expect((result.structuredContent as SearchOutput).results.map(entry => entry.package)).toContain('@example/weather-mcp');
+      }
+    } finally {
+      await hub.close();
     }
   });
 });
