@@ -1,6 +1,8 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { HubError } from '../errors.js';
+import { liveGroupMembers } from './group.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
 // process group, runs the command as its foreground child and, once the child is really gone,
@@ -67,4 +69,32 @@ export function spawnKeeper(spec: KeeperSpec): number {
   }
   if (pid === undefined) throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}" (no pid). Check that /bin/sh exists.`);
   return pid;
+}
+
+const START_WAIT_MS = 1_000;
+
+const readText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+// The command has started once the keeper's child has exec'd: its cmdline is no longer the keeper's.
+function commandExeced(pid: number, keeperCommandLine: string | undefined): boolean {
+  const children = readText(`/proc/${pid}/task/${pid}/children`);
+  const child = children?.trim().split(' ')[0];
+  if (children === undefined) return liveGroupMembers(pid).length > 1;
+  if (!child) return false;
+  const commandLine = readText(`/proc/${child}/cmdline`);
+  return commandLine !== undefined && commandLine !== keeperCommandLine;
+}
+
+// Until the command has exec'd, a signal would meet the keeper's traps (in the keeper, or in the
+// forked child before exec) and be lost. So start returns only after that (about a millisecond).
+export async function waitForCommandStarted(pid: number, isRunning: () => boolean): Promise<void> {
+  const until = Date.now() + START_WAIT_MS;
+  const keeperCommandLine = readText(`/proc/${pid}/cmdline`);
+  while (Date.now() < until && isRunning() && !commandExeced(pid, keeperCommandLine)) await sleep(2);
 }

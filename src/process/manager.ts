@@ -11,6 +11,7 @@ import { byStartTime, currentRecords, findRecord } from './records.js';
 import { markFailed, settleBriefly, startProcess, type StartSpec } from './start.js';
 import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
+import { waitForCommandStarted } from './keeper.js';
 import { HubError } from '../errors.js';
 
 const CAP_CHECK_MS = 5_000;
@@ -93,6 +94,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
       );
       log.info({ process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys }, 'process started');
       const isRunning = () => isKeeperAlive(started);
+      await waitForCommandStarted(started.pid, isRunning);
       let outcome: WaitOutcome | undefined;
       if (wait) outcome = await waitForReady(wait, started.logFile, isRunning, signal);
       else if (spec.args === undefined && firstProgramOfShellLine(spec.command) === undefined) await settleBriefly(isRunning, SHELL_SETTLE_MS);
