@@ -13,9 +13,15 @@ import type { CliCommand } from './index.js';
 
 // The CLI drives the same ServerManager as the MCP server, with a server object that never
 // connects: nothing is sent anywhere, and children it starts are closed before it returns.
-async function withManager<T>(fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>): Promise<T> {
+async function withManager<T>(
+  fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>,
+): Promise<T> {
   const context = baseDeps();
-  const manager = createServerManager({ ...context, server: new Server({ name: 'hub-cli', version: HUB_VERSION }, { capabilities: {} }), isInitialized: () => false });
+  const manager = createServerManager({
+    ...context,
+    server: new Server({ name: 'hub-cli', version: HUB_VERSION }, { capabilities: {} }),
+    isInitialized: () => false,
+  });
   try {
     return await fn({ manager, context });
   } finally {
@@ -31,7 +37,14 @@ function baseDeps() {
 
 const pad = (rows: string[][]): string => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map(row => (row[column] ?? '').length))) ?? [];
-  return rows.map(row => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map(row =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 };
 
 export const servers: CliCommand = async (argv, io) => {
@@ -45,8 +58,19 @@ export const servers: CliCommand = async (argv, io) => {
     io.out('No MCP servers installed. Try: hub search <query>, then hub install <package>.\n');
     return 0;
   }
-  const rows = [['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS'], ...list.map(s => [s.name, s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`, s.state, String(s.tools.length), String(s.calls)])];
-  io.out(`${pad(rows)}\n\nState and calls are this command's view; running servers belong to each client's hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`);
+  const rows = [
+    ['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS'],
+    ...list.map(s => [
+      s.name,
+      s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`,
+      s.state,
+      String(s.tools.length),
+      String(s.calls),
+    ]),
+  ];
+  io.out(
+    `${pad(rows)}\n\nState and calls are this command's view; running servers belong to each client's hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
+  );
   return 0;
 };
 
@@ -102,7 +126,9 @@ export const install: CliCommand = async (argv, io) => {
           : result.state === 'stopped'
             ? `Installed ${what}; not started (its tools are listed after its first start).`
             : `Installed ${what}: ${result.tools.length} tools.`;
-      io.out(`${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`);
+      io.out(
+        `${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`,
+      );
     }
     return 0;
   } catch (error) {

@@ -19,7 +19,10 @@ export interface InstalledPackage {
 }
 
 /** The bin npx would pick: the only one, else the one named after the unscoped package name. */
-export function chooseBin(packageName: string, bin: string | Record<string, string> | undefined): { name: string; file: string } {
+export function chooseBin(
+  packageName: string,
+  bin: string | Record<string, string> | undefined,
+): { name: string; file: string } {
   const own = unscopedName(packageName);
   const entries = typeof bin === 'string' ? [[own, bin] as const] : Object.entries(bin ?? {});
   const picked = entries.length === 1 ? entries[0] : entries.find(([name]) => name === own);
@@ -35,7 +38,10 @@ export function chooseBin(packageName: string, bin: string | Record<string, stri
   const [name, file] = picked;
   const clean = normalize(file);
   if (isAbsolute(clean) || clean.startsWith('..')) {
-    throw new HubError('INSTALL_FAILED', `Package "${packageName}" declares bin "${name}" outside its own folder (${file}); hub refuses to run it.`);
+    throw new HubError(
+      'INSTALL_FAILED',
+      `Package "${packageName}" declares bin "${name}" outside its own folder (${file}); hub refuses to run it.`,
+    );
   }
   return { name, file: clean };
 }
@@ -47,9 +53,17 @@ export async function readInstalledPackage(prefix: string, packageName: string):
   try {
     parsed = PackageJsonSchema.safeParse(JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')));
   } catch (error) {
-    throw new HubError('INSTALL_FAILED', `npm finished but ${join(folder, 'package.json')} could not be read (${(error as Error).message}).`, { cause: error });
+    throw new HubError(
+      'INSTALL_FAILED',
+      `npm finished but ${join(folder, 'package.json')} could not be read (${(error as Error).message}).`,
+      { cause: error },
+    );
   }
-  if (!parsed.success) throw new HubError('INSTALL_FAILED', `The package.json of "${packageName}" has no valid "version"; it cannot be recorded.`);
+  if (!parsed.success)
+    throw new HubError(
+      'INSTALL_FAILED',
+      `The package.json of "${packageName}" has no valid "version"; it cannot be recorded.`,
+    );
   const { name, file } = chooseBin(packageName, parsed.data.bin);
   return { version: parsed.data.version, binName: name, binPath: join(folder, file) };
 }

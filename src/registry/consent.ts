@@ -17,7 +17,9 @@ export interface InstallPlan {
 export type Confirm = (plan: InstallPlan) => Promise<void>;
 
 export function describePlan(plan: InstallPlan): string {
-  const what = plan.package ? `Install the npm package "${plan.package}" as MCP server "${plan.name}"?` : `Register the command below as MCP server "${plan.name}"?`;
+  const what = plan.package
+    ? `Install the npm package "${plan.package}" as MCP server "${plan.name}"?`
+    : `Register the command below as MCP server "${plan.name}"?`;
   const install = plan.installLine ? `\n\nhub will run:\n  ${plan.installLine}` : '';
   return `${what}${install}\n\nThe server will be started as:\n  ${plan.launchLine}`;
 }
@@ -46,18 +48,32 @@ export function elicitationConfirm(server: Server, setting: ConfirmSetting, sign
           message: describePlan(plan),
           requestedSchema: {
             type: 'object',
-            properties: { approve: { type: 'boolean', title: 'Approve', description: 'Install and run this server', default: false } },
+            properties: {
+              approve: {
+                type: 'boolean',
+                title: 'Approve',
+                description: 'Install and run this server',
+                default: false,
+              },
+            },
             required: ['approve'],
           },
         },
         { timeout: CONSENT_TIMEOUT_MS, ...(signal && { signal }) },
       );
     } catch (error) {
-      throw new HubError('CONSENT_DECLINED', `Install of "${plan.package ?? plan.name}" was not approved: asking for approval failed (${errorMessage(error)}); nothing was installed.`, { cause: error });
+      throw new HubError(
+        'CONSENT_DECLINED',
+        `Install of "${plan.package ?? plan.name}" was not approved: asking for approval failed (${errorMessage(error)}); nothing was installed.`,
+        { cause: error },
+      );
     }
     if (answer.action !== 'accept' || answer.content?.approve !== true) {
       const how = answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled';
-      throw new HubError('CONSENT_DECLINED', `Install of "${plan.package ?? plan.name}" was ${how} by the user; nothing was installed. Ask the user before trying again.`);
+      throw new HubError(
+        'CONSENT_DECLINED',
+        `Install of "${plan.package ?? plan.name}" was ${how} by the user; nothing was installed. Ask the user before trying again.`,
+      );
     }
   };
 }

@@ -9,4 +9,5 @@ export const catalogHints = (packageName: string): CatalogHints | undefined => {
 };
 
 /** The catalog's own server name for a package, else one derived from the package name. */
-export const suggestServerName = (packageName: string): string => findCatalogEntry(packageName)?.name ?? deriveServerName(packageName);
+export const suggestServerName = (packageName: string): string =>
+  findCatalogEntry(packageName)?.name ?? deriveServerName(packageName);

@@ -11,10 +11,16 @@ const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function checkServerName(name: string, derivedFrom?: string): string {
   const origin = derivedFrom ? ` (derived from "${derivedFrom}")` : '';
   if (!SERVER_NAME.test(name)) {
-    throw new HubError('INVALID_INPUT', `Field "name" "${name}"${origin} is not a valid server name: use 1–20 characters, a lowercase letter first, then lowercase letters, digits or "-" (for example "memory").`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "name" "${name}"${origin} is not a valid server name: use 1–20 characters, a lowercase letter first, then lowercase letters, digits or "-" (for example "memory").`,
+    );
   }
   if (RESERVED.has(name)) {
-    throw new HubError('INVALID_INPUT', `Field "name" "${name}"${origin} is reserved (registry, hub and process are hub's own); pick another name with "name".`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "name" "${name}"${origin} is reserved (registry, hub and process are hub's own); pick another name with "name".`,
+    );
   }
   return name;
 }
@@ -22,7 +28,10 @@ export function checkServerName(name: string, derivedFrom?: string): string {
 export function checkEnvKeys(env: Readonly<Record<string, string>>): void {
   const bad = Object.keys(env).filter(key => !ENV_KEY.test(key));
   if (bad.length > 0) {
-    throw new HubError('INVALID_INPUT', `Field "env" has invalid variable names (${bad.map(k => JSON.stringify(k)).join(', ')}): use letters, digits and "_", not starting with a digit.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "env" has invalid variable names (${bad.map(k => JSON.stringify(k)).join(', ')}): use letters, digits and "_", not starting with a digit.`,
+    );
   }
 }
 
@@ -43,16 +52,24 @@ export async function resolveCommand(command: string, pathEnv: string | undefine
     throw new HubError('INVALID_INPUT', `Field "command" "${command}" is not an executable file.${hint}`);
   }
   if (command.includes('/') || command.trim() === '') {
-    throw new HubError('INVALID_INPUT', `Field "command" "${command}" must be a program name found on PATH or an absolute path (relative paths depend on hub's working directory).`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "command" "${command}" must be a program name found on PATH or an absolute path (relative paths depend on hub's working directory).`,
+    );
   }
   for (const dir of (pathEnv ?? '').split(delimiter).filter(Boolean)) {
     const candidate = join(dir, command);
     if (await isExecutableFile(candidate)) return candidate;
   }
-  throw new HubError('INVALID_INPUT', `Field "command" "${command}" was not found on PATH; give an absolute path or install it first.${hint}`);
+  throw new HubError(
+    'INVALID_INPUT',
+    `Field "command" "${command}" was not found on PATH; give an absolute path or install it first.${hint}`,
+  );
 }
 
 // For showing a command line to a person (consent, results): quoted only where needed.
 export function formatCommandLine(command: string, args: readonly string[]): string {
-  return [command, ...args].map(part => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`)).join(' ');
+  return [command, ...args]
+    .map(part => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+    .join(' ');
 }

@@ -46,7 +46,21 @@ export interface InstallContext {
 }
 
 // Launchers say nothing about the server they run, so they cannot name it.
-const LAUNCHERS = new Set(['node', 'npx', 'uvx', 'uv', 'python', 'python3', 'deno', 'bun', 'bunx', 'sh', 'bash', 'docker', 'pipx']);
+const LAUNCHERS = new Set([
+  'node',
+  'npx',
+  'uvx',
+  'uv',
+  'python',
+  'python3',
+  'deno',
+  'bun',
+  'bunx',
+  'sh',
+  'bash',
+  'docker',
+  'pipx',
+]);
 
 interface Target {
   readonly name: string;
@@ -59,49 +73,98 @@ interface Target {
 function pickTarget(request: InstallRequest, context: InstallContext): Target {
   if (request.package !== undefined) {
     const spec = parseNpmSpec(request.package);
-    const name = checkServerName(request.name ?? context.deriveName(spec.name), request.name === undefined ? spec.name : undefined);
+    const name = checkServerName(
+      request.name ?? context.deriveName(spec.name),
+      request.name === undefined ? spec.name : undefined,
+    );
     const hints = context.lookup?.(spec.name);
     return { name, spec, args: request.args ?? hints?.defaultArgs ?? [], requiredEnv: hints?.requiredEnv ?? [] };
   }
   const command = request.command ?? '';
   let name = request.name;
   if (name === undefined) {
-    const base = basename(command).replace(/\.(m?js|cjs|py|sh|exe)$/, '').toLowerCase();
-    if (LAUNCHERS.has(base)) throw new HubError('INVALID_INPUT', `Field "name" is required when "command" is a launcher such as "${base}": pick a short server name (for example "everything").`);
-    name = base.replace(/^mcp-server-|^server-|-mcp$|-mcp-server$/g, '').replace(/[^a-z0-9-]/g, '-').replace(/^[^a-z]+/, '').slice(0, 20).replace(/-+$/, '');
+    const base = basename(command)
+      .replace(/\.(m?js|cjs|py|sh|exe)$/, '')
+      .toLowerCase();
+    if (LAUNCHERS.has(base))
+      throw new HubError(
+        'INVALID_INPUT',
+        `Field "name" is required when "command" is a launcher such as "${base}": pick a short server name (for example "everything").`,
+      );
+    name = base
+      .replace(/^mcp-server-|^server-|-mcp$|-mcp-server$/g, '')
+      .replace(/[^a-z0-9-]/g, '-')
+      .replace(/^[^a-z]+/, '')
+      .slice(0, 20)
+      .replace(/-+$/, '');
   }
-  return { name: checkServerName(name, request.name === undefined ? command : undefined), command, args: request.args ?? [], requiredEnv: [] };
+  return {
+    name: checkServerName(name, request.name === undefined ? command : undefined),
+    command,
+    args: request.args ?? [],
+    requiredEnv: [],
+  };
 }
 
 // The same package (any version unless one is asked) or the same command: install again = reconfigure.
 function sameSource(record: ServerRecord, target: Target): boolean {
-  if (target.spec) return record.mode === 'npm' && record.package === target.spec.name && (target.spec.range === undefined || target.spec.range === record.version);
+  if (target.spec)
+    return (
+      record.mode === 'npm' &&
+      record.package === target.spec.name &&
+      (target.spec.range === undefined || target.spec.range === record.version)
+    );
   return record.mode === 'command' && record.command === target.command;
 }
 
 /** registry.install: validate → ask → npm install (or register) → record → start → tools. */
 export async function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
   if ((request.package === undefined) === (request.command === undefined)) {
-    throw new HubError('INVALID_INPUT', 'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory") or "command" (a server already on this machine, with "args").');
+    throw new HubError(
+      'INVALID_INPUT',
+      'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory") or "command" (a server already on this machine, with "args").',
+    );
   }
   const env = { ...request.env };
   checkEnvKeys(env);
   const target = pickTarget(request, context);
   const existing = (await context.store.read()).servers[target.name];
   if (existing && !sameSource(existing, target)) {
-    const what = existing.package ? `package ${existing.package}@${existing.version ?? '?'}` : `command ${existing.command}`;
-    throw new HubError('ALREADY_EXISTS', `A server named "${target.name}" is already installed (${what}); pick another name with "name", or remove it first with registry.uninstall { name: "${target.name}" }.`);
+    const what = existing.package
+      ? `package ${existing.package}@${existing.version ?? '?'}`
+      : `command ${existing.command}`;
+    throw new HubError(
+      'ALREADY_EXISTS',
+      `A server named "${target.name}" is already installed (${what}); pick another name with "name", or remove it first with registry.uninstall { name: "${target.name}" }.`,
+    );
   }
   if (existing) return reconfigure(existing, target, request, env, context);
   if (target.spec) return installFromNpm(target, target.spec, env, request.start !== false, context);
   const command = target.command ?? '';
   await resolveCommand(command, context.pathEnv);
-  await context.confirm({ name: target.name, package: undefined, installLine: undefined, launchLine: formatCommandLine(command, target.args) });
-  const record = await saveRecord(context, { name: target.name, command, args: [...target.args], env, mode: 'command' });
+  await context.confirm({
+    name: target.name,
+    package: undefined,
+    installLine: undefined,
+    launchLine: formatCommandLine(command, target.args),
+  });
+  const record = await saveRecord(context, {
+    name: target.name,
+    command,
+    args: [...target.args],
+    env,
+    mode: 'command',
+  });
   return finish(record, target.requiredEnv, request.start !== false, context);
 }
 
-async function installFromNpm(target: Target, spec: NpmSpec, env: Record<string, string>, start: boolean, context: InstallContext): Promise<InstallResult> {
+async function installFromNpm(
+  target: Target,
+  spec: NpmSpec,
+  env: Record<string, string>,
+  start: boolean,
+  context: InstallContext,
+): Promise<InstallResult> {
   const { config, log } = context;
   const prefix = config.paths.serverDir(target.name);
   const plan: InstallPlan = {
@@ -115,7 +178,10 @@ async function installFromNpm(target: Target, spec: NpmSpec, env: Record<string,
   await rm(prefix, { recursive: true, force: true });
   context.progress?.(`npm: resolving ${spec.spec}…`);
   const started = Date.now();
-  const heartbeat = setInterval(() => context.progress?.(`npm: installing ${spec.spec}… ${Math.round((Date.now() - started) / 1000)} s`, true), 1_000);
+  const heartbeat = setInterval(
+    () => context.progress?.(`npm: installing ${spec.spec}… ${Math.round((Date.now() - started) / 1000)} s`, true),
+    1_000,
+  );
   try {
     await npmInstall({
       prefix,
@@ -154,23 +220,52 @@ type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'too
 async function saveRecord(context: InstallContext, fields: NewRecord): Promise<ServerRecord> {
   return context.store.update(data => {
     if (data.servers[fields.name]) {
-      throw new HubError('ALREADY_EXISTS', `A server named "${fields.name}" was installed by another hub meanwhile; call registry.list, or pick another name with "name".`);
+      throw new HubError(
+        'ALREADY_EXISTS',
+        `A server named "${fields.name}" was installed by another hub meanwhile; call registry.list, or pick another name with "name".`,
+      );
     }
     const order = Math.max(0, ...Object.values(data.servers).map(server => server.order)) + 1;
-    const record: ServerRecord = { ...fields, installedAt: new Date().toISOString(), order, autoStart: false, tools: [] };
+    const record: ServerRecord = {
+      ...fields,
+      installedAt: new Date().toISOString(),
+      order,
+      autoStart: false,
+      tools: [],
+    };
     data.servers[fields.name] = record;
     return record;
   });
 }
 
-async function reconfigure(existing: ServerRecord, target: Target, request: InstallRequest, env: Record<string, string>, context: InstallContext): Promise<InstallResult> {
-  const args = request.args === undefined ? undefined : existing.mode === 'npm' ? [existing.args[0] ?? '', ...request.args] : [...request.args];
+async function reconfigure(
+  existing: ServerRecord,
+  target: Target,
+  request: InstallRequest,
+  env: Record<string, string>,
+  context: InstallContext,
+): Promise<InstallResult> {
+  const args =
+    request.args === undefined
+      ? undefined
+      : existing.mode === 'npm'
+        ? [existing.args[0] ?? '', ...request.args]
+        : [...request.args];
   if (args && args.join('\0') !== existing.args.join('\0')) {
-    await context.confirm({ name: existing.name, package: existing.package, installLine: undefined, launchLine: formatCommandLine(existing.command, args) });
+    await context.confirm({
+      name: existing.name,
+      package: existing.package,
+      installLine: undefined,
+      launchLine: formatCommandLine(existing.command, args),
+    });
   }
   const record = await context.store.update(data => {
     const current = data.servers[existing.name];
-    if (!current) throw new HubError('NOT_FOUND', `Server "${existing.name}" was uninstalled meanwhile; call registry.install again.`);
+    if (!current)
+      throw new HubError(
+        'NOT_FOUND',
+        `Server "${existing.name}" was uninstalled meanwhile; call registry.install again.`,
+      );
     current.env = { ...current.env, ...env };
     if (args) current.args = args;
     return current;
@@ -179,7 +274,12 @@ async function reconfigure(existing: ServerRecord, target: Target, request: Inst
   return finish(record, target.requiredEnv, request.start !== false, context);
 }
 
-async function finish(record: ServerRecord, requiredEnv: readonly string[], start: boolean, context: InstallContext): Promise<InstallResult> {
+async function finish(
+  record: ServerRecord,
+  requiredEnv: readonly string[],
+  start: boolean,
+  context: InstallContext,
+): Promise<InstallResult> {
   const missingEnv = requiredEnv.filter(key => !record.env[key]);
   await context.manager.reload();
   const logFile = context.config.paths.serverLog(record.name);
@@ -214,12 +314,19 @@ async function finish(record: ServerRecord, requiredEnv: readonly string[], star
   };
 }
 
-function nextStep(name: string, tools: readonly string[], missingEnv: readonly string[], started: boolean, pkg: string | undefined): string {
+function nextStep(
+  name: string,
+  tools: readonly string[],
+  missingEnv: readonly string[],
+  started: boolean,
+  pkg: string | undefined,
+): string {
   if (missingEnv.length > 0) {
     const example = missingEnv.map(key => `"${key}": "…"`).join(', ');
     return `Not started: it needs ${missingEnv.join(', ')}. Call registry.install again with ${pkg ? `package "${pkg}"` : 'the same command'}, name "${name}" and env { ${example} }, or remove it with registry.uninstall { name: "${name}" }.`;
   }
-  if (!started) return `Saved but not started. registry.list { server: "${name}" } starts it and shows its tools; calls to ${name}.<tool> start it too.`;
+  if (!started)
+    return `Saved but not started. registry.list { server: "${name}" } starts it and shows its tools; calls to ${name}.<tool> start it too.`;
   const example = tools[0] ?? `${name}.<tool>`;
   return `Call its tools directly (e.g. ${example}). If your client does not refresh its tool list, use registry.list { server: "${name}" } for their input schemas and registry.call { server: "${name}", tool, arguments }.`;
 }

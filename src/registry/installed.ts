@@ -50,7 +50,10 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
 });
 
 const notInstalled = (name: string) =>
-  new HubError('NOT_FOUND', `No server named "${name}" is installed; call registry.list to see the installed servers, or registry.search and registry.install to add one.`);
+  new HubError(
+    'NOT_FOUND',
+    `No server named "${name}" is installed; call registry.list to see the installed servers, or registry.search and registry.install to add one.`,
+  );
 
 /** Spells the exposed (dotted) names the manager reports the way this client sees them listed. */
 export async function exposedSpelling(store: Store, mode: NameMode): Promise<(dotted: string) => string> {
@@ -60,7 +63,12 @@ export async function exposedSpelling(store: Store, mode: NameMode): Promise<(do
 }
 
 /** One server's tools with their schemas: from the store cache, starting the server only when nothing is cached. */
-export async function describeServer(name: string, mode: NameMode, store: Store, manager: ServerManager): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
+export async function describeServer(
+  name: string,
+  mode: NameMode,
+  store: Store,
+  manager: ServerManager,
+): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
   const record = (await store.read()).servers[name];
   if (!record) throw notInstalled(name);
   const cached = record.tools.length > 0 ? record.tools : await manager.start(name);
@@ -89,7 +97,10 @@ export interface UninstallResult {
 }
 
 /** Stop the child, drop the record, refresh the routes (list_changed), delete servers/<name>; the log stays. */
-export async function uninstallServer(name: string, deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager }): Promise<UninstallResult> {
+export async function uninstallServer(
+  name: string,
+  deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
+): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
   if (!(await store.read()).servers[name]) throw notInstalled(name);
   const [status] = await manager.status(name);

@@ -38,7 +38,10 @@ function kindOf(raw: string): string | undefined {
 export function parseNpmSpec(raw: string): NpmSpec {
   const shown = JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
   const refuse = (why: string): never => {
-    throw new HubError('INVALID_INPUT', `Field "package" ${shown} ${why}: ${ACCEPTED}; paths, URLs, git/file specs, aliases, flags and shell characters are refused.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "package" ${shown} ${why}: ${ACCEPTED}; paths, URLs, git/file specs, aliases, flags and shell characters are refused.`,
+    );
   };
   const kind = kindOf(raw);
   if (kind) return refuse(kind);
@@ -47,7 +50,11 @@ export function parseNpmSpec(raw: string): NpmSpec {
   const name = at === -1 ? raw : raw.slice(0, at);
   const range = at === -1 ? undefined : raw.slice(at + 1);
   if (name.length > MAX_NAME || !NAME.test(name)) {
-    return refuse(name !== name.toLowerCase() ? 'has uppercase letters (npm names are lowercase)' : 'is not a valid npm package name');
+    return refuse(
+      name !== name.toLowerCase()
+        ? 'has uppercase letters (npm names are lowercase)'
+        : 'is not a valid npm package name',
+    );
   }
   if (range !== undefined && (range.length === 0 || range.length > MAX_RANGE || !RANGE.test(range))) {
     return refuse('has an invalid version, range or tag after "@"');

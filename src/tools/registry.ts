@@ -4,7 +4,14 @@ import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import { elicitationConfirm } from '../registry/consent.js';
 import { installServer, type InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
-import { ServerSummarySchema, ToolDetailSchema, describeServer, exposedSpelling, toSummary, uninstallServer } from '../registry/installed.js';
+import {
+  ServerSummarySchema,
+  ToolDetailSchema,
+  describeServer,
+  exposedSpelling,
+  toSummary,
+  uninstallServer,
+} from '../registry/installed.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
@@ -13,16 +20,41 @@ import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGro
 const ServerNameField = z.string().min(1).max(64);
 
 const InstallInput = z.strictObject({
-  package: z.string().optional().describe('npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.'),
-  command: z.string().optional().describe('Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed'),
-  name: z.string().optional().describe('Server name, the prefix of its tools (1–20 chars, lowercase, e.g. "memory"); derived from the package when omitted'),
-  args: z.array(z.string()).optional().describe('Arguments for the server (default: the catalog default for known packages)'),
-  env: z.record(z.string(), z.string()).optional().describe('Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown'),
+  package: z
+    .string()
+    .optional()
+    .describe(
+      'npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.',
+    ),
+  command: z
+    .string()
+    .optional()
+    .describe(
+      'Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed',
+    ),
+  name: z
+    .string()
+    .optional()
+    .describe(
+      'Server name, the prefix of its tools (1–20 chars, lowercase, e.g. "memory"); derived from the package when omitted',
+    ),
+  args: z
+    .array(z.string())
+    .optional()
+    .describe('Arguments for the server (default: the catalog default for known packages)'),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
+    ),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
 });
 
 const ListInput = z.strictObject({
-  server: ServerNameField.optional().describe('Show this server\'s tools with descriptions and input schemas (starts it only if its tools are not cached yet)'),
+  server: ServerNameField.optional().describe(
+    "Show this server's tools with descriptions and input schemas (starts it only if its tools are not cached yet)",
+  ),
 });
 const ListOutput = z.object({
   servers: z.array(ServerSummarySchema),
@@ -30,7 +62,9 @@ const ListOutput = z.object({
   next: z.string(),
 });
 
-const UninstallInput = z.strictObject({ name: ServerNameField.describe('The installed server to remove, as registry.list shows it') });
+const UninstallInput = z.strictObject({
+  name: ServerNameField.describe('The installed server to remove, as registry.list shows it'),
+});
 const UninstallOutput = z.object({
   name: z.string(),
   removedTools: z.array(z.string()),
@@ -40,8 +74,13 @@ const UninstallOutput = z.object({
 
 const CallInput = z.strictObject({
   server: ServerNameField.describe('Installed server name, as registry.list shows it'),
-  tool: z.string().min(1).describe('The tool name as the server gives it (registry.list { server } shows them), without the "<server>." prefix'),
-  arguments: z.record(z.string(), z.unknown()).optional().describe('The tool\'s arguments, matching its input schema'),
+  tool: z
+    .string()
+    .min(1)
+    .describe(
+      'The tool name as the server gives it (registry.list { server } shows them), without the "<server>." prefix',
+    ),
+  arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments, matching its input schema"),
 });
 // Whatever the child returns: its structuredContent, or { content } when it gave none.
 const CallOutput = z.looseObject({});
@@ -83,8 +122,14 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         pathEnv: process.env.PATH,
         ...progressReporter(call),
       }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
-      const status = result.missingEnv.length > 0 ? `saved, not started (missing ${result.missingEnv.join(', ')})` : `${result.state}, ${result.tools.length} tools`;
-      return { structured: result, text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}` };
+      const status =
+        result.missingEnv.length > 0
+          ? `saved, not started (missing ${result.missingEnv.join(', ')})`
+          : `${result.state}, ${result.tools.length} tools`;
+      return {
+        structured: result,
+        text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}`,
+      };
     },
   });
 
@@ -92,7 +137,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     name: 'registry.list',
     title: 'List installed MCP servers',
     description:
-      'Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server\'s tools with descriptions and input schemas, ' +
+      "Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server's tools with descriptions and input schemas, " +
       'which is what you need to call them with registry.call when your client does not show new tools.',
     input: ListInput,
     output: ListOutput,
@@ -101,13 +146,28 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode(), store, manager);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
-        const text = [`${summary.name} (${summary.state}) — ${tools.length} tools`, ...tools.map(t => `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`), next];
+        const text = [
+          `${summary.name} (${summary.state}) — ${tools.length} tools`,
+          ...tools.map(
+            t =>
+              `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
+          ),
+          next,
+        ];
         return { structured: { servers: [summary], tools, next }, text: text.join('\n') };
       }
       const spell = await spelling();
-      const servers = (await manager.status()).map(toSummary).map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
-      const next = servers.length === 0 ? 'Nothing installed yet: find a server with registry.search, then registry.install.' : 'registry.list { server } shows a server\'s tools with input schemas.';
-      const lines = servers.map(s => `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`);
+      const servers = (await manager.status())
+        .map(toSummary)
+        .map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
+      const next =
+        servers.length === 0
+          ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
+          : "registry.list { server } shows a server's tools with input schemas.";
+      const lines = servers.map(
+        s =>
+          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`,
+      );
       return { structured: { servers, next }, text: [...lines, next].join('\n') };
     },
   });
@@ -115,7 +175,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
   const uninstall = defineTool({
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
-    description: 'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file is kept.',
+    description:
+      'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file is kept.',
     input: UninstallInput,
     output: UninstallOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -123,8 +184,16 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       const spell = await spelling();
       const result = await uninstallServer(input.name, { config, log, store, manager });
       result.removedTools = result.removedTools.map(spell);
-      const structured = { name: result.name, removedTools: result.removedTools, logFile: result.logFile, ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }) };
-      return { structured, text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.` };
+      const structured = {
+        name: result.name,
+        removedTools: result.removedTools,
+        logFile: result.logFile,
+        ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }),
+      };
+      return {
+        structured,
+        text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.`,
+      };
     },
   });
 
@@ -132,7 +201,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     name: 'registry.call',
     title: 'Call a tool of an installed server',
     description:
-      'Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool\'s own result. ' +
+      "Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool's own result. " +
       'For clients that do not refresh their tool list after registry.install (see registry.list { server } for the tools and their input schemas).',
     input: CallInput,
     output: CallOutput,
@@ -140,7 +209,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     async run(input, call) {
       const result = await manager.call(input.server, input.tool, input.arguments, call.extra as ServerExtra);
       // The listed output schema makes a client require structuredContent on success: wrap plain content.
-      if (result.structuredContent === undefined && result.isError !== true) return { passthrough: { ...result, structuredContent: { content: result.content } } };
+      if (result.structuredContent === undefined && result.isError !== true)
+        return { passthrough: { ...result, structuredContent: { content: result.content } } };
       return { passthrough: result };
     },
   });

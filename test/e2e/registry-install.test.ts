@@ -4,7 +4,11 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../helpers/hub.js';
@@ -18,7 +22,12 @@ const dbServers = async (home: string): Promise<Record<string, { version?: strin
   }
 };
 
-async function withHub<T>(home: string, env: Record<string, string>, fn: (hub: HubSession) => Promise<T>, options: Parameters<typeof spawnHub>[1] = {}): Promise<T> {
+async function withHub<T>(
+  home: string,
+  env: Record<string, string>,
+  fn: (hub: HubSession) => Promise<T>,
+  options: Parameters<typeof spawnHub>[1] = {},
+): Promise<T> {
   const hub = await spawnHub(home, { ...options, env: { ...env, ...options.env } });
   try {
     return await fn(hub);
@@ -31,13 +40,25 @@ describe('registry.install refusals', () => {
   test('refused specs spawn no process and create nothing', async () => {
     const home = await makeHubHome();
     const npm = fakeNpm(home);
-    const specs = ['x; touch f', '$(id)', '../x', '--registry=http://evil', 'https://example.com/x.tgz', 'git+https://github.com/a/b.git', 'file:../x', 'a`id`', '/etc/passwd'];
+    const specs = [
+      'x; touch f',
+      '$(id)',
+      '../x',
+      '--registry=http://evil',
+      'https://example.com/x.tgz',
+      'git+https://github.com/a/b.git',
+      'file:../x',
+      'a`id`',
+      '/etc/passwd',
+    ];
     await withHub(home, npm.env, async hub => {
       for (const spec of specs) {
         const result = await hub.call('registry.install', { package: spec });
         expect(result.isError, spec).toBe(true);
         expect(result.structuredContent).toBeUndefined();
-        expect(textOf(result)).toMatch(/^INVALID_INPUT: Field "package" .* registry\.install accepts only an npm package name/);
+        expect(textOf(result)).toMatch(
+          /^INVALID_INPUT: Field "package" .* registry\.install accepts only an npm package name/,
+        );
       }
       expect(childrenOf(hub.pid ?? 0)).toEqual([]);
     });
@@ -52,34 +73,63 @@ describe('registry.install refusals', () => {
     const npm = fakeNpm(home);
     await withHub(home, npm.env, async hub => {
       for (const name of ['hub', 'registry', 'process']) {
-        expect(textOf(await hub.call('registry.install', { package: 'some-server', name }))).toMatch(/^INVALID_INPUT: Field "name" "\w+" is reserved/);
+        expect(textOf(await hub.call('registry.install', { package: 'some-server', name }))).toMatch(
+          /^INVALID_INPUT: Field "name" "\w+" is reserved/,
+        );
       }
-      expect(textOf(await hub.call('registry.install', { package: 'some-server', name: 'Bad_Name' }))).toMatch(/^INVALID_INPUT: Field "name"/);
-      expect(textOf(await hub.call('registry.install', {}))).toMatch(/^INVALID_INPUT: Give exactly one of "package" .* or "command"/);
+      expect(textOf(await hub.call('registry.install', { package: 'some-server', name: 'Bad_Name' }))).toMatch(
+        /^INVALID_INPUT: Field "name"/,
+      );
+      expect(textOf(await hub.call('registry.install', {}))).toMatch(
+        /^INVALID_INPUT: Give exactly one of "package" .* or "command"/,
+      );
       expect(textOf(await hub.call('registry.install', { package: 'a', command: 'node' }))).toMatch(/exactly one/);
-      expect(textOf(await hub.call('registry.install', { command: 'no-such-program-xyz', name: 'x' }))).toMatch(/^INVALID_INPUT: Field "command" "no-such-program-xyz" was not found on PATH/);
+      expect(textOf(await hub.call('registry.install', { command: 'no-such-program-xyz', name: 'x' }))).toMatch(
+        /^INVALID_INPUT: Field "command" "no-such-program-xyz" was not found on PATH/,
+      );
       expect(await npm.runs()).toEqual([]);
 
       const saved = await hub.call('registry.install', { package: 'some-server', start: false });
       expect(saved.isError).toBeFalsy();
-      expect(saved.structuredContent).toMatchObject({ name: 'some', package: 'some-server', version: '1.2.3', state: 'stopped' });
+      expect(saved.structuredContent).toMatchObject({
+        name: 'some',
+        package: 'some-server',
+        version: '1.2.3',
+        state: 'stopped',
+      });
       const taken = await hub.call('registry.install', { package: 'other-server', name: 'some' });
-      expect(textOf(taken)).toMatch(/^ALREADY_EXISTS: A server named "some" is already installed \(package some-server@1\.2\.3\).*registry\.uninstall/);
+      expect(textOf(taken)).toMatch(
+        /^ALREADY_EXISTS: A server named "some" is already installed \(package some-server@1\.2\.3\).*registry\.uninstall/,
+      );
       expect(await npm.runs()).toHaveLength(1);
     });
   });
 
-  test('a failing npm is INSTALL_FAILED with npm\'s error lines, and leaves no folder or record', async () => {
+  test("a failing npm is INSTALL_FAILED with npm's error lines, and leaves no folder or record", async () => {
     const home = await makeHubHome();
     const npm = fakeNpm(home);
     await withHub(home, npm.env, async hub => {
       const result = await hub.call('registry.install', { package: 'fail-server@2' });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^INSTALL_FAILED: npm install of "fail-server@2" failed: npm exited with code 1; nothing was installed\. npm said:\nnpm error code E404/);
+      expect(textOf(result)).toMatch(
+        /^INSTALL_FAILED: npm install of "fail-server@2" failed: npm exited with code 1; nothing was installed\. npm said:\nnpm error code E404/,
+      );
       expect(textOf(result)).not.toContain('npm http fetch');
     });
     const [argv] = await npm.runs();
-    expect(argv).toEqual(['install', '--prefix', join(home, 'servers', 'fail'), '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--no-progress', '--loglevel=http', '--', 'fail-server@2']);
+    expect(argv).toEqual([
+      'install',
+      '--prefix',
+      join(home, 'servers', 'fail'),
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--omit=dev',
+      '--no-progress',
+      '--loglevel=http',
+      '--',
+      'fail-server@2',
+    ]);
     expect(existsSync(join(home, 'servers', 'fail'))).toBe(false);
     expect(await dbServers(home)).toEqual({});
   });
@@ -99,7 +149,9 @@ describe('registry.install consent', () => {
           return { action: 'decline' };
         });
         const result = await hub.call('registry.install', { package: 'some-server@1.0.0' });
-        expect(textOf(result)).toMatch(/^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined by the user; nothing was installed/);
+        expect(textOf(result)).toMatch(
+          /^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined by the user; nothing was installed/,
+        );
         expect(childrenOf(hub.pid ?? 0)).toEqual([]);
       },
       { capabilities: { elicitation: {} } },
@@ -136,7 +188,9 @@ describe('registry.install consent', () => {
     const npm = fakeNpm(home);
     await writeFile(join(home, 'config.json'), JSON.stringify({ install: { confirm: 'always' } }));
     await withHub(home, npm.env, async hub => {
-      expect(textOf(await hub.call('registry.install', { package: 'some-server' }))).toMatch(/^CONSENT_DECLINED: .*install\.confirm is "always" but this client cannot ask you/);
+      expect(textOf(await hub.call('registry.install', { package: 'some-server' }))).toMatch(
+        /^CONSENT_DECLINED: .*install\.confirm is "always" but this client cannot ask you/,
+      );
     });
     expect(await npm.runs()).toEqual([]);
   });
@@ -147,10 +201,20 @@ describe('registry.install with the fake npm', () => {
     const home = await makeHubHome();
     const npm = fakeNpm(home);
     await withHub(home, npm.env, async hub => {
-      const result = await hub.call('registry.install', { package: '@modelcontextprotocol/server-github', env: { OTHER: 'secret-value-1' } });
+      const result = await hub.call('registry.install', {
+        package: '@modelcontextprotocol/server-github',
+        env: { OTHER: 'secret-value-1' },
+      });
       expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ name: 'github', state: 'stopped', missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'], tools: [] });
-      expect((result.structuredContent as { next: string }).next).toMatch(/registry\.install again .*env \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \}.*registry\.uninstall/);
+      expect(result.structuredContent).toMatchObject({
+        name: 'github',
+        state: 'stopped',
+        missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+        tools: [],
+      });
+      expect((result.structuredContent as { next: string }).next).toMatch(
+        /registry\.install again .*env \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \}.*registry\.uninstall/,
+      );
       expect(JSON.stringify(result)).not.toContain('secret-value-1');
       expect(childrenOf(hub.pid ?? 0)).toEqual([]);
     });
@@ -162,9 +226,13 @@ describe('registry.install with the fake npm', () => {
     const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '1500' });
     await withHub(home, npm.env, async hub => {
       const messages: string[] = [];
-      const result = (await hub.client.callTool({ name: 'registry.install', arguments: { package: 'slow-server', start: false } }, undefined, {
-        onprogress: progress => messages.push(progress.message ?? ''),
-      })) as CallToolResult;
+      const result = (await hub.client.callTool(
+        { name: 'registry.install', arguments: { package: 'slow-server', start: false } },
+        undefined,
+        {
+          onprogress: progress => messages.push(progress.message ?? ''),
+        },
+      )) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(messages[0]).toBe('npm: resolving slow-server…');
       expect(messages).toContain('npm: npm http fetch GET 200 https://registry.example/slow-server 5ms');

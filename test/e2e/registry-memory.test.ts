@@ -9,7 +9,10 @@ import { processesMentioning } from '../helpers/install.js';
 
 // npm needs the machine's network settings (proxy, extra CA), as it has in a client's environment.
 const NETWORK_ENV = Object.fromEntries(
-  Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && /proxy|cert|_ca_|ca_bundle|cainfo|^npm_config_/i.test(entry[0])),
+  Object.entries(process.env).filter(
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined && /proxy|cert|_ca_|ca_bundle|cainfo|^npm_config_/i.test(entry[0]),
+  ),
 );
 
 test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
@@ -24,12 +27,22 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
         changes += 1;
       });
       const messages: string[] = [];
-      const installed = (await hub.client.callTool({ name: 'registry.install', arguments: { package: '@modelcontextprotocol/server-memory' } }, undefined, {
-        onprogress: progress => messages.push(progress.message ?? ''),
-        timeout: 240_000,
-      })) as CallToolResult;
+      const installed = (await hub.client.callTool(
+        { name: 'registry.install', arguments: { package: '@modelcontextprotocol/server-memory' } },
+        undefined,
+        {
+          onprogress: progress => messages.push(progress.message ?? ''),
+          timeout: 240_000,
+        },
+      )) as CallToolResult;
       expect(installed.isError, textOf(installed)).toBeFalsy();
-      expect(installed.structuredContent).toMatchObject({ name: 'memory', package: '@modelcontextprotocol/server-memory', mode: 'npm', state: 'ready', missingEnv: [] });
+      expect(installed.structuredContent).toMatchObject({
+        name: 'memory',
+        package: '@modelcontextprotocol/server-memory',
+        mode: 'npm',
+        state: 'ready',
+        missingEnv: [],
+      });
       const version = (installed.structuredContent as { version: string }).version;
       expect(version).toMatch(/^\d+\.\d+\.\d+/);
       expect(messages[0]).toBe('npm: resolving @modelcontextprotocol/server-memory…');
@@ -38,8 +51,12 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
       expect(messages.at(-1)).toMatch(/^ready: \d+ tools$/);
 
       await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
-      expect((await hub.client.listTools()).tools.map(tool => tool.name)).toEqual(expect.arrayContaining(['memory.read_graph', 'memory.create_entities']));
-      const created = await hub.call('memory.create_entities', { entities: [{ name: 'hub-test', entityType: 'test', observations: ['made by registry-memory.test'] }] });
+      expect((await hub.client.listTools()).tools.map(tool => tool.name)).toEqual(
+        expect.arrayContaining(['memory.read_graph', 'memory.create_entities']),
+      );
+      const created = await hub.call('memory.create_entities', {
+        entities: [{ name: 'hub-test', entityType: 'test', observations: ['made by registry-memory.test'] }],
+      });
       expect(created.isError, textOf(created)).toBeFalsy();
       expect(JSON.stringify((await hub.call('memory.read_graph')).content)).toContain('hub-test');
       expect(processesMentioning(folder).length).toBeGreaterThan(0);

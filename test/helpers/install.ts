@@ -18,7 +18,11 @@ export function fakeNpm(home: string, extra: Record<string, string> = {}): FakeN
     env: { PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}`, FAKE_NPM_LOG: logFile, ...extra },
     async runs() {
       try {
-        return (await readFile(logFile, 'utf8')).trim().split('\n').filter(Boolean).map(line => JSON.parse(line) as string[]);
+        return (await readFile(logFile, 'utf8'))
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map(line => JSON.parse(line) as string[]);
       } catch {
         return [];
       }

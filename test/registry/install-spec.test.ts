@@ -62,7 +62,10 @@ describe('chooseBin', () => {
     expect(chooseBin('@scope/tool', 'dist/index.js')).toEqual({ name: 'tool', file: 'dist/index.js' });
   });
   test('the only bin wins whatever its name', () => {
-    expect(chooseBin('@modelcontextprotocol/server-memory', { 'mcp-server-memory': 'dist/index.js' })).toEqual({ name: 'mcp-server-memory', file: 'dist/index.js' });
+    expect(chooseBin('@modelcontextprotocol/server-memory', { 'mcp-server-memory': 'dist/index.js' })).toEqual({
+      name: 'mcp-server-memory',
+      file: 'dist/index.js',
+    });
   });
   test('of several, the one named after the unscoped package', () => {
     expect(chooseBin('@a/thing', { other: 'o.js', thing: './t.js' })).toEqual({ name: 'thing', file: 't.js' });

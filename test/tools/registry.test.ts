@@ -8,9 +8,13 @@ import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
 
-const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const EVERYTHING = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
 
-async function withEverything(fn: (hub: HubSession, home: string, changes: () => number) => Promise<void>): Promise<void> {
+async function withEverything(
+  fn: (hub: HubSession, home: string, changes: () => number) => Promise<void>,
+): Promise<void> {
   const home = await makeHubHome();
   const hub = await startHubInProcess(home);
   let changes = 0;
@@ -18,7 +22,11 @@ async function withEverything(fn: (hub: HubSession, home: string, changes: () =>
     changes += 1;
   });
   try {
-    const result = await hub.call('registry.install', { command: process.execPath, args: [EVERYTHING], name: 'everything' });
+    const result = await hub.call('registry.install', {
+      command: process.execPath,
+      args: [EVERYTHING],
+      name: 'everything',
+    });
     expect(result.isError, textOf(result)).toBeFalsy();
     await fn(hub, home, () => changes);
   } finally {
@@ -31,7 +39,13 @@ describe('registry tools with server-everything in command mode', () => {
     await withEverything(async (hub, home, changes) => {
       await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
-      expect(names.slice(0, 5)).toEqual(['registry.search', 'registry.install', 'registry.list', 'registry.uninstall', 'registry.call']);
+      expect(names.slice(0, 5)).toEqual([
+        'registry.search',
+        'registry.install',
+        'registry.list',
+        'registry.uninstall',
+        'registry.call',
+      ]);
       expect(names).toContain('everything.echo');
       expect(textOf(await hub.call('everything.echo', { message: 'direct' }))).toBe('Echo: direct');
       expect(existsSync(join(home, 'servers', 'everything'))).toBe(false);
@@ -41,11 +55,19 @@ describe('registry tools with server-everything in command mode', () => {
   test('registry.call reaches a proxied tool, and a real Client accepts results with and without structuredContent', async () => {
     await withEverything(async hub => {
       await hub.client.listTools(); // caches registry.call's output schema in the client: it now validates
-      const echoed = await hub.call('registry.call', { server: 'everything', tool: 'echo', arguments: { message: 'via call' } });
+      const echoed = await hub.call('registry.call', {
+        server: 'everything',
+        tool: 'echo',
+        arguments: { message: 'via call' },
+      });
       expect(echoed.isError).toBeFalsy();
       expect(textOf(echoed)).toBe('Echo: via call');
       expect(echoed.structuredContent).toEqual({ content: [{ type: 'text', text: 'Echo: via call' }] });
-      const structured = await hub.call('registry.call', { server: 'everything', tool: 'get-structured-content', arguments: { location: 'Chicago' } });
+      const structured = await hub.call('registry.call', {
+        server: 'everything',
+        tool: 'get-structured-content',
+        arguments: { location: 'Chicago' },
+      });
       expect(structured.isError).toBeFalsy();
       expect(structured.structuredContent).toHaveProperty('temperature');
       const bad = await hub.call('registry.call', { server: 'everything', tool: 'echo', arguments: {} });
@@ -63,7 +85,16 @@ describe('registry tools with server-everything in command mode', () => {
       expect(summary?.calls).toBeGreaterThanOrEqual(1);
 
       const one = await hub.call('registry.list', { server: 'everything' });
-      const tools = (one.structuredContent as { tools: Array<{ tool: string; exposedName?: string; description?: string; inputSchema: { properties?: Record<string, unknown> } }> }).tools;
+      const tools = (
+        one.structuredContent as {
+          tools: Array<{
+            tool: string;
+            exposedName?: string;
+            description?: string;
+            inputSchema: { properties?: Record<string, unknown> };
+          }>;
+        }
+      ).tools;
       const echo = tools.find(tool => tool.tool === 'echo');
       expect(echo).toMatchObject({ exposedName: 'everything.echo' });
       expect(echo?.description).toBeTruthy();
@@ -78,10 +109,15 @@ describe('registry tools with server-everything in command mode', () => {
       const before = changes();
       const removed = await hub.call('registry.uninstall', { name: 'everything' });
       expect(removed.isError, textOf(removed)).toBeFalsy();
-      expect(removed.structuredContent).toMatchObject({ name: 'everything', logFile: join(home, 'logs', 'servers', 'everything.log') });
+      expect(removed.structuredContent).toMatchObject({
+        name: 'everything',
+        logFile: join(home, 'logs', 'servers', 'everything.log'),
+      });
       expect((removed.structuredContent as { removedTools: string[] }).removedTools).toContain('everything.echo');
       await vi.waitFor(() => expect(changes()).toBeGreaterThan(before));
-      expect((await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything.'))).toEqual([]);
+      expect(
+        (await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything.')),
+      ).toEqual([]);
       expect(textOf(await hub.call('registry.list'))).toMatch(/Nothing installed yet/);
     });
   });
@@ -92,13 +128,25 @@ describe('registry tools: errors', () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home);
     try {
-      expect(textOf(await hub.call('registry.list', { server: 'nope' }))).toMatch(/^NOT_FOUND: No server named "nope" is installed; call registry\.list/);
-      expect(textOf(await hub.call('registry.uninstall', { name: 'nope' }))).toMatch(/^NOT_FOUND: No server named "nope"/);
+      expect(textOf(await hub.call('registry.list', { server: 'nope' }))).toMatch(
+        /^NOT_FOUND: No server named "nope" is installed; call registry\.list/,
+      );
+      expect(textOf(await hub.call('registry.uninstall', { name: 'nope' }))).toMatch(
+        /^NOT_FOUND: No server named "nope"/,
+      );
       expect((await hub.call('registry.call', { server: 'nope', tool: 'x' })).isError).toBe(true);
-      expect(textOf(await hub.call('registry.install', { command: process.execPath, args: [EVERYTHING] }))).toMatch(/^INVALID_INPUT: Field "name" is required when "command" is a launcher/);
-      expect(textOf(await hub.call('registry.install', { command: 'relative/server.js', name: 'x' }))).toMatch(/^INVALID_INPUT: Field "command" "relative\/server\.js" must be a program name found on PATH or an absolute path/);
-      expect(textOf(await hub.call('registry.install', { command: process.execPath, name: 'x', env: { 'A-B': '1' } }))).toMatch(/^INVALID_INPUT: Field "env" has invalid variable names \("A-B"\)/);
-      expect(textOf(await hub.call('registry.install', { package: 'x', bogus: 1 }))).toMatch(/^INVALID_INPUT: .*unknown field "bogus"/);
+      expect(textOf(await hub.call('registry.install', { command: process.execPath, args: [EVERYTHING] }))).toMatch(
+        /^INVALID_INPUT: Field "name" is required when "command" is a launcher/,
+      );
+      expect(textOf(await hub.call('registry.install', { command: 'relative/server.js', name: 'x' }))).toMatch(
+        /^INVALID_INPUT: Field "command" "relative\/server\.js" must be a program name found on PATH or an absolute path/,
+      );
+      expect(
+        textOf(await hub.call('registry.install', { command: process.execPath, name: 'x', env: { 'A-B': '1' } })),
+      ).toMatch(/^INVALID_INPUT: Field "env" has invalid variable names \("A-B"\)/);
+      expect(textOf(await hub.call('registry.install', { package: 'x', bogus: 1 }))).toMatch(
+        /^INVALID_INPUT: .*unknown field "bogus"/,
+      );
     } finally {
       await hub.close();
     }
@@ -110,14 +158,20 @@ describe('registry tools: names and start failures', () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home, { clientName: 'claude-ai' });
     try {
-      const installed = await hub.call('registry_install', { command: process.execPath, args: [EVERYTHING], name: 'everything' });
+      const installed = await hub.call('registry_install', {
+        command: process.execPath,
+        args: [EVERYTHING],
+        name: 'everything',
+      });
       expect((installed.structuredContent as { tools: string[] }).tools).toContain('everything_echo');
       const one = await hub.call('registry_list', { server: 'everything' });
       const tools = (one.structuredContent as { tools: Array<{ tool: string; exposedName?: string }> }).tools;
       expect(tools.find(tool => tool.tool === 'echo')?.exposedName).toBe('everything_echo');
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
       for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      expect(textOf(await hub.call('registry_call', { server: 'everything', tool: 'echo', arguments: { message: 'u' } }))).toBe('Echo: u');
+      expect(
+        textOf(await hub.call('registry_call', { server: 'everything', tool: 'echo', arguments: { message: 'u' } })),
+      ).toBe('Echo: u');
     } finally {
       await hub.close();
     }
@@ -127,9 +181,15 @@ describe('registry tools: names and start failures', () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home);
     try {
-      const result = await hub.call('registry.install', { command: process.execPath, args: ['-e', 'console.error("boom at start"); process.exit(3)'], name: 'broken' });
+      const result = await hub.call('registry.install', {
+        command: process.execPath,
+        args: ['-e', 'console.error("boom at start"); process.exit(3)'],
+        name: 'broken',
+      });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^CHILD_\w+: Server "broken" was installed \(record kept\) but did not start; .*registry\.uninstall \{ name: "broken" \}\.[\s\S]*broken\.log[\s\S]*boom at start/);
+      expect(textOf(result)).toMatch(
+        /^CHILD_\w+: Server "broken" was installed \(record kept\) but did not start; .*registry\.uninstall \{ name: "broken" \}\.[\s\S]*broken\.log[\s\S]*boom at start/,
+      );
       const listed = (await hub.call('registry.list')).structuredContent as { servers: Array<{ name: string }> };
       expect(listed.servers.map(server => server.name)).toEqual(['broken']);
       expect((await hub.call('registry.uninstall', { name: 'broken' })).isError).toBeFalsy();
