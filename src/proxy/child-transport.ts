@@ -47,6 +47,7 @@ export class ChildProcessTransport implements Transport {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #closing = false;
+  #corked = false;
 
   constructor(private readonly options: ChildSpawnOptions) {}
 
@@ -134,6 +135,15 @@ export class ChildProcessTransport implements Transport {
   sendRaw(line: string): Promise<void> {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#closing || !stdin.writable) return Promise.reject(new Error('Not connected: the server process is not running'));
+    // Lines written in the same tick (many calls in flight) leave in one writev, not one syscall each.
+    if (!this.#corked) {
+      this.#corked = true;
+      stdin.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        stdin.uncork();
+      });
+    }
     if (stdin.write(line)) return Promise.resolve();
     return new Promise(resolve => stdin.once('drain', resolve));
   }

@@ -103,6 +103,14 @@ describe('lifecycle', () => {
     expect(spawnCount(spawns)).toBeGreaterThan(5);
   });
 
+  test('a command that does not exist fails to start with a clear CHILD_FAILED', async () => {
+    const home = await makeHubHome();
+    const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
+    await putRecords(hub.store, commandRecord('ghost', [], { command: '/nonexistent/mcp-server' }));
+    await expect(hub.manager.start('ghost')).rejects.toThrow(/Server "ghost" could not start \(spawn \/nonexistent\/mcp-server ENOENT\)/);
+    await until(async () => expect((await hub.manager.status('ghost'))[0]?.state).toBe('failed'));
+  });
+
   test('a stale exit from an older generation restarts nothing', async () => {
     const home = await makeHubHome();
     const spawns = join(await scratch(home), 'spawns');
