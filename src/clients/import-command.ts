@@ -10,8 +10,9 @@ import { defaultServerJs } from './launch.js';
 import { readClientServers } from './read-servers.js';
 import { redactArgs } from './redact.js';
 import { readDocument, serversOf } from './document.js';
+import { probeServers, type ProbeResult } from './probe.js';
 
-const USAGE = `Usage: hub import <client> [--scope project|user] [--remove [--yes]] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
+const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
 
 const commandLine = (command: string, args: readonly string[]): string => [command, ...redactArgs(args)].join(' ');
 
@@ -19,7 +20,7 @@ const commandLine = (command: string, args: readonly string[]): string => [comma
 // drops them from the client's file (backup first) so they run once, behind hub.
 export async function runImport(argv: readonly string[], deps: CommandDeps): Promise<number> {
   const { io, context } = deps;
-  const flags = parseFlags(argv, ['remove', 'yes', 'json', 'help'], ['scope']);
+  const flags = parseFlags(argv, ['remove', 'yes', 'json', 'no-start', 'help'], ['scope']);
   if (flags.booleans.has('help') || flags.positional.length !== 1) {
     (flags.booleans.has('help') ? io.out : io.err)(USAGE);
     return flags.booleans.has('help') ? 0 : 2;
@@ -38,21 +39,50 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   const servers = await readClientServers(client, context, scope, serverJs);
   const outcome = await registerServers(servers.found, client.id, context);
   const hubHome = loadConfig(context.env as NodeJS.ProcessEnv).home;
+  const json = flags.booleans.has('json');
+
+  // Start each new server once so its tools are cached and listed at once by every hub.
+  let probes = new Map<string, ProbeResult>();
+  if (!flags.booleans.has('no-start') && outcome.imported.length > 0) {
+    if (!json)
+      io.out(`Starting ${outcome.imported.length} imported server(s) once to read their tools (up to 30 s each)...\n`);
+    probes = await probeServers(
+      outcome.imported.map(server => server.name),
+      context,
+    );
+  }
+  // A server that did not start under hub stays in the client: removing it would lose a working setup.
+  const failedImports = outcome.imported.filter(server => probes.get(server.name)?.ok === false);
+  const failed = new Set(failedImports.map(server => `${server.file}\0${server.key}`));
+  const removable = outcome.removable.filter(server => !failed.has(`${server.document.target.file}\0${server.key}`));
 
   let removed: Awaited<ReturnType<typeof removeFromClient>> = [];
   let declined = false;
-  if (remove && outcome.removable.length > 0) {
-    const keys = outcome.removable.map(server => server.key).join(', ');
+  if (remove && removable.length > 0) {
+    const keys = removable.map(server => server.key).join(', ');
     const ok =
       yes || (await deps.confirm!(`Remove ${keys} from ${client.title}'s config (a backup is made first)? [y/N] `));
-    if (ok) removed = await removeFromClient(outcome.removable);
+    if (ok) removed = await removeFromClient(removable);
     else declined = true;
   }
 
-  if (flags.booleans.has('json')) {
-    io.out(
-      `${JSON.stringify({ client: client.id, hubHome, files: servers.files, imported: outcome.imported.map(server => ({ ...server, args: redactArgs(server.args) })), existing: outcome.existing, skipped: servers.skipped, removed, declined }, null, 2)}\n`,
-    );
+  if (json) {
+    const imported = outcome.imported.map(server => ({
+      ...server,
+      args: redactArgs(server.args),
+      ...(probes.has(server.name) && { started: probes.get(server.name) }),
+    }));
+    const report = {
+      client: client.id,
+      hubHome,
+      files: servers.files,
+      imported,
+      existing: outcome.existing,
+      skipped: servers.skipped,
+      removed,
+      declined,
+    };
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
     return 0;
   }
   const lines: string[] = [];
@@ -66,8 +96,14 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   for (const file of servers.files.filter(file => file.error)) lines.push(`! ${file.error}`);
   for (const server of outcome.imported) {
     const env = server.envKeys.length > 0 ? `  (env: ${server.envKeys.join(', ')})` : '';
+    const probe = probes.get(server.name);
+    const started = !probe
+      ? ''
+      : probe.ok
+        ? ` — ${probe.tools} tools`
+        : ` — did not start: ${probe.error}${probe.error.includes(probe.logFile) ? '' : ` (log: ${probe.logFile})`}`;
     lines.push(
-      `+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}`,
+      `+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}${started}`,
     );
   }
   for (const server of outcome.existing)
@@ -81,7 +117,11 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   );
   for (const done of removed) io.out(`Removed ${done.keys.join(', ')} from ${done.file} (backup: ${done.backup}).\n`);
   if (declined) io.out('Left the client config as it was.\n');
-  if (!remove && outcome.removable.length > 0)
+  if (remove && failedImports.length > 0) {
+    const keys = failedImports.map(server => server.key).join(', ');
+    io.out(`Kept ${keys} in ${client.title}'s config: they did not start under hub.\n`);
+  }
+  if (!remove && removable.length > 0)
     io.out(
       `They now also run through hub; to drop them from ${client.title}'s config: hub import ${client.id} --remove\n`,
     );

@@ -42,10 +42,10 @@ test('hub config vscode --write uses the working directory as the project', asyn
 test('hub import --remove with no terminal and no --yes exits non-zero and says why', async () => {
   const machine = await makeMachine();
   await machine.place('cursor-mcp.json', join(machine.home, '.cursor', 'mcp.json'));
-  const result = await run(machine, ['import', 'cursor', '--remove']);
+  const result = await run(machine, ['import', 'cursor', '--no-start', '--remove']);
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('--yes');
-  const ok = await run(machine, ['import', 'cursor']);
+  const ok = await run(machine, ['import', 'cursor', '--no-start']);
   expect(ok.code).toBe(0);
   expect(ok.stdout).toMatch(/\+ github/);
   expect(ok.stdout).not.toContain('ghp_SECRET_VALUE_1234');

@@ -1,11 +1,13 @@
 // hub import <client>: servers from fixture client configs registered in a temp HUB_HOME in
 // command mode; env values never printed; remote and disabled entries skipped; --remove
 // drops them from the client file after a backup, and never without consent.
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { runImport } from '../../src/clients/import-command.js';
+import { fixture } from '../helpers/hub.js';
+import { isAlive } from '../helpers/processes.js';
 import { makeMachine, readJson, SERVER_JS, type Machine } from './machine.js';
 
 type Servers = Record<
@@ -32,7 +34,7 @@ describe('hub import', () => {
   test('registers stdio servers in command mode with command, args, env and cwd kept, names normalised', async () => {
     const machine = await makeMachine();
     await machine.place('cursor-mcp.json', cursorFile(machine));
-    expect(await runImport(['cursor'], machine.deps())).toBe(0);
+    expect(await runImport(['cursor', '--no-start'], machine.deps())).toBe(0);
     const servers = await hubServers(machine);
     expect(Object.keys(servers).sort()).toEqual(['git', 'github', 'my-notes']);
     expect(servers.github).toMatchObject({
@@ -57,7 +59,7 @@ describe('hub import', () => {
     for (const json of [false, true]) {
       const machine = await makeMachine();
       await machine.place('cursor-mcp.json', cursorFile(machine));
-      await runImport(json ? ['cursor', '--json'] : ['cursor'], machine.deps());
+      await runImport(json ? ['cursor', '--no-start', '--json'] : ['cursor', '--no-start'], machine.deps());
       const output = machine.output();
       expect(output).not.toContain('ghp_SECRET_VALUE_1234');
       expect(output).not.toContain('sk-SECRET-ARG');
@@ -71,7 +73,7 @@ describe('hub import', () => {
     const data = await readJson(cursorFile(machine));
     (data.mcpServers as Record<string, unknown>).hub = { command: '/usr/bin/node', args: [SERVER_JS] };
     await import('node:fs/promises').then(fs => fs.writeFile(cursorFile(machine), JSON.stringify(data, null, 2)));
-    await runImport(['cursor', '--json'], machine.deps());
+    await runImport(['cursor', '--no-start', '--json'], machine.deps());
     const result = JSON.parse(machine.output()) as { skipped: { key: string; reason: string }[] };
     expect(result.skipped.map(item => item.key).sort()).toEqual(['hub', 'linear', 'old-thing']);
     expect(result.skipped.find(item => item.key === 'linear')!.reason).toMatch(/remote/);
@@ -81,15 +83,15 @@ describe('hub import', () => {
   test('a name hub already has is skipped with a note, and the store record is not touched', async () => {
     const machine = await makeMachine();
     await machine.place('cursor-mcp.json', cursorFile(machine));
-    await runImport(['cursor'], machine.deps());
+    await runImport(['cursor', '--no-start'], machine.deps());
     const first = await hubServers(machine);
     await machine.place('windsurf-mcp_config.json', join(machine.home, '.codeium', 'windsurf', 'mcp_config.json'), {
       'brave-search': 'github',
     });
-    await runImport(['windsurf'], machine.deps());
+    await runImport(['windsurf', '--no-start'], machine.deps());
     expect(await hubServers(machine)).toEqual(first);
     expect(machine.output()).toMatch(/= github +already in hub with a different command/);
-    await runImport(['cursor'], machine.deps());
+    await runImport(['cursor', '--no-start'], machine.deps());
     expect(machine.output()).toMatch(/= github +already in hub \(same command\)/);
   });
 
@@ -97,7 +99,7 @@ describe('hub import', () => {
     const machine = await makeMachine();
     const file = await machine.place('cursor-mcp.json', cursorFile(machine));
     const original = await readFile(file, 'utf8');
-    expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
+    expect(await runImport(['cursor', '--no-start', '--remove', '--yes'], machine.deps())).toBe(0);
     const data = await readJson(file);
     expect(Object.keys(data.mcpServers as object).sort()).toEqual(['linear', 'old-thing']);
     expect(data.someOtherKey).toEqual({ keep: true });
@@ -111,7 +113,7 @@ describe('hub import', () => {
     const machine = await makeMachine();
     const file = await machine.place('cursor-mcp.json', cursorFile(machine));
     const original = await readFile(file, 'utf8');
-    await expect(runImport(['cursor', '--remove'], machine.deps())).rejects.toThrow(/--yes/);
+    await expect(runImport(['cursor', '--no-start', '--remove'], machine.deps())).rejects.toThrow(/--yes/);
     expect(await readFile(file, 'utf8')).toBe(original);
     await expect(readFile(join(machine.hubHome, 'db.json'))).rejects.toThrow(/ENOENT/);
   });
@@ -123,7 +125,7 @@ describe('hub import', () => {
       const original = await readFile(file, 'utf8');
       const questions: string[] = [];
       await runImport(
-        ['cursor', '--remove'],
+        ['cursor', '--no-start', '--remove'],
         machine.deps({ confirm: async question => (questions.push(question), answer) }),
       );
       expect(questions).toHaveLength(1);
@@ -136,7 +138,7 @@ describe('hub import', () => {
   test('codex: TOML servers with env tables are imported, the url server skipped, --remove keeps other tables', async () => {
     const machine = await makeMachine();
     const file = await machine.place('codex-config.toml', join(machine.home, '.codex', 'config.toml'));
-    await runImport(['codex', '--remove', '--yes'], machine.deps());
+    await runImport(['codex', '--no-start', '--remove', '--yes'], machine.deps());
     expect((await hubServers(machine)).context7).toMatchObject({
       command: 'npx',
       args: ['-y', '@upstash/context7-mcp'],
@@ -155,7 +157,7 @@ describe('hub import', () => {
     const user = await machine.place('claude-user.json', join(machine.home, '.claude.json'), {
       __PROJECT__: machine.project,
     });
-    await runImport(['claude-code', '--remove', '--yes'], machine.deps());
+    await runImport(['claude-code', '--no-start', '--remove', '--yes'], machine.deps());
     expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres']);
     expect(machine.output()).not.toContain('hunter2');
     expect(machine.output()).not.toContain('secret-memory');
@@ -175,8 +177,8 @@ describe('hub import', () => {
     const machine = await makeMachine();
     await machine.place('vscode-mcp.json', join(machine.project, '.vscode', 'mcp.json'));
     await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
-    await runImport(['vscode'], machine.deps());
-    await runImport(['gemini'], machine.deps());
+    await runImport(['vscode', '--no-start'], machine.deps());
+    await runImport(['gemini', '--no-start'], machine.deps());
     const servers = await hubServers(machine);
     expect(Object.keys(servers).sort()).toEqual(['git', 'perplexity']);
     expect(servers.perplexity!.env).toEqual({ PERPLEXITY_API_KEY: '${input:perplexity-key}' });
@@ -186,14 +188,44 @@ describe('hub import', () => {
     const machine = await makeMachine();
     await machine.place('broken.json', join(machine.project, '.gemini', 'settings.json'));
     await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
-    expect(await runImport(['gemini'], machine.deps())).toBe(0);
+    expect(await runImport(['gemini', '--no-start'], machine.deps())).toBe(0);
     expect(machine.output()).toContain(`${join(machine.project, '.gemini', 'settings.json')} is not valid JSON`);
     expect(Object.keys(await hubServers(machine))).toEqual(['git']);
   });
 
+  test('starts each imported server once so its tools are cached; one that does not start stays in the client', async () => {
+    const machine = await makeMachine();
+    const file = join(machine.home, '.cursor', 'mcp.json');
+    const config = {
+      mcpServers: {
+        echo: {
+          command: process.execPath,
+          args: [fixture('echo-server.mjs')],
+          env: { ECHO_TOKEN: 'tok-SECRET', ECHO_SPAWN_LOG: join(machine.root, 'spawns') },
+        },
+        broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      },
+    };
+    await mkdir(join(machine.home, '.cursor'), { recursive: true });
+    await writeFile(file, JSON.stringify(config, null, 2));
+    expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
+    const servers = await hubServers(machine);
+    expect(servers.echo!.tools.map(tool => (tool as { name: string }).name)).toContain('echo');
+    expect(servers.broken!.tools).toEqual([]);
+    const output = machine.output();
+    expect(output).toMatch(/\+ echo .* — \d+ tools/);
+    expect(output).toMatch(/\+ broken .* — did not start/);
+    expect(output).toContain('Kept broken');
+    expect(output).not.toContain('tok-SECRET');
+    expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['broken']);
+    // The probe closed what it started.
+    const pid = Number((await readFile(join(machine.root, 'spawns'), 'utf8')).trim());
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+  });
+
   test('no config at all is not an error', async () => {
     const machine = await makeMachine();
-    expect(await runImport(['windsurf'], machine.deps())).toBe(0);
+    expect(await runImport(['windsurf', '--no-start'], machine.deps())).toBe(0);
     expect(machine.output()).toMatch(/No Windsurf config found/);
   });
 });

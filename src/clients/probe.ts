@@ -1,0 +1,47 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { loadConfig } from '../config.js';
+import { errorMessage } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { createServerManager } from '../proxy/server-manager.js';
+import { openStore } from '../store/store.js';
+import { HUB_VERSION } from '../version.js';
+import type { ClientContext } from './types.js';
+
+export type ProbeResult = { ok: true; tools: number } | { ok: false; error: string; logFile: string };
+
+const PROBE_TIMEOUT_MS = 30_000;
+
+// Start each imported server once, as registry.install does, so its tools are cached in the
+// store and listed by every hub at once; the children are closed before this returns.
+export async function probeServers(
+  names: readonly string[],
+  context: ClientContext,
+): Promise<Map<string, ProbeResult>> {
+  const config = loadConfig(context.env as NodeJS.ProcessEnv);
+  const log = createLogger(config, 'hub-import');
+  const store = openStore(config.paths, log);
+  const server = new Server({ name: 'hub-import', version: HUB_VERSION }, { capabilities: {} });
+  const manager = createServerManager(
+    { config, log, store, server, isInitialized: () => false },
+    { startTimeoutMs: PROBE_TIMEOUT_MS },
+  );
+  const results = new Map<string, ProbeResult>();
+  try {
+    await Promise.all(
+      names.map(async name => {
+        try {
+          results.set(name, { ok: true, tools: (await manager.start(name)).length });
+        } catch (error) {
+          results.set(name, {
+            ok: false,
+            error: errorMessage(error).split('\n')[0] ?? '',
+            logFile: config.paths.serverLog(name),
+          });
+        }
+      }),
+    );
+  } finally {
+    await manager.close();
+  }
+  return results;
+}
