@@ -1,49 +1,17 @@
-import { basename } from 'node:path';
 import { rm } from 'node:fs/promises';
-import { HubError, errorMessage, isHubError } from '../errors.js';
-import type { HubConfig } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { ServerManager } from '../proxy/server-manager.js';
+import { basename } from 'node:path';
+import { HubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import type { Store } from '../store/store.js';
 import { readInstalledPackage } from './bin.js';
-import type { Confirm, InstallPlan } from './consent.js';
+import type { InstallPlan } from './consent.js';
+import type { InstallContext, InstallRequest, Target } from './install-context.js';
+import { finish, saveRecord } from './install-record.js';
+import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { npmInstall, npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
-import type { InstallResult } from './install-result.js';
 
-/** What the bundled catalog (or registry metadata) knows about a package. */
-export interface CatalogHints {
-  readonly defaultArgs?: readonly string[] | undefined;
-  readonly requiredEnv?: readonly string[] | undefined;
-}
-
-export interface InstallRequest {
-  readonly package?: string | undefined;
-  readonly command?: string | undefined;
-  readonly name?: string | undefined;
-  readonly args?: readonly string[] | undefined;
-  readonly env?: Readonly<Record<string, string>> | undefined;
-  readonly start?: boolean | undefined;
-}
-
-export interface InstallContext {
-  readonly config: HubConfig;
-  readonly log: Logger;
-  readonly store: Store;
-  readonly manager: ServerManager;
-  readonly confirm: Confirm;
-  readonly deriveName: (packageName: string) => string;
-  readonly lookup?: ((packageName: string) => CatalogHints | undefined) | undefined;
-  /** Short human progress messages ("installed x@y", "starting", "ready: N tools"); heartbeat while npm is quiet. */
-  readonly progress?: ((message: string, heartbeat?: boolean) => void) | undefined;
-  /** Each line npm prints while it installs. */
-  readonly onNpmLine?: ((line: string) => void) | undefined;
-  readonly signal?: AbortSignal | undefined;
-  /** PATH used to check that a registered command exists. */
-  readonly pathEnv?: string | undefined;
-}
+export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
 
 // Launchers say nothing about the server they run, so they cannot name it.
 const LAUNCHERS = new Set([
@@ -61,14 +29,6 @@ const LAUNCHERS = new Set([
   'docker',
   'pipx',
 ]);
-
-interface Target {
-  readonly name: string;
-  readonly spec?: NpmSpec;
-  readonly command?: string;
-  readonly args: readonly string[];
-  readonly requiredEnv: readonly string[];
-}
 
 function pickTarget(request: InstallRequest, context: InstallContext): Target {
   if (request.package !== undefined) {
@@ -215,29 +175,6 @@ async function installFromNpm(
   return finish(record, target.requiredEnv, start, context);
 }
 
-type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
-
-async function saveRecord(context: InstallContext, fields: NewRecord): Promise<ServerRecord> {
-  return context.store.update(data => {
-    if (data.servers[fields.name]) {
-      throw new HubError(
-        'ALREADY_EXISTS',
-        `A server named "${fields.name}" was installed by another hub meanwhile; call registry.list, or pick another name with "name".`,
-      );
-    }
-    const order = Math.max(0, ...Object.values(data.servers).map(server => server.order)) + 1;
-    const record: ServerRecord = {
-      ...fields,
-      installedAt: new Date().toISOString(),
-      order,
-      autoStart: false,
-      tools: [],
-    };
-    data.servers[fields.name] = record;
-    return record;
-  });
-}
-
 async function reconfigure(
   existing: ServerRecord,
   target: Target,
@@ -272,61 +209,4 @@ async function reconfigure(
   });
   await context.manager.stop(record.name);
   return finish(record, target.requiredEnv, request.start !== false, context);
-}
-
-async function finish(
-  record: ServerRecord,
-  requiredEnv: readonly string[],
-  start: boolean,
-  context: InstallContext,
-): Promise<InstallResult> {
-  const missingEnv = requiredEnv.filter(key => !record.env[key]);
-  await context.manager.reload();
-  const logFile = context.config.paths.serverLog(record.name);
-  if (start && missingEnv.length === 0) {
-    context.progress?.(`starting ${record.name}`);
-    try {
-      await context.manager.start(record.name);
-    } catch (error) {
-      // The manager's message ends with the stderr tail: it goes last, after what to do.
-      const reason = errorMessage(error);
-      throw new HubError(
-        isHubError(error) ? error.code : 'CHILD_FAILED',
-        `Server "${record.name}" was installed (record kept) but did not start; once fixed, call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.${reason.includes(logFile) ? '' : ` Its log is ${logFile}.`} ${reason}`,
-        { cause: error },
-      );
-    }
-  }
-  const [status] = await context.manager.status(record.name);
-  const tools = status?.tools ?? [];
-  if (start && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
-  return {
-    name: record.name,
-    ...(record.package !== undefined && { package: record.package }),
-    ...(record.version !== undefined && { version: record.version }),
-    mode: record.mode,
-    command: formatCommandLine(record.command, record.args),
-    state: status?.state ?? 'stopped',
-    tools,
-    missingEnv,
-    logFile,
-    next: nextStep(record.name, tools, missingEnv, start, record.package),
-  };
-}
-
-function nextStep(
-  name: string,
-  tools: readonly string[],
-  missingEnv: readonly string[],
-  started: boolean,
-  pkg: string | undefined,
-): string {
-  if (missingEnv.length > 0) {
-    const example = missingEnv.map(key => `"${key}": "…"`).join(', ');
-    return `Not started: it needs ${missingEnv.join(', ')}. Call registry.install again with ${pkg ? `package "${pkg}"` : 'the same command'}, name "${name}" and env { ${example} }, or remove it with registry.uninstall { name: "${name}" }.`;
-  }
-  if (!started)
-    return `Saved but not started. registry.list { server: "${name}" } starts it and shows its tools; calls to ${name}.<tool> start it too.`;
-  const example = tools[0] ?? `${name}.<tool>`;
-  return `Call its tools directly (e.g. ${example}). If your client does not refresh its tool list, use registry.list { server: "${name}" } for their input schemas and registry.call { server: "${name}", tool, arguments }.`;
 }

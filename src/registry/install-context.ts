@@ -1,0 +1,47 @@
+import type { HubConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ServerManager } from '../proxy/server-manager.js';
+import type { Store } from '../store/store.js';
+import type { Confirm } from './consent.js';
+import type { NpmSpec } from './npm-spec.js';
+
+/** What the bundled catalog (or registry metadata) knows about a package. */
+export interface CatalogHints {
+  readonly defaultArgs?: readonly string[] | undefined;
+  readonly requiredEnv?: readonly string[] | undefined;
+}
+
+export interface InstallRequest {
+  readonly package?: string | undefined;
+  readonly command?: string | undefined;
+  readonly name?: string | undefined;
+  readonly args?: readonly string[] | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly start?: boolean | undefined;
+}
+
+export interface InstallContext {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly manager: ServerManager;
+  readonly confirm: Confirm;
+  readonly deriveName: (packageName: string) => string;
+  readonly lookup?: ((packageName: string) => CatalogHints | undefined) | undefined;
+  /** Short human progress messages ("installed x@y", "starting", "ready: N tools"); heartbeat while npm is quiet. */
+  readonly progress?: ((message: string, heartbeat?: boolean) => void) | undefined;
+  /** Each line npm prints while it installs. */
+  readonly onNpmLine?: ((line: string) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+  /** PATH used to check that a registered command exists. */
+  readonly pathEnv?: string | undefined;
+}
+
+/** What one install is about, once the request is validated. */
+export interface Target {
+  readonly name: string;
+  readonly spec?: NpmSpec;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly requiredEnv: readonly string[];
+}

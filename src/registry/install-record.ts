@@ -1,0 +1,88 @@
+// The last steps of registry.install, shared by fresh installs, registrations and reconfigures.
+import { HubError, errorMessage, isHubError } from '../errors.js';
+import type { ServerRecord } from '../store/schema.js';
+import type { InstallContext } from './install-context.js';
+import type { InstallResult } from './install-result.js';
+import { formatCommandLine } from './install-target.js';
+
+export type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
+
+/** Writes a new server record under the lock, last in install order; a name taken meanwhile is refused. */
+export async function saveRecord(context: InstallContext, fields: NewRecord): Promise<ServerRecord> {
+  return context.store.update(data => {
+    if (data.servers[fields.name]) {
+      throw new HubError(
+        'ALREADY_EXISTS',
+        `A server named "${fields.name}" was installed by another hub meanwhile; call registry.list, or pick another name with "name".`,
+      );
+    }
+    const order = Math.max(0, ...Object.values(data.servers).map(server => server.order)) + 1;
+    const record: ServerRecord = {
+      ...fields,
+      installedAt: new Date().toISOString(),
+      order,
+      autoStart: false,
+      tools: [],
+    };
+    data.servers[fields.name] = record;
+    return record;
+  });
+}
+
+/** After the record is saved: refresh routes, start the server when it can run, and describe the outcome. */
+export async function finish(
+  record: ServerRecord,
+  requiredEnv: readonly string[],
+  start: boolean,
+  context: InstallContext,
+): Promise<InstallResult> {
+  const missingEnv = requiredEnv.filter(key => !record.env[key]);
+  await context.manager.reload();
+  const logFile = context.config.paths.serverLog(record.name);
+  if (start && missingEnv.length === 0) {
+    context.progress?.(`starting ${record.name}`);
+    try {
+      await context.manager.start(record.name);
+    } catch (error) {
+      // The manager's message ends with the stderr tail: it goes last, after what to do.
+      const reason = errorMessage(error);
+      throw new HubError(
+        isHubError(error) ? error.code : 'CHILD_FAILED',
+        `Server "${record.name}" was installed (record kept) but did not start; once fixed, call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.${reason.includes(logFile) ? '' : ` Its log is ${logFile}.`} ${reason}`,
+        { cause: error },
+      );
+    }
+  }
+  const [status] = await context.manager.status(record.name);
+  const tools = status?.tools ?? [];
+  if (start && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
+  return {
+    name: record.name,
+    ...(record.package !== undefined && { package: record.package }),
+    ...(record.version !== undefined && { version: record.version }),
+    mode: record.mode,
+    command: formatCommandLine(record.command, record.args),
+    state: status?.state ?? 'stopped',
+    tools,
+    missingEnv,
+    logFile,
+    next: nextStep(record.name, tools, missingEnv, start, record.package),
+  };
+}
+
+function nextStep(
+  name: string,
+  tools: readonly string[],
+  missingEnv: readonly string[],
+  started: boolean,
+  pkg: string | undefined,
+): string {
+  if (missingEnv.length > 0) {
+    const example = missingEnv.map(key => `"${key}": "…"`).join(', ');
+    return `Not started: it needs ${missingEnv.join(', ')}. Call registry.install again with ${pkg ? `package "${pkg}"` : 'the same command'}, name "${name}" and env { ${example} }, or remove it with registry.uninstall { name: "${name}" }.`;
+  }
+  if (!started)
+    return `Saved but not started. registry.list { server: "${name}" } starts it and shows its tools; calls to ${name}.<tool> start it too.`;
+  const example = tools[0] ?? `${name}.<tool>`;
+  return `Call its tools directly (e.g. ${example}). If your client does not refresh its tool list, use registry.list { server: "${name}" } for their input schemas and registry.call { server: "${name}", tool, arguments }.`;
+}
