@@ -3,7 +3,7 @@
 // for a running process nor signalled.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { hubPaths } from '../../src/paths.js';
 import { bootId, readProcessIdentity } from '../../src/process/identity.js';
@@ -123,5 +123,39 @@ describe('identity', () => {
     const outcome = await manager.kill({ reference: '00dead00', signal: 'SIGTERM', graceMs: 0, remove: false });
     expect(outcome).toMatchObject({ alreadyEnded: true, signalSent: undefined });
     expect(isAlive(parent.pid ?? 0)).toBe(true);
+  });
+});
+
+describe('records', () => {
+  test('ended records older than 7 days are pruned with their log and exit file', async () => {
+    const { manager, store, paths } = await managerIn(await makeHubHome());
+    const { record } = await manager.start({ command: 'true', args: [] }, undefined, never);
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), { timeout: 5_000, interval: 50 });
+    const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000).toISOString();
+    await store.update(data => {
+      const stored = data.processes[record.id];
+      if (stored) stored.endedAt = old;
+    });
+    writeFileSync(paths.processLog(record.id), 'old output\n');
+    expect(existsSync(paths.processExitFile(record.id))).toBe(true);
+    expect((await manager.list()).map(listed => listed.id)).not.toContain(record.id);
+    expect(existsSync(paths.processLog(record.id))).toBe(false);
+    expect(existsSync(paths.processExitFile(record.id))).toBe(false);
+  });
+
+  test('the log cap is enforced on a running process: oldest output cut behind a marker', async () => {
+    const home = await makeHubHome();
+    const paths = hubPaths(home);
+    const store = openStore(paths);
+    const manager = createProcessManager({ paths, store, log: silentLogger, maxRunning: 64, logCapBytes: 64 * 1024, logReadBytes: 200 * 1024 });
+    onTestFinished(() => manager.close());
+    const { record } = await manager.start({ command: 'i=0; while [ $i -lt 4000 ]; do echo "line $i of the noisy process"; i=$((i+1)); done; sleep 30' }, { pattern: /line 3999/, timeoutMs: 20_000 }, never);
+    const { slice } = await manager.logs({ reference: record.id, lines: 2 });
+    expect(slice.droppedBytes).toBeGreaterThan(0);
+    expect(slice.lines).toEqual(['line 3998 of the noisy process', 'line 3999 of the noisy process']);
+    const text = readFileSync(record.logFile, 'utf8');
+    expect(text).toMatch(/^\[hub: \d+ bytes of older output truncated\]\n/);
+    expect(text.length).toBeLessThanOrEqual(64 * 1024);
+    await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
   });
 });
