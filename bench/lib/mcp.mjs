@@ -8,6 +8,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HUB_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const EVERYTHING_JS = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 export const NAIVE_PROXY_JS = fileURLToPath(new URL('../naive-proxy.mjs', import.meta.url));
+export const LEAN_PROXY_JS = fileURLToPath(new URL('../lean-proxy.mjs', import.meta.url));
 
 const baseEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) });
 
@@ -39,6 +40,7 @@ export async function connectStdio({ command = process.execPath, args, env = {},
 
 export const spawnHub = (home, extraEnv = {}) => connectStdio({ args: [HUB_JS], env: { HUB_HOME: home, ...extraEnv } });
 export const spawnEverything = () => connectStdio({ args: [EVERYTHING_JS, 'stdio'] });
+export const spawnLeanProxy = () => connectStdio({ args: [LEAN_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 export const spawnNaiveProxy = () => connectStdio({ args: [NAIVE_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 
 /** The text of a tool result, or its error. */
