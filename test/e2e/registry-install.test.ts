@@ -241,6 +241,31 @@ describe('registry.install with the fake npm', () => {
     });
   });
 
+  test('cancelling the call while npm runs stops npm and leaves no folder or record', async () => {
+    const home = await makeHubHome();
+    const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '20000' });
+    await withHub(home, npm.env, async hub => {
+      const controller = new AbortController();
+      const pending = hub.client.callTool(
+        { name: 'registry.install', arguments: { package: 'slow-server' } },
+        undefined,
+        {
+          signal: controller.signal,
+          onprogress: progress => {
+            if (progress.message?.startsWith('npm: npm http')) controller.abort();
+          },
+        },
+      );
+      await expect(pending).rejects.toThrow();
+      await vi.waitFor(() => expect(childrenOf(hub.pid ?? 0)).toEqual([]), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(() => expect(existsSync(join(home, 'servers', 'slow'))).toBe(false), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      expect(await dbServers(home)).toEqual({});
+    });
+  });
+
   test('install → ready with tools/list_changed → call → reinstall with env → uninstall', async () => {
     const home = await makeHubHome();
     const npm = fakeNpm(home);
