@@ -106,6 +106,11 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
       `+ ${server.name.padEnd(20)} ${commandLine(server.command, server.args)}${env}${server.key !== server.name ? `  [was "${server.key}"]` : ''}${started}`,
     );
   }
+  for (const server of outcome.imported.filter(entry => entry.variableKeys.length > 0)) {
+    lines.push(
+      `! ${server.name}: env ${server.variableKeys.join(', ')} holds a ${client.title} variable (\${...}) that hub does not expand; put the real value in ${hubHome}/db.json (servers.${server.name}.env)`,
+    );
+  }
   for (const server of outcome.existing)
     lines.push(
       `= ${server.name.padEnd(20)} already in hub${server.same ? ' (same command)' : " with a different command: kept hub's; rename one to import it"}`,

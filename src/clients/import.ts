@@ -16,6 +16,8 @@ export interface ImportedServer {
   readonly command: string;
   readonly args: readonly string[];
   readonly envKeys: readonly string[];
+  /** Keys whose value is a client variable (`${input:x}`, `${env:X}`, `${X}`) that hub passes on unexpanded. */
+  readonly variableKeys: readonly string[];
   readonly cwd?: string;
 }
 
@@ -84,6 +86,7 @@ export async function registerServers(
         command: server.command,
         args: server.args,
         envKeys: Object.keys(server.env),
+        variableKeys: Object.keys(server.env).filter(key => /\$\{[^}]+\}/.test(server.env[key]!)),
         ...(server.cwd !== undefined && { cwd: server.cwd }),
       });
       outcome.removable.push(server);

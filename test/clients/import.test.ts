@@ -182,6 +182,7 @@ describe('hub import', () => {
     const servers = await hubServers(machine);
     expect(Object.keys(servers).sort()).toEqual(['git', 'perplexity']);
     expect(servers.perplexity!.env).toEqual({ PERPLEXITY_API_KEY: '${input:perplexity-key}' });
+    expect(machine.output()).toMatch(/perplexity: env PERPLEXITY_API_KEY holds a VS Code variable/);
   });
 
   test('a file it cannot parse is reported and the other files are still read', async () => {
