@@ -33,12 +33,20 @@ function session(client: Client, pid: number | undefined, close: () => Promise<v
   };
 }
 
+// What a client's environment carries for network access (npm inside hub needs it).
+const NETWORK_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined && /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_(registry|cafile|strict_ssl|proxy|https_proxy))$/i.test(entry[0]),
+  ),
+);
+
 /** The built hub (dist/server.js) over stdio, as a client config would start it. */
 export async function spawnHub(home: string, options: SessionOptions = {}): Promise<HubSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS],
-    env: { HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: { ...NETWORK_ENV, HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env },
     stderr: 'pipe',
   });
   const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
