@@ -1,14 +1,27 @@
 import { tempHome } from '../lib/cleanup.mjs';
 import { addServers, everythingRecord } from '../lib/home.mjs';
-import { spawnEverything, spawnHub } from '../lib/mcp.mjs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { connectStdio, spawnEverything, spawnHub } from '../lib/mcp.mjs';
 import { descendants } from '../lib/proc.mjs';
-import { median, round } from '../lib/stats.mjs';
+import { median, round, roundOrder } from '../lib/stats.mjs';
 import { row } from '../lib/report.mjs';
 
 // 2. Cold start: spawn hub with 20 installed servers (tools cached in db.json) → initialize →
 // tools/list, with no child server started; against spawning one server-everything directly.
 
 const SERVERS = 20;
+const MINIMAL_JS = fileURLToPath(new URL('../minimal-server.mjs', import.meta.url));
+
+// Floors: node itself starting and exiting, and the smallest SDK server answering tools/list.
+async function bareNode() {
+  const start = performance.now();
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  await once(child, 'exit');
+  return { ms: performance.now() - start, tools: 0, children: 0 };
+}
+const spawnMinimal = () => connectStdio({ args: [MINIMAL_JS] });
 
 async function timeToTools(spawn) {
   const start = performance.now();
@@ -34,20 +47,23 @@ export async function coldStartSection({ quick, log, shared }) {
   log(`  ${runs} runs each, interleaved: hub with ${SERVERS} servers in its store vs one server-everything`);
   const hub = [];
   const direct = [];
+  const minimal = [];
+  const bare = [];
+  const kinds = [
+    [hub, () => timeToTools(() => spawnHub(home))],
+    [direct, () => timeToTools(spawnEverything)],
+    [minimal, () => timeToTools(spawnMinimal)],
+    [bare, bareNode],
+  ];
   // One unmeasured run of each warms the page cache for node and the modules.
-  await timeToTools(() => spawnHub(home));
-  await timeToTools(spawnEverything);
+  for (const [, run] of kinds) await run();
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      hub.push(await timeToTools(() => spawnHub(home)));
-      direct.push(await timeToTools(spawnEverything));
-    } else {
-      direct.push(await timeToTools(spawnEverything));
-      hub.push(await timeToTools(() => spawnHub(home)));
-    }
+    for (const [list, run] of roundOrder(kinds, i)) list.push(await run());
   }
   const hubMs = round(median(hub.map(r => r.ms)), 1);
   const directMs = round(median(direct.map(r => r.ms)), 1);
+  const minimalMs = round(median(minimal.map(r => r.ms)), 1);
+  const bareMs = round(median(bare.map(r => r.ms)), 1);
   const maxChildren = Math.max(...hub.map(r => r.children));
   const listed = hub[0].tools;
   const expectedProxied = SERVERS * tools.length;
@@ -56,6 +72,7 @@ export async function coldStartSection({ quick, log, shared }) {
   if (!proxiedListed) notes.push(`hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`);
   const rows = [
     row('cold start', `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`, hubMs, { label: 'one server-everything', value: directMs }, { text: '< 150 ms', below: 150 }, proxiedListed ? undefined : notes[0]),
+    row('cold start', 'floor: minimal SDK server spawn → initialize → tools/list (ms)', minimalMs, { label: 'node -e 0', value: bareMs }),
     row('cold start', 'child processes started by hub during cold start', maxChildren, { label: '', value: null }, { text: '0', below: 1 }),
   ];
   if (!proxiedListed) rows[0].pass = null;
@@ -67,7 +84,9 @@ export async function coldStartSection({ quick, log, shared }) {
       servers: SERVERS,
       hubMs: hub.map(r => round(r.ms, 1)),
       directMs: direct.map(r => round(r.ms, 1)),
-      medianMs: { hub: hubMs, direct: directMs },
+      minimalMs: minimal.map(r => round(r.ms, 1)),
+      bareNodeMs: bare.map(r => round(r.ms, 1)),
+      medianMs: { hub: hubMs, direct: directMs, minimalSdkServer: minimalMs, bareNode: bareMs },
       toolsListed: listed,
       expectedProxiedTools: expectedProxied,
       maxChildrenDuringColdStart: maxChildren,
