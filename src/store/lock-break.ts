@@ -18,8 +18,8 @@ export function breakStaleLock(lockFile: string, seen: string): BreakResult {
     return 'busy';
   }
   try {
+    // Re-checked under the breaker: the lock must still be the one seen, and still stale.
     const current = readIfExists(lockFile);
-    if (current === undefined) return 'gone';
     if (current !== seen || !isStale(lockFile, current)) return 'gone';
     return removeIfStill(lockFile, current) ? 'broken' : 'gone';
   } finally {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { bootId, isSameProcess, readProcessIdentity } from '../process/identity.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
@@ -51,6 +50,23 @@ export function createExclusive(file: string, content: string): boolean {
 // older hub) cannot name its holder; it is taken as stale once older than this.
 const UNPARSABLE_STALE_MS = 1_000;
 
+// Without /proc (not Linux) start times cannot be read: fall back to "is the pid alive".
+const HAS_PROC = existsSync('/proc/self/stat');
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when pid (started at startTicks in boot, when given) no longer runs. */
+export function isGone(pid: number, startTicks?: number, boot?: string): boolean {
+  return HAS_PROC ? !isSameProcess(pid, startTicks, boot) : !pidAlive(pid);
+}
+
 /** True when content names a process that no longer runs (or cannot be read and is old). */
 export function isStale(file: string, content: string): boolean {
   const [pidText, ticksText, boot] = content.trim().split(' ');
@@ -59,7 +75,7 @@ export function isStale(file: string, content: string): boolean {
     const info = statOrUndefined(file);
     return info !== undefined && Date.now() - info.mtimeMs > UNPARSABLE_STALE_MS;
   }
-  return !isSameProcess(pid, ticksText === undefined ? undefined : Number(ticksText), boot);
+  return isGone(pid, ticksText === undefined ? undefined : Number(ticksText), boot);
 }
 
 export function statOrUndefined(file: string): { mtimeMs: number; ino: number } | undefined {
@@ -104,23 +120,3 @@ export function unlinkIfMine(file: string, content: string): void {
   }
 }
 
-// `<lock>[.next|.break].<pid>.<hex>` (createExclusive) and `….stale-<pid>-<hex>` (removeIfStill).
-const LITTER = /^(?:\.next|\.break)?(?:\.|\.stale-)(\d+)[.-][0-9a-f]{8}$/;
-
-/** Removes the side files of lockFile left by processes killed mid-operation (dead pids only). */
-export function sweepLockLitter(lockFile: string): number {
-  const folder = dirname(lockFile);
-  const base = basename(lockFile);
-  let removed = 0;
-  for (const name of readdirSync(folder)) {
-    const pid = name.startsWith(base) ? LITTER.exec(name.slice(base.length))?.[1] : undefined;
-    if (pid === undefined || isSameProcess(Number(pid))) continue;
-    try {
-      unlinkSync(join(folder, name));
-      removed += 1;
-    } catch {
-      // gone already
-    }
-  }
-  return removed;
-}

@@ -6,16 +6,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { watchNames, type Waker } from './lock-wait.js';
 
 // An inter-process lock file, created atomically with "pid startTicks bootId" of its holder.
-// A lock whose holder is gone is broken (lock-break.ts). Waiters are woken by inotify when the
-// lock goes, and queue fairly enough: the first waiter to fail claims `<lock>.next` (its turn),
-// and nobody else takes the lock while a live turn is claimed, so a process that releases and
-// re-acquires in a loop cannot starve the others.
+// A lock whose holder is gone is broken (lock-break.ts). Waiters poll with backoff; one that
+// has waited TURN_AFTER_MS claims `<lock>.next` (its turn), nobody else takes the lock while a
+// live turn is claimed, and the turn's owner is woken by inotify the moment the lock goes. So
+// a process that releases and re-takes the lock in a loop cannot starve the others for long.
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 const POLL_MAX_MS = 25;
 // Barging (a releaser re-taking the lock at once) is allowed: it saves a process switch per
-// change. A waiter that has waited this long claims the turn, which stops it.
-const TURN_AFTER_MS = Number(process.env.HUB_STORE_TURN_MS ?? 50);
+// change, which on a loaded machine costs more than the change. A waiter that has waited this
+// long claims the turn, which stops it: the bound on how long anyone waits behind bargers.
+const TURN_AFTER_MS = 100;
 // A turn older than this is ignored: its owner is stuck, or the lock is held long anyway.
 const TURN_VALID_MS = 1_000;
 // A holder seen for this long is checked for life (cheap enough, and dead holders are rare).

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, realpathSync, renameSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LowSync } from 'lowdb';
-import { HubError } from '../errors.js';
+import { HubError, isHubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { HubPaths } from '../paths.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
-import { sweepLockLitter } from './lock-file.js';
+import { sweepLockLitter } from './lock-litter.js';
 import { withLock } from './lock.js';
 import { decodeStore } from './recover.js';
 import { STORE_VERSION, StoreSchema, type StoreData } from './schema.js';
@@ -26,6 +26,12 @@ function asideName(db: string): string {
   let aside = `${db}.corrupt-${stamp}`;
   for (let n = 1; existsSync(aside); n += 1) aside = `${db}.corrupt-${stamp}-${n}`;
   return aside;
+}
+
+// A failed file operation, as one sentence: what failed, on which file, what to do.
+function asStoreError(error: unknown, db: string): unknown {
+  if (isHubError(error) || !(error instanceof Error) || !('code' in error) || !('syscall' in error)) return error;
+  return new HubError('INTERNAL', `The store ${db} could not be read or written (${error.message}); check that ${dirname(db)} is writable by this user and the disk has space, then retry.`, { cause: error });
 }
 
 export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
@@ -74,8 +80,10 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
     if (decoded.kind === 'newer') {
       throw new HubError('STORE_CORRUPT', `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`);
     }
+    // A second name for the bad file, then the recovered data replaces it atomically: there
+    // is no moment without a db.json.
     const aside = asideName(db);
-    renameSync(db, aside);
+    linkSync(db, aside);
     const kept = Object.keys(decoded.data.servers).length + Object.keys(decoded.data.processes).length;
     log.error(
       { file: db, movedTo: aside, reason: decoded.reason, dropped: decoded.dropped, kept },
@@ -92,21 +100,40 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
     swept = true;
   };
 
+  // fn's own errors pass through as they are; the store's file errors are explained.
   const update = <T>(fn: (data: StoreData) => T | Promise<T>): Promise<T> =>
-    serialize(queueKey, () =>
-      withLock(lockFile, async brokeStaleLock => {
-        if (!swept || brokeStaleLock) sweep();
-        const data = loadForUpdate();
-        const result = await fn(data);
-        writeData(data);
-        return result;
-      }),
-    );
+    serialize(queueKey, async () => {
+      let fnFailed = false;
+      try {
+        return await withLock(lockFile, async brokeStaleLock => {
+          if (!swept || brokeStaleLock) sweep();
+          const data = loadForUpdate();
+          let result: T;
+          try {
+            result = await fn(data);
+          } catch (error) {
+            fnFailed = true;
+            throw error;
+          }
+          writeData(data);
+          return result;
+        });
+      } catch (error) {
+        throw fnFailed ? error : asStoreError(error, db);
+      }
+    });
 
   return {
     file: db,
     async read() {
-      const decoded = decodeStore(readText());
+      let text: string;
+      try {
+        text = readText();
+      } catch (error) {
+        throw asStoreError(error, db);
+      }
+      if (text === lastWritten) return JSON.parse(text) as StoreData;
+      const decoded = decodeStore(text);
       if (decoded.kind === 'ok') return decoded.data;
       // Repair (or refuse) under the lock, then hand back what is now on disk.
       return update(data => data);

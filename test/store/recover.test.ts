@@ -1,6 +1,6 @@
 // db.json as people and crashes leave it: garbage, one bad record, a newer hub's file, a
 // deleted file, a file from before the version field, and a change that breaks the schema.
-import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, test } from 'vitest';
@@ -143,5 +143,32 @@ describe('store recovery', () => {
     expect(String((error as Error).message)).toContain('processes.p1.pid');
     expect(readFileSync(paths.db, 'utf8')).toBe(before);
     expect(await store.update(data => data.processes.p1?.pid)).toBe(4242);
+  });
+});
+
+describe('store file errors', () => {
+  test('a db.json that cannot be read is reported as one sentence naming the file', async () => {
+    const home = await makeHubHome();
+    const paths = hubPaths(home);
+    mkdirSync(paths.db);
+    const store = openStore(paths);
+    for (const attempt of [store.read(), store.update(() => 1)]) {
+      const error = await attempt.catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'INTERNAL' });
+      expect(String((error as Error).message)).toMatch(new RegExp(`^The store ${paths.db} could not be read or written \\(EISDIR.*then retry\\.$`));
+    }
+  });
+
+  test("errors thrown by the caller's change pass through untouched and nothing is written", async () => {
+    const home = await makeHubHome();
+    const store = openStore(hubPaths(home));
+    const mine = Object.assign(new Error('ENOENT: mine'), { code: 'ENOENT', syscall: 'open' });
+    await expect(
+      store.update(data => {
+        data.reservations[1] = 1;
+        throw mine;
+      }),
+    ).rejects.toBe(mine);
+    expect(await store.read()).toEqual(emptyStore());
   });
 });
