@@ -1,0 +1,45 @@
+// hub ps / logs / kill for people, over the same store the MCP tools write.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { SERVER_JS, startHubInProcess } from '../helpers/hub.js';
+import { groupMembers } from '../helpers/processes.js';
+
+const run = promisify(execFile);
+const cli = async (home: string, ...args: string[]) => {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [SERVER_JS, ...args], { env: { ...process.env, HUB_HOME: home } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+};
+
+describe('hub ps, logs, kill', () => {
+  test('ps shows a table and JSON, logs -f follows until the process ends, kill stops a group', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home);
+    try {
+      await hub.call('start_process', { command: 'for i in 1 2 3 4 5 6; do echo "count $i"; sleep 0.4; done; exit 2', name: 'counter' });
+      const sleeper = (await hub.call('start_process', { command: 'sleep', args: ['60'], name: 'sleeper', ports: [4999] })).structuredContent as { process: { pid: number } };
+      const table = await cli(home, 'ps');
+      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+STATUS\s+PID\s+PORTS\s+STARTED\s+COMMAND$/);
+      expect(table.stdout).toMatch(/sleeper\s+running\s+\d+\s+4999/);
+      const followed = await cli(home, 'logs', 'counter', '-f', '-n', '1');
+      expect(followed.code).toBe(0);
+      expect(followed.stdout.trim().split('\n').at(-1)).toBe('count 6');
+      const json = JSON.parse((await cli(home, 'ps', '--json', '--status', 'exited')).stdout) as { name: string; exitCode: number }[];
+      expect(json).toEqual([expect.objectContaining({ name: 'counter', exitCode: 2 })]);
+      const killed = await cli(home, 'kill', 'sleeper', '--signal', 'INT', '--json');
+      expect(JSON.parse(killed.stdout)).toMatchObject({ process: { status: 'killed' }, signal_sent: 'SIGINT', escalated: false });
+      expect(groupMembers(sleeper.process.pid)).toEqual([]);
+      expect(await cli(home, 'kill', '../etc')).toMatchObject({ code: 1, stderr: expect.stringContaining('not a process id or name') });
+      expect(await cli(home, 'logs', 'nobody')).toMatchObject({ code: 1, stderr: expect.stringContaining('No process with id or name "nobody"') });
+      expect(await cli(home, 'ps', '--status', 'zzz')).toMatchObject({ code: 1, stderr: expect.stringContaining('--status must be one of') });
+    } finally {
+      await hub.close();
+    }
+  });
+});
