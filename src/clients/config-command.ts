@@ -56,7 +56,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
       io.out(
         `${plan.state === 'new-file' ? 'Created' : plan.state === 'replaced' ? 'Updated the hub entry in' : 'Added hub to'} ${file}${result.backup ? ` (backup: ${result.backup})` : ''}.\n`,
       );
-    for (const note of notes.slice(1)) io.out(`${note}\n`);
+    for (const note of notes.filter(line => !line.startsWith('Or let'))) io.out(`${note}\n`);
     return 0;
   }
   io.out(describe(plan));
