@@ -34,6 +34,31 @@ async function timeToTools(spawn) {
   return { ms, tools: tools.length, children: children.length };
 }
 
+// CPU ms a fresh node spends to import one module (median of 3): where cold start goes.
+const IMPORTS = [
+  ['nothing (bare node)', ''],
+  ['zod', 'zod'],
+  ['SDK server (server/index.js)', '@modelcontextprotocol/sdk/server/index.js'],
+  ['SDK client (pulls in ajv)', '@modelcontextprotocol/sdk/client/index.js'],
+  ['execa', 'execa'],
+  ['pino', 'pino'],
+  ['hub: dist/hub.js (everything server.js loads)', '../../dist/hub.js'],
+];
+
+async function importCpuMs(specifier) {
+  const samples = [];
+  for (let i = 0; i < 3; i++) {
+    const url = specifier.startsWith('.') ? new URL(specifier, import.meta.url).href : specifier;
+    const code = `${url ? `await import(${JSON.stringify(url)});` : ''} const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'ignore'], cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+    let out = '';
+    child.stdout.on('data', chunk => (out += chunk));
+    await once(child, 'exit');
+    samples.push(Number(out));
+  }
+  return round(median(samples), 0);
+}
+
 export async function coldStartSection({ quick, log, shared }) {
   const runs = quick ? 3 : 15;
   let tools = shared.everythingTools;
@@ -70,12 +95,18 @@ export async function coldStartSection({ quick, log, shared }) {
   const proxiedListed = listed >= expectedProxied;
   const notes = [];
   if (!proxiedListed) notes.push(`hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`);
+  const imports = {};
+  if (!quick) for (const [label, specifier] of IMPORTS) imports[label] = await importCpuMs(specifier);
   const rows = [
     row('cold start', `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`, hubMs, { label: 'one server-everything', value: directMs }, { text: '< 150 ms', below: 150 }, proxiedListed ? undefined : notes[0]),
     row('cold start', 'floor: minimal SDK server spawn → initialize → tools/list (ms)', minimalMs, { label: 'node -e 0', value: bareMs }),
     row('cold start', 'child processes started by hub during cold start', maxChildren, { label: '', value: null }, { text: '0', below: 1 }),
   ];
   if (!proxiedListed) rows[0].pass = null;
+  const bareCpu = imports['nothing (bare node)'];
+  for (const [label, ms] of Object.entries(imports)) {
+    if (label !== 'nothing (bare node)') rows.push(row('cold start', `import CPU: ${label} (ms)`, ms, { label: 'bare node', value: bareCpu }));
+  }
   return {
     section: {
       status: proxiedListed ? 'ok' : 'partial',
@@ -90,6 +121,7 @@ export async function coldStartSection({ quick, log, shared }) {
       toolsListed: listed,
       expectedProxiedTools: expectedProxied,
       maxChildrenDuringColdStart: maxChildren,
+      importCpuMs: imports,
     },
     rows,
   };
