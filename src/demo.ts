@@ -52,8 +52,14 @@ function compact(text: string): string {
 class DemoError extends Error {}
 
 function everythingServerPath(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+  try {
+    const require = createRequire(import.meta.url);
+    return join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+  } catch {
+    throw new DemoError(
+      'the bundled @modelcontextprotocol/server-everything (a devDependency) is not installed: run the demo from a clone after npm install',
+    );
+  }
 }
 
 async function main(): Promise<void> {
