@@ -19,8 +19,9 @@ export const KEEPER_SCRIPT = [
   "trap : TERM INT HUP QUIT USR1 USR2",
   'if [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1"; else "$@"; fi',
   'c=$?',
-  't=$(date +%s%3N 2>/dev/null)',
-  'printf "%s %s\\n" "$c" "$t" >"$f.tmp" && mv -f "$f.tmp" "$f"',
+  // The command's env may set its own PATH: the keeper's tools come from the system dirs first.
+  't=$(PATH=/usr/bin:/bin:$PATH date +%s%3N 2>/dev/null)',
+  'printf "%s %s\\n" "$c" "$t" >"$f.tmp" && PATH=/usr/bin:/bin:$PATH mv -f "$f.tmp" "$f"',
 ].join('\n');
 
 /** argv[0] of the keeper, as `ps` shows it. */

@@ -38,6 +38,12 @@ describe('keeper', () => {
     expect((await manager.logs({ reference: record.id, lines: 10 })).slice.lines).toEqual(['done']);
   });
 
+  test('records the exit even when the command gets a PATH without the system tools', async () => {
+    const { manager } = await managerIn(await makeHubHome());
+    const { record } = await manager.start({ command: '/bin/sh', args: ['-c', 'exit 5'], env: { PATH: '/nonexistent' } }, { timeoutMs: 5_000 }, never);
+    expect(await manager.get(record.id)).toMatchObject({ status: 'exited', exitCode: 5 });
+  });
+
   test('SIGINT reaches a directly run command (no inherited ignore) and ends it without escalation', async () => {
     const { manager } = await managerIn(await makeHubHome());
     const { record } = await manager.start({ command: 'sleep', args: ['999'] }, undefined, never);
