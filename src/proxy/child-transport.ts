@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonLineReader, corkedWriter } from './line-reader.js';
 import type { ServerLog } from './server-log.js';
 
 export interface ChildSpawnOptions {
@@ -15,7 +16,6 @@ export interface ChildSpawnOptions {
   graceMs?: number;
 }
 
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
 
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -44,10 +44,8 @@ export class ChildProcessTransport implements Transport {
 
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
-  #pending: Buffer[] = [];
-  #pendingBytes = 0;
   #closing = false;
-  #corked = false;
+  #write: (line: string) => boolean = () => false;
 
   constructor(private readonly options: ChildSpawnOptions) {}
 
@@ -77,49 +75,17 @@ export class ChildProcessTransport implements Transport {
         this.onclose?.();
       });
       child.stdin?.on('error', error => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
+      const reader = new JsonLineReader(
+        message => {
+          if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
+        },
+        error => this.onerror?.(new Error(`server "${command}" stdout: ${error.message}`)),
+      );
+      const write = corkedWriter(child.stdin as NonNullable<typeof child.stdin>);
+      this.#write = write;
+      child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
       child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
     });
-  }
-
-  #read(chunk: Buffer): void {
-    let start = 0;
-    let newline = chunk.indexOf(10);
-    while (newline !== -1) {
-      let line = chunk.subarray(start, newline);
-      if (this.#pending.length > 0) {
-        line = Buffer.concat([...this.#pending, line]);
-        this.#pending = [];
-        this.#pendingBytes = 0;
-      }
-      this.#dispatch(line);
-      start = newline + 1;
-      newline = chunk.indexOf(10, start);
-    }
-    if (start < chunk.length) {
-      this.#pending.push(chunk.subarray(start));
-      this.#pendingBytes += chunk.length - start;
-      if (this.#pendingBytes > MAX_LINE_BYTES) {
-        this.#pending = [];
-        this.#pendingBytes = 0;
-        this.onerror?.(new Error(`child sent a line longer than ${MAX_LINE_BYTES} bytes; dropped`));
-      }
-    }
-  }
-
-  #dispatch(line: Buffer): void {
-    const text = line.toString('utf8').trim();
-    if (text === '') return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this.onerror?.(new Error(`child wrote a non-JSON line to stdout: ${text.slice(0, 200)}`));
-      return;
-    }
-    if (message === null || typeof message !== 'object') return;
-    if (this.intercept?.(message as Record<string, unknown>)) return;
-    this.onmessage?.(message as JSONRPCMessage);
   }
 
   #endGroup(pgid: number): void {
@@ -136,15 +102,7 @@ export class ChildProcessTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#closing || !stdin.writable) return Promise.reject(new Error('Not connected: the server process is not running'));
     // Lines written in the same tick (many calls in flight) leave in one writev, not one syscall each.
-    if (!this.#corked) {
-      this.#corked = true;
-      stdin.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        stdin.uncork();
-      });
-    }
-    if (stdin.write(line)) return Promise.resolve();
+    if (this.#write(line)) return Promise.resolve();
     return new Promise(resolve => stdin.once('drain', resolve));
   }
 

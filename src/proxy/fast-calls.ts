@@ -6,23 +6,35 @@ export class ChildTimeoutError extends Error {
   override readonly name = 'ChildTimeoutError';
 }
 
+/** The caller cancelled; no answer is owed to it. */
+export class CallCancelledError extends Error {
+  override readonly name = 'CallCancelledError';
+}
+
 export interface FastCallOptions {
-  signal?: AbortSignal | undefined;
   /** Each progress notification of this call (the child always gets a token of ours, so progress resets the timeout). */
   onprogress?: ((progress: Progress) => void) | undefined;
   timeoutMs: number;
   /** The caller's _meta, passed on (its progressToken is replaced by ours). */
   meta?: Record<string, unknown> | undefined;
-}
-
-interface Pending {
-  resolve(result: CallToolResult): void;
-  reject(error: Error): void;
-  onprogress: ((progress: Progress) => void) | undefined;
-  armTimer(): void;
+  /** Receives the function that cancels this call (notifications/cancelled to the child). */
+  cancellable?: ((cancel: (reason: string) => void) => void) | undefined;
 }
 
 const FAST_ID = /^hub-\d+$/;
+
+// One object per call; the timeout is checked by one sweeping timer rather than a timer per call.
+class Pending {
+  deadline: number;
+  constructor(
+    readonly resolve: (result: CallToolResult) => void,
+    readonly reject: (error: Error) => void,
+    readonly onprogress: ((progress: Progress) => void) | undefined,
+    readonly timeoutMs: number,
+  ) {
+    this.deadline = Date.now() + timeoutMs;
+  }
+}
 
 /**
  * tools/call on the hot path, next to the SDK Client on the same transport: string ids the
@@ -33,6 +45,8 @@ const FAST_ID = /^hub-\d+$/;
 export class FastCalls {
   #pending = new Map<string, Pending>();
   #seq = 0;
+  #sweeper: NodeJS.Timeout | undefined;
+  #sweepEveryMs = 1000;
 
   constructor(private readonly transport: ChildProcessTransport) {
     transport.intercept = message => this.#intercept(message);
@@ -44,53 +58,62 @@ export class FastCalls {
 
   call(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
     const id = `hub-${++this.#seq}`;
-    const { progressToken: _callerToken, ...meta } = options.meta ?? {};
-    meta.progressToken = id;
-    const params = { name: tool, arguments: args ?? {}, _meta: meta };
-    const line = `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params })}\n`;
-    const { signal, timeoutMs } = options;
+    const meta: Record<string, unknown> = { ...options.meta, progressToken: id };
+    const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, _meta: meta })}}\n`;
     return new Promise<CallToolResult>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('Request was cancelled'));
-      let timer: NodeJS.Timeout | undefined;
-      const cancelChild = (reason: string) => {
-        this.transport.sendRaw(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`).catch(() => undefined);
-      };
-      const onAbort = () => {
-        finish();
-        cancelChild(String(signal?.reason ?? 'cancelled by the client'));
-        reject(signal?.reason instanceof Error ? signal.reason : new Error('Request was cancelled'));
-      };
-      const finish = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.#pending.delete(id);
-      };
-      const armTimer = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          finish();
-          cancelChild('timed out');
-          reject(new ChildTimeoutError(`no answer within ${timeoutMs} ms`));
-        }, timeoutMs);
-      };
-      this.#pending.set(id, {
-        resolve: result => (finish(), resolve(result)),
-        reject: error => (finish(), reject(error)),
-        onprogress: options.onprogress,
-        armTimer,
+      this.#pending.set(id, new Pending(resolve, reject, options.onprogress, options.timeoutMs));
+      this.#armSweeper(options.timeoutMs);
+      options.cancellable?.(reason => {
+        if (!this.#pending.delete(id)) return;
+        this.#cancelInChild(id, reason);
+        reject(new CallCancelledError(reason));
       });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      armTimer();
-      this.transport.sendRaw(line).catch((error: Error) => this.#pending.get(id)?.reject(error));
+      this.transport.sendRaw(line).catch((error: Error) => this.#settle(id)?.reject(error));
     });
+  }
+
+  #settle(id: string): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (pending) this.#pending.delete(id);
+    return pending;
+  }
+
+  #cancelInChild(id: string, reason: string): void {
+    this.transport.sendRaw(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`).catch(() => undefined);
+  }
+
+  #armSweeper(timeoutMs: number): void {
+    // Timeouts are checked at a quarter of the shortest one (at most every second).
+    const every = Math.max(25, Math.min(1000, Math.floor(timeoutMs / 4)));
+    if (this.#sweeper && every >= this.#sweepEveryMs) return;
+    clearInterval(this.#sweeper);
+    this.#sweepEveryMs = every;
+    this.#sweeper = setInterval(() => this.#sweep(), every);
+    this.#sweeper.unref();
+  }
+
+  #sweep(): void {
+    if (this.#pending.size === 0) {
+      clearInterval(this.#sweeper);
+      this.#sweeper = undefined;
+      this.#sweepEveryMs = 1000;
+      return;
+    }
+    const now = Date.now();
+    for (const [id, pending] of this.#pending) {
+      if (pending.deadline > now) continue;
+      this.#pending.delete(id);
+      this.#cancelInChild(id, 'timed out');
+      pending.reject(new ChildTimeoutError(`no answer within ${pending.timeoutMs} ms`));
+    }
   }
 
   #intercept(message: Record<string, unknown>): boolean {
     const id = message.id;
     if (typeof id === 'string' && message.method === undefined) {
       if (!FAST_ID.test(id)) return false;
-      const pending = this.#pending.get(id);
       // Late answers to cancelled or timed-out calls are dropped here.
+      const pending = this.#settle(id);
       if (!pending) return true;
       const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
       if (error) pending.reject(new McpError(Number(error.code ?? -32603), String(error.message ?? 'error from the server'), error.data));
@@ -104,7 +127,7 @@ export class FastCalls {
       if (typeof token !== 'string' || !FAST_ID.test(token)) return false;
       const pending = this.#pending.get(token);
       if (pending && params) {
-        pending.armTimer();
+        pending.deadline = Date.now() + pending.timeoutMs;
         if (pending.onprogress) {
           const { progressToken: _token, ...progress } = params;
           pending.onprogress(progress);
@@ -117,6 +140,10 @@ export class FastCalls {
 
   /** The connection is gone: every call in flight fails now rather than at its timeout. */
   failAll(error: Error): void {
-    for (const pending of [...this.#pending.values()]) pending.reject(error);
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    for (const call of pending) call.reject(error);
   }
 }

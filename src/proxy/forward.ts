@@ -1,9 +1,36 @@
 import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import { errorResult } from '../tools/result.js';
-import { ChildTimeoutError } from './fast-calls.js';
+import { CallCancelledError, ChildTimeoutError } from './fast-calls.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
+
+/** What a forwarded call needs from whoever called hub (the SDK request context or the fast path). */
+export interface Caller {
+  readonly meta: Record<string, unknown> | undefined;
+  /** Set when the caller gave a progress token: notifications go back under that token. */
+  readonly onprogress: ((progress: Progress) => void) | undefined;
+  /** Hands over the function that cancels the call in the child. */
+  cancellable(cancel: (reason: string) => void): void;
+}
+
+/** The caller as the SDK Server sees it: its abort signal and sendNotification. */
+export function sdkCaller(extra: ServerExtra): Caller {
+  const token = extra._meta?.progressToken;
+  return {
+    meta: extra._meta,
+    onprogress:
+      token === undefined
+        ? undefined
+        : progress => {
+            extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
+          },
+    cancellable(cancel) {
+      if (extra.signal.aborted) return cancel(String(extra.signal.reason ?? 'cancelled'));
+      extra.signal.addEventListener('abort', () => cancel(String(extra.signal.reason ?? 'cancelled by the client')), { once: true });
+    },
+  };
+}
 
 const firstText = (result: CallToolResult): string => {
   const block = result.content?.[0];
@@ -11,30 +38,22 @@ const firstText = (result: CallToolResult): string => {
 };
 
 /**
- * One proxied call: lazy start, progress re-keyed to the caller's token, the caller's abort
- * signal passed on (the child gets notifications/cancelled), the child's result as it is.
- * Hub-side failures become `CODE: message` tool results; the child's own JSON-RPC errors stay errors.
+ * One proxied call: lazy start, progress re-keyed to the caller's token, cancellation passed on
+ * (the child gets notifications/cancelled), the child's result as it is. Hub-side failures become
+ * `CODE: message` tool results; the child's own JSON-RPC errors and cancellations are thrown.
  */
-export async function forwardCall(slot: ServerSlot, tool: string, label: string, args: Record<string, unknown> | undefined, extra: ServerExtra, timeoutMs: number): Promise<CallToolResult> {
+export async function forwardCall(slot: ServerSlot, tool: string, label: string, args: Record<string, unknown> | undefined, caller: Caller, timeoutMs: number): Promise<CallToolResult> {
   const started = performance.now();
   slot.active += 1;
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
-    const token = extra._meta?.progressToken;
-    const onprogress =
-      token === undefined
-        ? undefined
-        : (progress: Progress) => {
-            extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
-          };
-    const result = await conn.callTool(tool, args, { signal: extra.signal, onprogress, timeoutMs, meta: extra._meta });
+    const result = await conn.callTool(tool, args, { onprogress: caller.onprogress, timeoutMs, meta: caller.meta, cancellable: cancel => caller.cancellable(cancel) });
     slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
     return result;
   } catch (error) {
     slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
-    if (error instanceof McpError) throw error;
-    if (extra.signal.aborted) throw error;
+    if (error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) return errorResult(error);
     if (error instanceof ChildTimeoutError) {
       return errorResult(

@@ -5,7 +5,8 @@ import { decodeStore } from '../store/recover.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import type { ToolDeps } from '../tools/define.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import { forwardCall } from './forward.js';
+import { createFastPath, type FastForwarder } from './fast-path.js';
+import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
 import type { ProxiedTools, ServerExtra } from './types.js';
@@ -40,6 +41,11 @@ export interface ServerManager extends ProxiedTools {
   status(name?: string): Promise<ServerStatusView[]>;
   /** Forward a call by server name and ORIGINAL tool name (registry.call); lazy-starts the child. */
   call(server: string, tool: string, args: Record<string, unknown> | undefined, extra: ServerExtra): Promise<CallToolResult>;
+  /**
+   * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
+   * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
+   */
+  fastPath(sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean;
   close(): Promise<void>;
 }
 
@@ -144,9 +150,25 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       forward = (args, extra) => {
         const slot = slots.get(route.server);
         if (!slot || closed) return Promise.resolve(unavailable(route.server));
-        return forwardCall(slot, route.tool, route.dotted, args, extra, callTimeoutMs);
+        return forwardCall(slot, route.tool, route.dotted, args, sdkCaller(extra), callTimeoutMs);
       };
       forwarders.set(route, forward);
+    }
+    return forward;
+  };
+
+  const fastForwarders = new WeakMap<Route, FastForwarder>();
+  const fastForwarder = (name: string): FastForwarder | undefined => {
+    const route = table.byName.get(name);
+    if (!route) return undefined;
+    let forward = fastForwarders.get(route);
+    if (!forward) {
+      forward = (args, caller) => {
+        const slot = slots.get(route.server);
+        if (!slot || closed) return Promise.resolve(unavailable(route.server));
+        return forwardCall(slot, route.tool, route.dotted, args, caller, callTimeoutMs);
+      };
+      fastForwarders.set(route, forward);
     }
     return forward;
   };
@@ -223,6 +245,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       }
       return forwarderFor(route)(args, extra);
     },
+    fastPath: sendRaw => createFastPath(fastForwarder, sendRaw),
     async close() {
       closed = true;
       await Promise.allSettled([...slots.values()].map(slot => slot.stop()));

@@ -1,0 +1,88 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../errors.js';
+import type { Caller } from './forward.js';
+
+type JsonRpcId = string | number;
+
+/** Resolves an exposed name to a forwarder that takes a Caller (the manager provides it). */
+export type FastForwarder = (args: Record<string, unknown> | undefined, caller: Caller) => Promise<unknown>;
+
+/**
+ * tools/call for proxied tools handled below the SDK Protocol: the request is JSON.parse'd once
+ * by the transport, forwarded with the child's fast lane, and the child's result written back
+ * as it is. Progress goes out under the caller's token; notifications/cancelled for one of these
+ * ids cancels it in the child (and, as the spec says, no answer is sent). Anything else, and any
+ * request whose shape is off, is left to the SDK Server, which answers it (or its error) in full.
+ */
+export function createFastPath(resolve: (name: string) => FastForwarder | undefined, sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean {
+  const inFlight = new Map<JsonRpcId, (reason: string) => void>();
+  const send = (payload: unknown) => {
+    sendRaw(`${JSON.stringify(payload)}\n`).catch(() => undefined);
+  };
+
+  const handle = (id: JsonRpcId, forward: FastForwarder, params: Record<string, unknown>) => {
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const token = meta?.progressToken;
+    let cancelled = false;
+    let progressed = false;
+    const caller: Caller = {
+      meta,
+      onprogress:
+        typeof token === 'string' || typeof token === 'number'
+          ? progress => {
+              progressed = true;
+              send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } });
+            }
+          : undefined,
+      cancellable(cancel) {
+        inFlight.set(id, reason => {
+          cancelled = true;
+          cancel(reason);
+        });
+      },
+    };
+    forward(params.arguments as Record<string, unknown> | undefined, caller).then(
+      result => {
+        inFlight.delete(id);
+        if (cancelled) return;
+        // The SDK client handles notifications a microtask late but responses at once: a last
+        // progress line sharing a read with the result would be dropped, so the result goes later.
+        if (progressed) setImmediate(() => send({ jsonrpc: '2.0', id, result }));
+        else send({ jsonrpc: '2.0', id, result });
+      },
+      (error: unknown) => {
+        inFlight.delete(id);
+        if (cancelled) return;
+        const code = error instanceof McpError ? error.code : -32603;
+        const data = error instanceof McpError ? error.data : undefined;
+        send({ jsonrpc: '2.0', id, error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) } });
+      },
+    );
+  };
+
+  return message => {
+    const method = message.method;
+    if (method === 'tools/call') {
+      const id = message.id;
+      const params = message.params as Record<string, unknown> | undefined;
+      if ((typeof id !== 'string' && typeof id !== 'number') || !params || typeof params.name !== 'string') return false;
+      const args = params.arguments;
+      if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return false;
+      // Task-augmented calls need the SDK's task machinery.
+      if (params.task !== undefined) return false;
+      const forward = resolve(params.name);
+      if (!forward) return false;
+      handle(id, forward, params);
+      return true;
+    }
+    if (method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: JsonRpcId; reason?: unknown } | undefined)?.requestId;
+      const cancel = requestId === undefined ? undefined : inFlight.get(requestId);
+      if (!cancel) return false;
+      inFlight.delete(requestId as JsonRpcId);
+      cancel(String((message.params as { reason?: unknown }).reason ?? 'cancelled by the client'));
+      return true;
+    }
+    return false;
+  };
+}

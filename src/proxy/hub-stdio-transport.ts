@@ -1,0 +1,61 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonLineReader, corkedWriter } from './line-reader.js';
+
+/**
+ * hub's stdio server transport: the SDK's framing without its per-line zod pass, writes of one
+ * tick coalesced, and an `intercept` hook so proxied tools/call requests can skip the SDK
+ * Protocol entirely (see fast-path.ts). Everything it does not intercept goes to the SDK Server.
+ */
+export class HubStdioServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Return true to consume a message (the proxy fast path). */
+  intercept?: (message: Record<string, unknown>) => boolean;
+
+  #started = false;
+  #reader: JsonLineReader;
+  #write: (line: string) => boolean;
+  #onData = (chunk: Buffer) => this.#reader.push(chunk);
+  #onError = (error: Error) => this.onerror?.(error);
+
+  constructor(
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream & { cork(): void; uncork(): void } = process.stdout,
+  ) {
+    this.#reader = new JsonLineReader(
+      message => {
+        if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
+      },
+      error => this.onerror?.(error),
+    );
+    this.#write = corkedWriter(stdout);
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('HubStdioServerTransport already started');
+    this.#started = true;
+    this.stdin.on('data', this.#onData);
+    this.stdin.on('error', this.#onError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.sendRaw(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Writes one serialized JSON-RPC line. */
+  sendRaw(line: string): Promise<void> {
+    if (this.#write(line)) return Promise.resolve();
+    return new Promise(resolve => this.stdout.once('drain', resolve));
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.#onData);
+    this.stdin.off('error', this.#onError);
+    // Like the SDK's transport: stop reading so the process can exit.
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.#reader.clear();
+    this.onclose?.();
+  }
+}

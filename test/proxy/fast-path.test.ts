@@ -1,0 +1,76 @@
+// The transport-level fast path over real stdio: a client → hub-like process → echo child.
+// Same behaviour as the SDK path: results as they are, progress under the caller's token,
+// cancellation reaching the child, timeouts as tool errors, unknown names left to the SDK.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/store.js';
+import { makeHubHome } from '../helpers/home.js';
+import { fixture, textOf } from '../helpers/hub.js';
+import { isAlive } from '../helpers/processes.js';
+import { ECHO, commandRecord, putRecords, until } from './harness.js';
+
+const cached = (...names: string[]) => names.map(name => ({ name, inputSchema: { type: 'object' as const } }));
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+describe('fast path', () => {
+  test('calls, progress, isError, structured results and unknown names', async () => {
+    const home = await makeHubHome();
+    const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+    // Tools cached as registry.install leaves them: listed and called with no start beforehand.
+    await putRecords(store, commandRecord('echo', [ECHO], { tools: cached('echo', 'slow', 'structured', 'fail') }));
+    const { client: hub } = await fastHubOn(home);
+    expect(textOf(await call(hub, 'echo.echo', { text: 'fast' }))).toBe('fast');
+    expect(textOf(await call(hub, 'echo_echo', { text: 'under' }))).toBe('under');
+    expect((await call(hub, 'echo.structured')).structuredContent).toEqual({ answer: 42 });
+    const failed = await call(hub, 'echo.fail');
+    expect(failed).toMatchObject({ isError: true });
+    const progress: number[] = [];
+    const slow = await hub.callTool({ name: 'echo.slow', arguments: { steps: 3, ms: 5 } }, undefined, { onprogress: p => progress.push(p.progress) });
+    expect(textOf(slow as CallToolResult)).toBe('done 3');
+    expect(progress).toEqual([1, 2, 3]);
+    const many = await Promise.all(Array.from({ length: 50 }, (_, i) => call(hub, 'echo.echo', { text: `m${i}` })));
+    expect(many.map(textOf)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
+    await expect(call(hub, 'nope.nothing')).rejects.toThrow(/Unknown tool: nope.nothing/);
+  });
+
+  test('cancellation reaches the child and a timeout is a CHILD_TIMEOUT result', async () => {
+    const home = await makeHubHome();
+    const events = join(await mkdtemp(join(home, 'ev-')), 'events');
+    const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+    await putRecords(store, commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events }, tools: cached('hang', 'echo') }));
+    const { client: hub } = await fastHubOn(home, { CALL_TIMEOUT_MS: '1000' });
+    const abort = new AbortController();
+    const hanging = hub.callTool({ name: 'echo.hang', arguments: {} }, undefined, { signal: abort.signal });
+    setTimeout(() => abort.abort('test cancels'), 300);
+    await expect(hanging).rejects.toThrow();
+    await until(async () => expect(await readFile(events, 'utf8').catch(() => '')).toContain('cancelled hang'));
+    const timedOut = await call(hub, 'echo.hang');
+    expect(textOf(timedOut)).toMatch(/^CHILD_TIMEOUT: echo\.hang did not answer within 1000 ms/);
+    expect(textOf(await call(hub, 'echo.echo', { text: 'fine' }))).toBe('fine');
+  });
+
+  test('closing stdin ends the hub-like process and its child', async () => {
+    const home = await makeHubHome();
+    const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+    await putRecords(store, commandRecord('echo', [ECHO], { tools: cached('pid') }));
+    const { client: hub, pid } = await fastHubOn(home);
+    const child = Number(textOf(await call(hub, 'echo.pid')));
+    expect(isAlive(child)).toBe(true);
+    await hub.close();
+    await until(() => expect(isAlive(pid) || isAlive(child)).toBe(false));
+  });
+});
+
+async function fastHubOn(home: string, env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture('child-fast-hub.mjs')], env: { ...process.env, HUB_HOME: home, ...env } as Record<string, string>, stderr: 'pipe' });
+  const client = new Client({ name: 'fast-test', version: '1.0.0' });
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return { client, pid: transport.pid ?? 0 };
+}
