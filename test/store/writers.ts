@@ -10,6 +10,8 @@ export interface Writer {
   readonly tag: string;
   /** Keys whose update resolved (printed after the fact). */
   readonly acked: string[];
+  /** Calls back after each acknowledged change, with the count so far. */
+  onAck(callback: (count: number) => void): void;
   /** Resolves with the exit code/signal and, when it finished, the per-update latencies. */
   readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; latencies?: number[] }>;
 }
@@ -30,18 +32,22 @@ export function startWriter(home: string, tag: string, count: number): Writer {
   const child = spawn(process.execPath, [fixture('store-writer.mjs'), home, tag, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
   track(child);
   const acked: string[] = [];
+  const listeners: ((count: number) => void)[] = [];
   let latencies: number[] | undefined;
   let stderr = '';
   child.stderr?.on('data', chunk => (stderr += chunk));
   createInterface({ input: child.stdout! }).on('line', line => {
-    if (line.startsWith('ack ')) acked.push(line.slice(4));
+    if (line.startsWith('ack ')) {
+      acked.push(line.slice(4));
+      for (const listener of listeners) listener(acked.length);
+    }
     else if (line.startsWith('done ')) latencies = (JSON.parse(line.slice(5)) as { latencies: number[] }).latencies;
   });
   const ended = once(child, 'close').then(([code, signal]) => {
     if (code !== 0 && signal === null) throw new Error(`writer ${tag} exited ${code}: ${stderr}`);
     return { code: code as number | null, signal: signal as NodeJS.Signals | null, ...(latencies ? { latencies } : {}) };
   });
-  return { child, tag, acked, ended };
+  return { child, tag, acked, onAck: callback => listeners.push(callback), ended };
 }
 
 export interface Reader {
