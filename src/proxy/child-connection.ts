@@ -56,7 +56,9 @@ export class ChildConnection {
   static async open(options: ConnectOptions): Promise<ChildConnection> {
     const { record, hub, log } = options;
     const serverLog = new ServerLog(options.logFile);
-    serverLog.write(`${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`);
+    serverLog.write(
+      `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
+    );
     const transport = new ChildProcessTransport({
       command: record.command,
       args: record.args,
@@ -73,13 +75,19 @@ export class ChildConnection {
     const capabilities = relayedCapabilities(hub);
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities });
     if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => hub.createMessage(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }));
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+        hub.createMessage(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }),
+      );
     }
     if (capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => hub.elicitInput(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }));
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        hub.elicitInput(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }),
+      );
     }
     if (capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, (request, extra) => hub.listRoots(request.params, { signal: extra.signal }));
+      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
+        hub.listRoots(request.params, { signal: extra.signal }),
+      );
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
@@ -106,7 +114,11 @@ export class ChildConnection {
     const tools: CachedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ToolsPageSchema, { timeout: timeoutMs });
+      const page = await this.client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ToolsPageSchema,
+        { timeout: timeoutMs },
+      );
       for (const entry of page.tools) {
         const parsed = CachedToolSchema.safeParse(entry);
         if (parsed.success) tools.push(parsed.data);

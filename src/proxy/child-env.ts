@@ -21,7 +21,10 @@ const EXTRA_KEYS = [
 ];
 
 /** The environment a child MCP server runs with: the safe base plus its record's own env. */
-export function childEnvironment(declared: Record<string, string>, source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function childEnvironment(
+  declared: Record<string, string>,
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = { ...getDefaultEnvironment() };
   for (const [key, value] of Object.entries(source)) {
     if (value === undefined || value.startsWith('()')) continue;

@@ -56,7 +56,13 @@ export class ChildProcessTransport implements Transport {
   start(): Promise<void> {
     const { command, args, env, cwd, log } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, [...args], { env, cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+      const child = spawn(command, [...args], {
+        env,
+        cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+      });
       this.#child = child;
       this.#exited = new Promise(done => child.once('close', () => done()));
       child.once('error', error => {
@@ -100,7 +106,8 @@ export class ChildProcessTransport implements Transport {
   /** Writes an already serialized line (the fast lane builds its own). */
   sendRaw(line: string): Promise<void> {
     const stdin = this.#child?.stdin;
-    if (!stdin || this.#closing || !stdin.writable) return Promise.reject(new Error('Not connected: the server process is not running'));
+    if (!stdin || this.#closing || !stdin.writable)
+      return Promise.reject(new Error('Not connected: the server process is not running'));
     // Lines written in the same tick (many calls in flight) leave in one writev, not one syscall each.
     if (this.#write(line)) return Promise.resolve();
     return new Promise(resolve => stdin.once('drain', resolve));

@@ -27,7 +27,8 @@ function fit(text: string, suffix: string): string {
   return collapse(trimEnd(text.slice(0, MAX_NAME_LENGTH - suffix.length)) + suffix);
 }
 
-const shortHash = (server: string, tool: string): string => createHash('sha256').update(`${server}/${tool}`).digest('hex').slice(0, 6);
+const shortHash = (server: string, tool: string): string =>
+  createHash('sha256').update(`${server}/${tool}`).digest('hex').slice(0, 6);
 
 /** The dotted name for a child's tool before collision handling: sanitized, collapsed, within 40 chars. */
 export function baseDottedName(server: string, tool: string): string {

@@ -79,7 +79,11 @@ export class FastCalls {
   }
 
   #cancelInChild(id: string, reason: string): void {
-    this.transport.sendRaw(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`).catch(() => undefined);
+    this.transport
+      .sendRaw(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })}\n`,
+      )
+      .catch(() => undefined);
   }
 
   #armSweeper(timeoutMs: number): void {
@@ -116,7 +120,10 @@ export class FastCalls {
       const pending = this.#settle(id);
       if (!pending) return true;
       const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-      if (error) pending.reject(new McpError(Number(error.code ?? -32603), String(error.message ?? 'error from the server'), error.data));
+      if (error)
+        pending.reject(
+          new McpError(Number(error.code ?? -32603), String(error.message ?? 'error from the server'), error.data),
+        );
       else if (message.result && typeof message.result === 'object') pending.resolve(message.result as CallToolResult);
       else pending.reject(new McpError(-32603, 'the server answered tools/call without a result object'));
       return true;

@@ -14,7 +14,10 @@ export type FastForwarder = (args: Record<string, unknown> | undefined, caller: 
  * ids cancels it in the child (and, as the spec says, no answer is sent). Anything else, and any
  * request whose shape is off, is left to the SDK Server, which answers it (or its error) in full.
  */
-export function createFastPath(resolve: (name: string) => FastForwarder | undefined, sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean {
+export function createFastPath(
+  resolve: (name: string) => FastForwarder | undefined,
+  sendRaw: (line: string) => Promise<void>,
+): (message: Record<string, unknown>) => boolean {
   const inFlight = new Map<JsonRpcId, (reason: string) => void>();
   const send = (payload: unknown) => {
     sendRaw(`${JSON.stringify(payload)}\n`).catch(() => undefined);
@@ -55,7 +58,11 @@ export function createFastPath(resolve: (name: string) => FastForwarder | undefi
         if (cancelled) return;
         const code = error instanceof McpError ? error.code : -32603;
         const data = error instanceof McpError ? error.data : undefined;
-        send({ jsonrpc: '2.0', id, error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) } });
+        send({
+          jsonrpc: '2.0',
+          id,
+          error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) },
+        });
       },
     );
   };
@@ -65,7 +72,8 @@ export function createFastPath(resolve: (name: string) => FastForwarder | undefi
     if (method === 'tools/call') {
       const id = message.id;
       const params = message.params as Record<string, unknown> | undefined;
-      if ((typeof id !== 'string' && typeof id !== 'number') || !params || typeof params.name !== 'string') return false;
+      if ((typeof id !== 'string' && typeof id !== 'number') || !params || typeof params.name !== 'string')
+        return false;
       const args = params.arguments;
       if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) return false;
       // Task-augmented calls need the SDK's task machinery.

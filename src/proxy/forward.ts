@@ -23,11 +23,15 @@ export function sdkCaller(extra: ServerExtra): Caller {
       token === undefined
         ? undefined
         : progress => {
-            extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } }).catch(() => undefined);
+            extra
+              .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
+              .catch(() => undefined);
           },
     cancellable(cancel) {
       if (extra.signal.aborted) return cancel(String(extra.signal.reason ?? 'cancelled'));
-      extra.signal.addEventListener('abort', () => cancel(String(extra.signal.reason ?? 'cancelled by the client')), { once: true });
+      extra.signal.addEventListener('abort', () => cancel(String(extra.signal.reason ?? 'cancelled by the client')), {
+        once: true,
+      });
     },
   };
 }
@@ -42,12 +46,24 @@ const firstText = (result: CallToolResult): string => {
  * (the child gets notifications/cancelled), the child's result as it is. Hub-side failures become
  * `CODE: message` tool results; the child's own JSON-RPC errors and cancellations are thrown.
  */
-export async function forwardCall(slot: ServerSlot, tool: string, label: string, args: Record<string, unknown> | undefined, caller: Caller, timeoutMs: number): Promise<CallToolResult> {
+export async function forwardCall(
+  slot: ServerSlot,
+  tool: string,
+  label: string,
+  args: Record<string, unknown> | undefined,
+  caller: Caller,
+  timeoutMs: number,
+): Promise<CallToolResult> {
   const started = performance.now();
   slot.active += 1;
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
-    const result = await conn.callTool(tool, args, { onprogress: caller.onprogress, timeoutMs, meta: caller.meta, cancellable: cancel => caller.cancellable(cancel) });
+    const result = await conn.callTool(tool, args, {
+      onprogress: caller.onprogress,
+      timeoutMs,
+      meta: caller.meta,
+      cancellable: cancel => caller.cancellable(cancel),
+    });
     slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
     return result;
   } catch (error) {
@@ -57,10 +73,18 @@ export async function forwardCall(slot: ServerSlot, tool: string, label: string,
     if (isHubError(error)) return errorResult(error);
     if (error instanceof ChildTimeoutError) {
       return errorResult(
-        new HubError('CHILD_TIMEOUT', `${label} did not answer within ${timeoutMs} ms (and sent no progress); the call was cancelled in server "${slot.name}". Try again, or raise callTimeoutMs in the hub config.`),
+        new HubError(
+          'CHILD_TIMEOUT',
+          `${label} did not answer within ${timeoutMs} ms (and sent no progress); the call was cancelled in server "${slot.name}". Try again, or raise callTimeoutMs in the hub config.`,
+        ),
       );
     }
-    return errorResult(new HubError('CHILD_UNAVAILABLE', `${label} could not be completed: ${errorMessage(error)}. Server "${slot.name}" is restarted automatically; call again.`));
+    return errorResult(
+      new HubError(
+        'CHILD_UNAVAILABLE',
+        `${label} could not be completed: ${errorMessage(error)}. Server "${slot.name}" is restarted automatically; call again.`,
+      ),
+    );
   } finally {
     slot.active -= 1;
     if (slot.active === 0) slot.armIdle();

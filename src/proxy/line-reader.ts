@@ -45,7 +45,8 @@ export class JsonLineReader {
       this.onError(new Error(`a non-JSON line was ignored: ${text.slice(0, 200)}`));
       return;
     }
-    if (message !== null && typeof message === 'object' && !Array.isArray(message)) this.onMessage(message as Record<string, unknown>);
+    if (message !== null && typeof message === 'object' && !Array.isArray(message))
+      this.onMessage(message as Record<string, unknown>);
     else this.onError(new Error(`a line that is not a JSON-RPC object was ignored: ${text.slice(0, 200)}`));
   }
 
@@ -56,7 +57,9 @@ export class JsonLineReader {
 }
 
 /** Writes lines to a stream, coalescing the lines of one tick into a single writev. */
-export function corkedWriter(stream: NodeJS.WritableStream & { cork(): void; uncork(): void }): (line: string) => boolean {
+export function corkedWriter(
+  stream: NodeJS.WritableStream & { cork(): void; uncork(): void },
+): (line: string) => boolean {
   let corked = false;
   const uncork = () => {
     corked = false;

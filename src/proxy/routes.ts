@@ -53,7 +53,10 @@ export function buildRoutes(records: readonly ServerRecord[]): RouteTable {
         tool: cached.name,
         dotted,
         underscore,
-        listed: { dotted: listedTool(record.name, cached, dotted, dotted), underscore: listedTool(record.name, cached, underscore, dotted) },
+        listed: {
+          dotted: listedTool(record.name, cached, dotted, dotted),
+          underscore: listedTool(record.name, cached, underscore, dotted),
+        },
       };
       routes.push(route);
       tools.set(cached.name, route);
@@ -62,6 +65,9 @@ export function buildRoutes(records: readonly ServerRecord[]): RouteTable {
       byName.set(underscore, route);
     }
   }
-  const lists = { dotted: routes.map(route => route.listed.dotted), underscore: routes.map(route => route.listed.underscore) };
+  const lists = {
+    dotted: routes.map(route => route.listed.dotted),
+    underscore: routes.map(route => route.listed.underscore),
+  };
   return { routes, byName, byServer, lists, signature: JSON.stringify(lists.dotted) };
 }

@@ -40,7 +40,12 @@ export interface ServerManager extends ProxiedTools {
   reload(): Promise<void>;
   status(name?: string): Promise<ServerStatusView[]>;
   /** Forward a call by server name and ORIGINAL tool name (registry.call); lazy-starts the child. */
-  call(server: string, tool: string, args: Record<string, unknown> | undefined, extra: ServerExtra): Promise<CallToolResult>;
+  call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    extra: ServerExtra,
+  ): Promise<CallToolResult>;
   /**
    * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
    * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
@@ -62,7 +67,15 @@ export interface ServerManagerOptions {
 
 // What decides how a child is launched: when any of it changes, the running child is stale.
 const launchKey = (record: ServerRecord): string =>
-  JSON.stringify([record.command, record.args, record.env, record.cwd ?? null, record.package ?? null, record.version ?? null, record.installedAt]);
+  JSON.stringify([
+    record.command,
+    record.args,
+    record.env,
+    record.cwd ?? null,
+    record.package ?? null,
+    record.version ?? null,
+    record.installedAt,
+  ]);
 
 // The first list is served from db.json synchronously, so tools are listed before any await.
 function readRecordsNow(db: string): ServerRecord[] {
@@ -85,7 +98,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
 
   const notifyListChanged = () => {
     if (!deps.isInitialized()) return;
-    server.sendToolListChanged().catch(error => log.debug({ err: errorMessage(error) }, 'could not send tools/list_changed'));
+    server
+      .sendToolListChanged()
+      .catch(error => log.debug({ err: errorMessage(error) }, 'could not send tools/list_changed'));
   };
 
   const rebuild = () => {
@@ -115,7 +130,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
           const record = data.servers[slot.name];
           if (record && launchKey(record) === key) Object.assign(record, { tools, toolsUpdatedAt });
         })
-        .catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'));
+        .catch(error =>
+          log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
+        );
     },
   };
 
@@ -143,7 +160,10 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   for (const record of readRecordsNow(config.paths.db)) slots.set(record.name, new ServerSlot(record, ctx));
   table = buildRoutes([...slots.values()].map(slot => slot.record));
 
-  const forwarders = new WeakMap<Route, (args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>>();
+  const forwarders = new WeakMap<
+    Route,
+    (args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>
+  >();
   const forwarderFor = (route: Route) => {
     let forward = forwarders.get(route);
     if (!forward) {
@@ -175,7 +195,11 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
 
   const slotOf = (name: string): ServerSlot => {
     const slot = slots.get(name);
-    if (!slot) throw new HubError('NOT_FOUND', `No installed server is named "${name}"; registry.list shows the installed servers.`);
+    if (!slot)
+      throw new HubError(
+        'NOT_FOUND',
+        `No installed server is named "${name}"; registry.list shows the installed servers.`,
+      );
     return slot;
   };
 
@@ -198,7 +222,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const startAutoServers = () => {
     for (const slot of slots.values()) {
       if (slot.record.autoStart && slot.state === 'stopped') {
-        slot.connection().catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'autoStart server did not start'));
+        slot
+          .connection()
+          .catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'autoStart server did not start'));
       }
     }
   };
@@ -241,7 +267,10 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
         route = table.byServer.get(serverName)?.get(tool);
       }
       if (!route) {
-        throw new HubError('NOT_FOUND', `Server "${serverName}" has no tool named "${tool}"; registry.list with {"server": "${serverName}"} lists its tools.`);
+        throw new HubError(
+          'NOT_FOUND',
+          `Server "${serverName}" has no tool named "${tool}"; registry.list with {"server": "${serverName}"} lists its tools.`,
+        );
       }
       return forwarderFor(route)(args, extra);
     },
@@ -254,7 +283,15 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
 }
 
 function unavailable(name: string): CallToolResult {
-  return { content: [{ type: 'text', text: `CHILD_UNAVAILABLE: Server "${name}" is no longer installed or hub is shutting down; call tools/list again.` }], isError: true };
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `CHILD_UNAVAILABLE: Server "${name}" is no longer installed or hub is shutting down; call tools/list again.`,
+      },
+    ],
+    isError: true,
+  };
 }
 
 function statusView(slot: ServerSlot, table: RouteTable, logFile: string): ServerStatusView {

@@ -22,7 +22,11 @@ export interface SlotContext {
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
 }
 
-const stoppedError = (name: string) => new HubError('CHILD_UNAVAILABLE', `Server "${name}" was stopped while it was starting; call the tool again to start it.`);
+const stoppedError = (name: string) =>
+  new HubError(
+    'CHILD_UNAVAILABLE',
+    `Server "${name}" was stopped while it was starting; call the tool again to start it.`,
+  );
 
 /**
  * One installed server's lifecycle: stopped → starting → ready → degraded (crashed, restart
@@ -61,7 +65,8 @@ export class ServerSlot {
   /** The running child, starting it (once, however many callers wait) when needed. */
   connection(): Promise<ChildConnection> {
     if (this.conn && this.state === 'ready') return Promise.resolve(this.conn);
-    if (this.state === 'failed') return Promise.reject(new HubError('CHILD_FAILED', this.#failure ?? `Server "${this.name}" failed.`));
+    if (this.state === 'failed')
+      return Promise.reject(new HubError('CHILD_FAILED', this.#failure ?? `Server "${this.name}" failed.`));
     return this.#starting ?? this.#run(0);
   }
 
@@ -135,11 +140,19 @@ export class ServerSlot {
 
   async #describeStartFailure(error: unknown): Promise<HubError> {
     const tail = await logTail(this.ctx.logFile(this.name));
-    const log = tail ? ` Last lines of ${this.ctx.logFile(this.name)}:\n${tail}` : ` Its log is ${this.ctx.logFile(this.name)}.`;
+    const log = tail
+      ? ` Last lines of ${this.ctx.logFile(this.name)}:\n${tail}`
+      : ` Its log is ${this.ctx.logFile(this.name)}.`;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new HubError('CHILD_TIMEOUT', `Server "${this.name}" did not complete the MCP handshake within ${this.ctx.startTimeoutMs} ms; check that \`${this.record.command}\` speaks MCP over stdio.${log}`);
+      return new HubError(
+        'CHILD_TIMEOUT',
+        `Server "${this.name}" did not complete the MCP handshake within ${this.ctx.startTimeoutMs} ms; check that \`${this.record.command}\` speaks MCP over stdio.${log}`,
+      );
     }
-    return new HubError('CHILD_FAILED', `Server "${this.name}" could not start (${errorMessage(error)}); fix the cause shown in its log and reinstall it.${log}`);
+    return new HubError(
+      'CHILD_FAILED',
+      `Server "${this.name}" could not start (${errorMessage(error)}); fix the cause shown in its log and reinstall it.${log}`,
+    );
   }
 
   #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
@@ -168,12 +181,16 @@ export class ServerSlot {
       this.ctx.log.error({ server: this.name, reason }, 'child server failed: crash loop');
       // Calls fail fast with the tail of its stderr, which is what a person needs to fix it.
       void logTail(this.ctx.logFile(this.name)).then(tail => {
-        if (this.state === 'failed' && this.#failure === summary && tail) this.#failure = `${summary} Last lines of ${this.ctx.logFile(this.name)}:\n${tail}`;
+        if (this.state === 'failed' && this.#failure === summary && tail)
+          this.#failure = `${summary} Last lines of ${this.ctx.logFile(this.name)}:\n${tail}`;
       });
       return;
     }
     this.state = 'degraded';
-    this.ctx.log.info({ server: this.name, delayMs: verdict.delayMs, attempt: verdict.attempt }, 'restarting child server after backoff');
+    this.ctx.log.info(
+      { server: this.name, delayMs: verdict.delayMs, attempt: verdict.attempt },
+      'restarting child server after backoff',
+    );
     this.metrics.restarts += 1;
     this.#run(verdict.delayMs).catch(() => undefined);
   }
@@ -184,7 +201,10 @@ export class ServerSlot {
       try {
         await this.ctx.toolsListed(this, await this.conn.listTools(this.ctx.startTimeoutMs));
       } catch (error) {
-        this.ctx.log.warn({ server: this.name, err: errorMessage(error) }, 'could not refresh the tool list after list_changed');
+        this.ctx.log.warn(
+          { server: this.name, err: errorMessage(error) },
+          'could not refresh the tool list after list_changed',
+        );
       }
     });
   }
@@ -201,7 +221,8 @@ export class ServerSlot {
       this.#idleTimer = undefined;
       if (this.state !== 'ready') return;
       const idleFor = Date.now() - this.#lastUsed;
-      if (this.active > 0 || idleFor < this.ctx.idleStopMs) return this.#scheduleIdle(this.active > 0 ? this.ctx.idleStopMs : this.ctx.idleStopMs - idleFor);
+      if (this.active > 0 || idleFor < this.ctx.idleStopMs)
+        return this.#scheduleIdle(this.active > 0 ? this.ctx.idleStopMs : this.ctx.idleStopMs - idleFor);
       this.ctx.log.info({ server: this.name }, 'stopping idle child server');
       void this.stop();
     }, ms);

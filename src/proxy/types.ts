@@ -9,7 +9,9 @@ export interface ProxiedTools {
   /** Every installed server's tools, exposed names in the given mode, deterministic order. */
   list(mode: NameMode): Tool[];
   /** The forwarder for an exposed name in either spelling, or undefined if no such tool. */
-  find(name: string): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
+  find(
+    name: string,
+  ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Optional transport-level fast path for proxied tools/call (see proxy/fast-path.ts). */
   fastPath?(sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

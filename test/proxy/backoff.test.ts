@@ -6,7 +6,9 @@ const noJitter = () => 0.5;
 
 describe('backoff', () => {
   test('0.5 s doubling to a 30 s cap', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 12].map(attempt => backoffDelay(DEFAULT_BACKOFF, attempt, noJitter))).toEqual([500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 12].map(attempt => backoffDelay(DEFAULT_BACKOFF, attempt, noJitter))).toEqual([
+      500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000,
+    ]);
   });
 
   test('jitter stays within ±20% and under the cap', () => {

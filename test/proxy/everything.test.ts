@@ -1,14 +1,20 @@
 // The reference server-everything (devDependency, stdio by default) through the manager in
 // command mode: echo, a long operation with progress, cancellation, and child requests relayed.
 import { fileURLToPath } from 'node:url';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
 import { baseDottedName } from '../../src/proxy/exposed-names.js';
 import { commandRecord, putRecords, startHarness, type HarnessOptions, until } from './harness.js';
 
-const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const EVERYTHING = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
 
 async function everything(options: HarnessOptions = {}) {
   const home = await makeHubHome();
@@ -60,19 +66,28 @@ describe('server-everything through the manager', () => {
     const hub = await everything({
       capabilities: { elicitation: {}, sampling: {}, roots: {} },
       prepareClient(client) {
-        client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada', check: true, integer: 7 } }));
+        client.setRequestHandler(ElicitRequestSchema, () => ({
+          action: 'accept',
+          content: { name: 'Ada', check: true, integer: 7 },
+        }));
         client.setRequestHandler(CreateMessageRequestSchema, request => ({
           model: 'test-model',
           role: 'assistant',
           content: { type: 'text', text: `sampled: ${JSON.stringify(request.params.messages[0]?.content)}` },
         }));
-        client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///tmp/hub-root', name: 'hub-root' }] }));
+        client.setRequestHandler(ListRootsRequestSchema, () => ({
+          roots: [{ uri: 'file:///tmp/hub-root', name: 'hub-root' }],
+        }));
       },
     });
     // These tools are registered once the child sees the capabilities; its list_changed brings them.
     await until(() =>
       expect(hub.manager.list('dotted').map(tool => tool.name)).toEqual(
-        expect.arrayContaining(['everything.trigger-elicitation-request', 'everything.trigger-sampling-request', 'everything.get-roots-list']),
+        expect.arrayContaining([
+          'everything.trigger-elicitation-request',
+          'everything.trigger-sampling-request',
+          'everything.get-roots-list',
+        ]),
       ),
     );
     expect(allText(await hub.call('everything.trigger-elicitation-request'))).toContain('Ada');

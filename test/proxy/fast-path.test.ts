@@ -16,7 +16,8 @@ import { ECHO, commandRecord, putRecords, until } from './harness.js';
 
 const cached = (...names: string[]) => names.map(name => ({ name, inputSchema: { type: 'object' as const } }));
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe('fast path', () => {
   test('calls, progress, isError, structured results and unknown names', async () => {
@@ -31,7 +32,9 @@ describe('fast path', () => {
     const failed = await call(hub, 'echo.fail');
     expect(failed).toMatchObject({ isError: true });
     const progress: number[] = [];
-    const slow = await hub.callTool({ name: 'echo.slow', arguments: { steps: 4, ms: 50 } }, undefined, { onprogress: p => progress.push(p.progress) });
+    const slow = await hub.callTool({ name: 'echo.slow', arguments: { steps: 4, ms: 50 } }, undefined, {
+      onprogress: p => progress.push(p.progress),
+    });
     expect(textOf(slow as CallToolResult)).toBe('done 4');
     // Arrives under the caller's token (the SDK client matches it). The SDK client handles a
     // notification a microtask after a response read in the same chunk, so on a loaded machine
@@ -47,7 +50,10 @@ describe('fast path', () => {
     const home = await makeHubHome();
     const events = join(await mkdtemp(join(home, 'ev-')), 'events');
     const store = openStore(loadConfig({ HUB_HOME: home }).paths);
-    await putRecords(store, commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events }, tools: cached('hang', 'echo') }));
+    await putRecords(
+      store,
+      commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events }, tools: cached('hang', 'echo') }),
+    );
     const { client: hub } = await fastHubOn(home, { CALL_TIMEOUT_MS: '1000' });
     const abort = new AbortController();
     const hanging = hub.callTool({ name: 'echo.hang', arguments: {} }, undefined, { signal: abort.signal });
@@ -72,7 +78,12 @@ describe('fast path', () => {
 });
 
 async function fastHubOn(home: string, env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture('child-fast-hub.mjs')], env: { ...process.env, HUB_HOME: home, ...env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixture('child-fast-hub.mjs')],
+    env: { ...process.env, HUB_HOME: home, ...env } as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'fast-test', version: '1.0.0' });
   await client.connect(transport);
   onTestFinished(() => client.close());

@@ -53,7 +53,9 @@ describe('forwarding', () => {
     await hub.manager.start('echo');
 
     const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
-    const result = await hub.client.callTool({ name: 'echo.slow', arguments: { steps: 3, ms: 10 } }, undefined, { onprogress: p => progress.push(p) });
+    const result = await hub.client.callTool({ name: 'echo.slow', arguments: { steps: 3, ms: 10 } }, undefined, {
+      onprogress: p => progress.push(p),
+    });
     expect(textOf(result as never)).toBe('done 3');
     expect(progress.map(p => p.progress)).toEqual([1, 2, 3]);
     expect(progress[0]).toMatchObject({ total: 3, message: 'step 1' });
@@ -107,7 +109,9 @@ describe('forwarding', () => {
     await until(() => expect(hub.listChanged()).toBe(2));
     expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('echo.brand_new');
     expect(textOf(await hub.call('echo.brand_new'))).toBe('brand_new');
-    await until(async () => expect((await hub.store.read()).servers.echo?.tools.map(tool => tool.name)).toContain('brand_new'));
+    await until(async () =>
+      expect((await hub.store.read()).servers.echo?.tools.map(tool => tool.name)).toContain('brand_new'),
+    );
   });
 
   test("a child gets the safe environment plus its own env, never hub's secrets", async () => {

@@ -27,7 +27,18 @@ let order = 0;
 /** A command-mode store record running `node <script>` (or any command). */
 export function commandRecord(name: string, args: string[], extra: Partial<ServerRecord> = {}): ServerRecord {
   order += 1;
-  return { name, command: process.execPath, args, env: {}, mode: 'command', installedAt: new Date().toISOString(), order, autoStart: false, tools: [], ...extra };
+  return {
+    name,
+    command: process.execPath,
+    args,
+    env: {},
+    mode: 'command',
+    installedAt: new Date().toISOString(),
+    order,
+    autoStart: false,
+    tools: [],
+    ...extra,
+  };
 }
 
 export async function putRecords(store: Store, ...records: ServerRecord[]): Promise<void> {
@@ -65,7 +76,10 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
   server.oninitialized = () => {
     initialized = true;
   };
-  const manager = createServerManager({ config, log: silentLogger, store, server, isInitialized: () => initialized }, { graceMs: 500, ...options.manager });
+  const manager = createServerManager(
+    { config, log: silentLogger, store, server, isInitialized: () => initialized },
+    { graceMs: 500, ...options.manager },
+  );
   const mode = () => pickNameMode(config.toolNames, server.getClientVersion()?.name);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: manager.list(mode()) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -73,7 +87,10 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
     if (!forward) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return forward(request.params.arguments, extra);
   });
-  const client = new Client({ name: options.clientName ?? 'proxy-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  const client = new Client(
+    { name: options.clientName ?? 'proxy-test', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
   let changes = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     changes += 1;
@@ -112,4 +129,5 @@ export function spawnCount(file: string): number {
 }
 
 /** Waits for a condition on a loaded machine (2 shared cores): generous, never a timing assertion. */
-export const until = <T>(check: () => T | Promise<T>, timeout = 15_000): Promise<T> => vi.waitFor(check, { timeout, interval: 50 });
+export const until = <T>(check: () => T | Promise<T>, timeout = 15_000): Promise<T> =>
+  vi.waitFor(check, { timeout, interval: 50 });

@@ -34,7 +34,9 @@ describe('lifecycle', () => {
     expect(before?.pid).toBeUndefined();
     expect(spawnCount(spawns)).toBe(1);
 
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => second.call('echo.echo', { text: `n${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => second.call('echo.echo', { text: `n${i}` })),
+    );
     expect(results.map(textOf)).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}`));
     expect(spawnCount(spawns)).toBe(2);
     const [after] = await second.manager.status('echo');
@@ -74,7 +76,10 @@ describe('lifecycle', () => {
     const home = await makeHubHome();
     const spawns = join(await scratch(home), 'spawns');
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
-    const record = commandRecord('crashy', [fixture('child-crash.mjs')], { env: { ECHO_SPAWN_LOG: spawns }, tools: [{ name: 'work', inputSchema: { type: 'object' } }] });
+    const record = commandRecord('crashy', [fixture('child-crash.mjs')], {
+      env: { ECHO_SPAWN_LOG: spawns },
+      tools: [{ name: 'work', inputSchema: { type: 'object' } }],
+    });
     await putRecords(hub.store, record);
     await hub.manager.reload();
 
@@ -107,7 +112,9 @@ describe('lifecycle', () => {
     const home = await makeHubHome();
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
     await putRecords(hub.store, commandRecord('ghost', [], { command: '/nonexistent/mcp-server' }));
-    await expect(hub.manager.start('ghost')).rejects.toThrow(/Server "ghost" could not start \(spawn \/nonexistent\/mcp-server ENOENT\)/);
+    await expect(hub.manager.start('ghost')).rejects.toThrow(
+      /Server "ghost" could not start \(spawn \/nonexistent\/mcp-server ENOENT\)/,
+    );
     await until(async () => expect((await hub.manager.status('ghost'))[0]?.state).toBe('failed'));
   });
 

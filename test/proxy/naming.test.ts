@@ -26,7 +26,8 @@ describe('naming with a real child', () => {
     const first = await startHarness(home);
     await putRecords(first.store, commandRecord('get', [ECHO], { env: { ECHO_EXTRA_TOOLS: EXTRA } }));
     await first.manager.start('get');
-    for (const hubTool of ['start_process', 'registry.list', 'registry_list', 'get_free_port']) expect(first.manager.find(hubTool)).toBeUndefined();
+    for (const hubTool of ['start_process', 'registry.list', 'registry_list', 'get_free_port'])
+      expect(first.manager.find(hubTool)).toBeUndefined();
     const dotted = first.manager.list('dotted').map(tool => tool.name);
     const underscore = first.manager.list('underscore').map(tool => tool.name);
     expect(dotted).toEqual(expect.arrayContaining(['get.start_process', 'get.registry.list', 'get.get_free_port']));

@@ -21,13 +21,26 @@ const LONG = 'a_really_long_tool_name_that_goes_on_and_on_forever';
 describe('routes', () => {
   test('names are <server>.<tool>, sanitized, without __, titled with the dotted name', () => {
     const table = buildRoutes([record('memory', 1, ['read_graph', 'weird name/with:chars', '__private', 'a__b'])]);
-    expect(table.lists.dotted.map(tool => tool.name)).toEqual(['memory.read_graph', 'memory.weird_name_with_chars', 'memory._private', 'memory.a_b']);
-    expect(table.lists.underscore.map(tool => tool.name)).toEqual(['memory_read_graph', 'memory_weird_name_with_chars', 'memory_private', 'memory_a_b']);
+    expect(table.lists.dotted.map(tool => tool.name)).toEqual([
+      'memory.read_graph',
+      'memory.weird_name_with_chars',
+      'memory._private',
+      'memory.a_b',
+    ]);
+    expect(table.lists.underscore.map(tool => tool.name)).toEqual([
+      'memory_read_graph',
+      'memory_weird_name_with_chars',
+      'memory_private',
+      'memory_a_b',
+    ]);
     for (const tool of [...table.lists.dotted, ...table.lists.underscore]) {
       expect(tool.name).not.toContain('__');
       expect(tool.name).toMatch(/^[A-Za-z0-9_.-]+$/);
     }
-    expect(table.lists.underscore[0]).toMatchObject({ title: 'memory.read_graph', description: '[memory] does read_graph' });
+    expect(table.lists.underscore[0]).toMatchObject({
+      title: 'memory.read_graph',
+      description: '[memory] does read_graph',
+    });
     expect(table.byName.get('memory_read_graph')?.tool).toBe('read_graph');
     expect(table.byName.get('memory.weird_name_with_chars')?.tool).toBe('weird name/with:chars');
   });
@@ -42,13 +55,19 @@ describe('routes', () => {
     expect(second?.dotted.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
     expect(baseDottedName('everything', LONG)).toBe(first?.dotted);
     // Derived only from store data: a second build (another hub, a restart) gives the same names.
-    expect(buildRoutes([record('everything', 1, [LONG, `${LONG}_2`])]).routes.map(route => route.dotted)).toEqual(table.routes.map(route => route.dotted));
+    expect(buildRoutes([record('everything', 1, [LONG, `${LONG}_2`])]).routes.map(route => route.dotted)).toEqual(
+      table.routes.map(route => route.dotted),
+    );
     for (const route of table.routes) expect(route.underscore.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
   });
 
   test("a child's tool never shadows a hub tool, in either spelling", () => {
     // Server "get" with tool "free_port" would be get_free_port underscored; "start"+"process" likewise.
-    const table = buildRoutes([record('get', 1, ['free_port']), record('start', 2, ['process']), record('x', 3, ['registry.list', 'start_process'])]);
+    const table = buildRoutes([
+      record('get', 1, ['free_port']),
+      record('start', 2, ['process']),
+      record('x', 3, ['registry.list', 'start_process']),
+    ]);
     for (const route of table.routes) {
       expect(HUB_TOOL_NAMES.has(route.dotted)).toBe(false);
       expect(HUB_TOOL_NAMES.has(route.underscore)).toBe(false);
