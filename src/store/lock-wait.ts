@@ -1,9 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
-// Wakes a lock waiter as soon as the lock (or the turn file) changes, through inotify on the
-// lock's folder, instead of sleeping a guessed interval; polling stays as a backstop for a
-// missed event or a system out of inotify watches.
+// Wakes the waiter whose turn it is as soon as the lock changes, through inotify on the lock's
+// folder, instead of sleeping a guessed interval; polling stays as a backstop for a missed
+// event or a system out of inotify watches.
 
 export interface Waker {
   /** Resolves on a change to one of the watched names, or after ms. */

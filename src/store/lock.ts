@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
 import { breakStaleLock } from './lock-break.js';
 import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, statOrUndefined, unlinkIfMine } from './lock-file.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { watchNames, type Waker } from './lock-wait.js';
 
 // An inter-process lock file, created atomically with "pid startTicks bootId" of its holder.
@@ -55,10 +55,7 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
   try {
     for (;;) {
       if (mayTry(turnFile, me)) {
-        if (createExclusive(file, me)) {
-          if (waker) unlinkIfMine(turnFile, me);
-          return broke;
-        }
+        if (createExclusive(file, me)) return broke;
         // Waited long enough: claim the turn and watch the lock to take it the moment it goes.
         if (!waker && Date.now() - began >= TURN_AFTER_MS && createExclusive(turnFile, me)) {
           waker = watchNames([file]);
@@ -81,7 +78,11 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
       wait = Math.min(wait * 2, POLL_MAX_MS);
     }
   } finally {
-    waker?.close();
+    // Taken, or given up (timeout): either way our turn, if we hold one, is over.
+    if (waker) {
+      waker.close();
+      unlinkIfMine(turnFile, me);
+    }
   }
 }
 
