@@ -60,7 +60,7 @@ async function importCpuMs(specifier) {
 }
 
 export async function coldStartSection({ quick, log, shared }) {
-  const runs = quick ? 3 : 15;
+  const runs = quick ? 2 : 15;
   let tools = shared.everythingTools;
   if (!tools) {
     const direct = await spawnEverything();

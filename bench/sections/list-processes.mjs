@@ -8,7 +8,6 @@ import { row } from '../lib/report.mjs';
 // 6. list_processes with 1,000 records (980 ended, 20 running sleeps started by start_process),
 // interleaved with the same call on a store holding just the 20 running ones.
 
-const RUNNING = 20;
 const TOTAL = 1000;
 
 const listedCount = result => {
@@ -17,13 +16,15 @@ const listedCount = result => {
   return array ? array.length : null;
 };
 
-async function startSleeps(hub, home) {
-  for (let i = 0; i < RUNNING; i++) await callTool(hub.client, 'start_process', { command: 'sleep', args: ['600'], name: `bench-sleep-${i}`, tags: ['bench'] });
+async function startSleeps(hub, home, running) {
+  for (let i = 0; i < running; i++) await callTool(hub.client, 'start_process', { command: 'sleep', args: ['600'], name: `bench-sleep-${i}`, tags: ['bench'] });
   return Object.keys((await storeOf(home).read()).processes);
 }
 
 export async function listProcessesSection({ quick, log }) {
   const runs = quick ? 10 : 40;
+  // The smoke run starts fewer sleeps; the full run has the 20 running the target names.
+  const RUNNING = quick ? 5 : 20;
   const bigHome = await tempHome();
   const smallHome = await tempHome();
   const big = await spawnHub(bigHome);
@@ -35,8 +36,8 @@ export async function listProcessesSection({ quick, log }) {
       return { section: { status: 'unavailable', reason: note }, rows: [row('list_processes', 'list_processes with 1,000 records', null, { label: '', value: null }, undefined, note)] };
     }
     log(`  starting ${RUNNING} sleeps in each of two homes; adding ${TOTAL - RUNNING} ended records to one`);
-    started.push(...(await startSleeps(big, bigHome)).map(id => [big, id]));
-    started.push(...(await startSleeps(small, smallHome)).map(id => [small, id]));
+    started.push(...(await startSleeps(big, bigHome, RUNNING)).map(id => [big, id]));
+    started.push(...(await startSleeps(small, smallHome, RUNNING)).map(id => [small, id]));
     await addProcesses(bigHome, Array.from({ length: TOTAL - RUNNING }, (_, i) => exitedRecord(bigHome, `ended${String(i).padStart(4, '0')}`, i)));
 
     const times = { big: [], small: [] };

@@ -14,8 +14,9 @@ const MANAGED = 5;
 const mb = kb => round(kb / 1024, 1);
 
 // RSS settles a moment after the last request (lazy allocations, GC): sample a few times.
+let settleMs = 700;
 async function settledRss(pid) {
-  await sleep(700);
+  await sleep(settleMs);
   const samples = [];
   for (let i = 0; i < 3; i++) {
     samples.push(rssKb(pid));
@@ -57,7 +58,8 @@ async function keeperMemory(hub, home, log) {
   };
 }
 
-export async function memorySection({ log, shared }) {
+export async function memorySection({ quick, log, shared }) {
+  settleMs = quick ? 250 : 700;
   const direct = await spawnEverything();
   const tools = shared.everythingTools ?? (await direct.client.listTools()).tools;
   await direct.client.callTool({ name: 'echo', arguments: { message: 'x' } });

@@ -8,7 +8,7 @@ import { row } from '../lib/report.mjs';
 // hub, interleaved round by round so machine noise hits all three alike.
 
 const PLAN = {
-  quick: { warmupMs: 800, rounds: 6, block: 100, tputRounds: 3, tputBlock: 300 },
+  quick: { warmupMs: 500, rounds: 5, block: 80, tputRounds: 2, tputBlock: 300 },
   full: { warmupMs: 3000, rounds: 50, block: 100, tputRounds: 16, tputBlock: 500 },
 };
 const IN_FLIGHT = 16;
