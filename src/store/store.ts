@@ -58,25 +58,28 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
 
   // A change that breaks the schema is refused here, so one bad update cannot make the next
   // reader move the whole file aside.
-  const writeData = (data: StoreData): void => {
+  // Nothing is written when the change changed nothing (the text on disk is the same).
+  const writeData = (data: StoreData, onDisk?: string): void => {
     const checked = StoreSchema.safeParse(data);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new HubError('INTERNAL', `A store update would have written an invalid ${db} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}), so it was not saved; this is a bug in hub, please report it.`);
     }
     const text = `${JSON.stringify(checked.data, null, 2)}\n`;
-    low.data = text;
-    low.write();
+    if (text !== onDisk) {
+      low.data = text;
+      low.write();
+    }
     lastWritten = text;
   };
 
   // Under the lock: a corrupt file is moved aside (never silently replaced) and what could
   // be recovered from it is written in its place; a newer version is refused untouched.
-  const loadForUpdate = (): StoreData => {
+  const loadForUpdate = (): { data: StoreData; text: string } => {
     const text = readText();
-    if (text === lastWritten) return JSON.parse(text) as StoreData;
+    if (text === lastWritten) return { data: JSON.parse(text) as StoreData, text };
     const decoded = decodeStore(text);
-    if (decoded.kind === 'ok') return decoded.data;
+    if (decoded.kind === 'ok') return { data: decoded.data, text };
     if (decoded.kind === 'newer') {
       throw new HubError('STORE_CORRUPT', `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`);
     }
@@ -90,7 +93,7 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
       `${db} was corrupt (${decoded.reason}): moved aside to ${aside}; hub goes on with the ${kept} server and process records it could recover, ${decoded.dropped} dropped.`,
     );
     writeData(decoded.data);
-    return decoded.data;
+    return { data: decoded.data, text: lastWritten ?? '' };
   };
 
   // Writers killed mid-write leave temp files; under the lock nobody else is writing one.
@@ -107,7 +110,7 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
       try {
         return await withLock(lockFile, async brokeStaleLock => {
           if (!swept || brokeStaleLock) sweep();
-          const data = loadForUpdate();
+          const { data, text } = loadForUpdate();
           let result: T;
           try {
             result = await fn(data);
@@ -115,7 +118,7 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
             fnFailed = true;
             throw error;
           }
-          writeData(data);
+          writeData(data, text);
           return result;
         });
       } catch (error) {
