@@ -5,6 +5,13 @@ import { createInterface } from 'node:readline';
 import { onTestFinished } from 'vitest';
 import { fixture } from '../helpers/hub.js';
 
+/** What a writer that finished reports: latencies (ms) and when its first/last update ran. */
+export interface Done {
+  latencies: number[];
+  firstAt: number;
+  lastAt: number;
+}
+
 export interface Writer {
   readonly child: ChildProcess;
   readonly tag: string;
@@ -13,7 +20,7 @@ export interface Writer {
   /** Calls back after each acknowledged change, with the count so far. */
   onAck(callback: (count: number) => void): void;
   /** Resolves with the exit code/signal and, when it finished, the per-update latencies. */
-  readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; latencies?: number[] }>;
+  readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; done?: Done }>;
 }
 
 const started = new Set<ChildProcess>();
@@ -33,7 +40,7 @@ export function startWriter(home: string, tag: string, count: number): Writer {
   track(child);
   const acked: string[] = [];
   const listeners: ((count: number) => void)[] = [];
-  let latencies: number[] | undefined;
+  let done: Done | undefined;
   let stderr = '';
   child.stderr?.on('data', chunk => (stderr += chunk));
   createInterface({ input: child.stdout! }).on('line', line => {
@@ -41,11 +48,11 @@ export function startWriter(home: string, tag: string, count: number): Writer {
       acked.push(line.slice(4));
       for (const listener of listeners) listener(acked.length);
     }
-    else if (line.startsWith('done ')) latencies = (JSON.parse(line.slice(5)) as { latencies: number[] }).latencies;
+    else if (line.startsWith('done ')) done = JSON.parse(line.slice(5)) as Done;
   });
   const ended = once(child, 'close').then(([code, signal]) => {
     if (code !== 0 && signal === null) throw new Error(`writer ${tag} exited ${code}: ${stderr}`);
-    return { code: code as number | null, signal: signal as NodeJS.Signals | null, ...(latencies ? { latencies } : {}) };
+    return { code: code as number | null, signal: signal as NodeJS.Signals | null, ...(done ? { done } : {}) };
   });
   return { child, tag, acked, onAck: callback => listeners.push(callback), ended };
 }
