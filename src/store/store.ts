@@ -15,7 +15,10 @@ import { serialize } from './serial.js';
 export interface Store {
   /** A consistent snapshot, read without the lock (files are only ever replaced by rename). */
   read(): Promise<StoreData>;
-  /** lock → re-read → fn(data) → atomic write → unlock. fn may mutate data; its return is passed on. */
+  /**
+   * lock → re-read → fn(data) → validate → atomic write → unlock. fn may mutate data; its return
+   * is passed on. Keep fn short (others wait on it); calling update from inside fn is refused.
+   */
   update<T>(fn: (data: StoreData) => T | Promise<T>): Promise<T>;
   readonly file: string;
 }
