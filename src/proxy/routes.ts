@@ -24,9 +24,10 @@ export interface RouteTable {
   readonly signature: string;
 }
 
-function listedTool(server: string, cached: CachedTool, name: string, dotted: string): Tool {
+// The title is the full dotted name, also when the listed name had to be cut or suffixed.
+function listedTool(server: string, cached: CachedTool, name: string): Tool {
   const description = cached.description ? `[${server}] ${cached.description}` : `[${server}]`;
-  return { ...(cached as Tool), name, title: dotted, description };
+  return { ...(cached as Tool), name, title: `${server}.${cached.name}`, description };
 }
 
 /**
@@ -54,8 +55,8 @@ export function buildRoutes(records: readonly ServerRecord[]): RouteTable {
         dotted,
         underscore,
         listed: {
-          dotted: listedTool(record.name, cached, dotted, dotted),
-          underscore: listedTool(record.name, cached, underscore, dotted),
+          dotted: listedTool(record.name, cached, dotted),
+          underscore: listedTool(record.name, cached, underscore),
         },
       };
       routes.push(route);

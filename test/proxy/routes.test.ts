@@ -54,6 +54,8 @@ describe('routes', () => {
     expect(second?.dotted).not.toBe(first?.dotted);
     expect(second?.dotted.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
     expect(baseDottedName('everything', LONG)).toBe(first?.dotted);
+    // The title keeps the full name a person recognises.
+    expect(table.lists.dotted[0]?.title).toBe(`everything.${LONG}`);
     // Derived only from store data: a second build (another hub, a restart) gives the same names.
     expect(buildRoutes([record('everything', 1, [LONG, `${LONG}_2`])]).routes.map(route => route.dotted)).toEqual(
       table.routes.map(route => route.dotted),
