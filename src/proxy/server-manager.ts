@@ -4,66 +4,15 @@ import { HubError, errorMessage } from '../errors.js';
 import { decodeStore } from '../store/recover.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import type { ToolDeps } from '../tools/define.js';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { DEFAULT_BACKOFF } from './backoff.js';
 import { createFastPath, type FastForwarder } from './fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
-import type { ProxiedTools, ServerExtra } from './types.js';
+import type { ServerExtra } from './types.js';
+import type { ServerManager, ServerManagerOptions, ServerStatusView } from './manager-types.js';
 
-export type ServerState = 'stopped' | 'starting' | 'ready' | 'degraded' | 'failed';
-
-export interface ServerStatusView {
-  name: string;
-  package?: string;
-  version?: string;
-  mode: 'npm' | 'command';
-  state: ServerState;
-  pid?: number;
-  /** Exposed dotted names. */
-  tools: string[];
-  calls: number;
-  errors: number;
-  meanMs: number | null;
-  p95Ms: number | null;
-  restarts: number;
-  lastError?: string;
-  logFile: string;
-}
-
-export interface ServerManager extends ProxiedTools {
-  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools in the store (servers[name].tools, toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED with the stderr tail / CHILD_TIMEOUT). */
-  start(name: string): Promise<CachedTool[]>;
-  /** Stop the child if running; the record and cached tools stay. */
-  stop(name: string): Promise<void>;
-  /** Re-read store.servers (after install/uninstall), stop children whose record is gone, rebuild routes, send tools/list_changed if the exposed list changed. */
-  reload(): Promise<void>;
-  status(name?: string): Promise<ServerStatusView[]>;
-  /** Forward a call by server name and ORIGINAL tool name (registry.call); lazy-starts the child. */
-  call(
-    server: string,
-    tool: string,
-    args: Record<string, unknown> | undefined,
-    extra: ServerExtra,
-  ): Promise<CallToolResult>;
-  /**
-   * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
-   * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
-   */
-  fastPath(sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean;
-  close(): Promise<void>;
-}
-
-/** Overrides for tests (and the bench); the defaults come from config and SPEC. */
-export interface ServerManagerOptions {
-  backoff?: Partial<BackoffPolicy>;
-  idleStopMs?: number;
-  callTimeoutMs?: number;
-  startTimeoutMs?: number;
-  /** Wait between closing stdin, SIGTERM and SIGKILL of a child's group. */
-  graceMs?: number;
-  random?: () => number;
-}
+export type { ServerManager, ServerManagerOptions, ServerState, ServerStatusView } from './manager-types.js';
 
 // What decides how a child is launched: when any of it changes, the running child is stale.
 const launchKey = (record: ServerRecord): string =>

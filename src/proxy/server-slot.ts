@@ -7,7 +7,7 @@ import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import { ChildConnection } from './child-connection.js';
 import { CallMetrics } from './metrics.js';
 import { logTail } from './server-log.js';
-import type { ServerState } from './server-manager.js';
+import type { ServerState } from './manager-types.js';
 
 export interface SlotContext {
   readonly hub: Server;
