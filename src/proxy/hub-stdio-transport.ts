@@ -1,11 +1,11 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonLineReader, corkedWriter } from './line-reader.js';
+import { JsonLineReader } from './line-reader.js';
 
 /**
- * hub's stdio server transport: the SDK's framing without its per-line zod pass, writes of one
- * tick coalesced, and an `intercept` hook so proxied tools/call requests can skip the SDK
- * Protocol entirely (see fast-path.ts). Everything it does not intercept goes to the SDK Server.
+ * hub's stdio server transport: the SDK's framing without its per-line zod pass, and an
+ * `intercept` hook so proxied tools/call requests can skip the SDK Protocol entirely (see
+ * fast-path.ts). Everything it does not intercept goes to the SDK Server.
  */
 export class HubStdioServerTransport implements Transport {
   onclose?: () => void;
@@ -16,13 +16,12 @@ export class HubStdioServerTransport implements Transport {
 
   #started = false;
   #reader: JsonLineReader;
-  #write: (line: string) => boolean;
   #onData = (chunk: Buffer) => this.#reader.push(chunk);
   #onError = (error: Error) => this.onerror?.(error);
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
-    private readonly stdout: NodeJS.WritableStream & { cork(): void; uncork(): void } = process.stdout,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {
     this.#reader = new JsonLineReader(
       message => {
@@ -30,7 +29,6 @@ export class HubStdioServerTransport implements Transport {
       },
       error => this.onerror?.(error),
     );
-    this.#write = corkedWriter(stdout);
   }
 
   async start(): Promise<void> {
@@ -44,9 +42,13 @@ export class HubStdioServerTransport implements Transport {
     return this.sendRaw(`${JSON.stringify(message)}\n`);
   }
 
-  /** Writes one serialized JSON-RPC line. */
+  /**
+   * Writes one serialized JSON-RPC line, one write per message as the SDK does: coalescing a
+   * progress notification with the response after it makes the SDK client drop that progress
+   * (it handles notifications a microtask after responses read in the same chunk).
+   */
   sendRaw(line: string): Promise<void> {
-    if (this.#write(line)) return Promise.resolve();
+    if (this.stdout.write(line)) return Promise.resolve();
     return new Promise(resolve => this.stdout.once('drain', resolve));
   }
 
