@@ -7,7 +7,10 @@
 import { spawn } from 'node:child_process';
 
 const PREFIX = 'everything.';
-const [childScript, ...childArgs] = process.argv.slice(2);
+// --raw: the absolute floor. Responses are piped through untouched (no parse), requests have the
+// prefix cut by string replacement; tools/list names come back unprefixed (the bench never lists).
+const raw = process.argv[2] === '--raw';
+const [childScript, ...childArgs] = process.argv.slice(raw ? 3 : 2);
 const child = spawn(process.execPath, [childScript, ...childArgs], { stdio: ['pipe', 'pipe', 'ignore'] });
 const listIds = new Set();
 
@@ -21,14 +24,19 @@ function lines(stream, onLine) {
   });
 }
 
-lines(process.stdin, line => {
+if (raw) {
+  child.stdout.pipe(process.stdout);
+  lines(process.stdin, line => child.stdin.write(`${line.replace(`"name":"${PREFIX}`, '"name":"')}\n`));
+}
+
+if (!raw) lines(process.stdin, line => {
   const message = JSON.parse(line);
   if (message.method === 'tools/call' && message.params?.name?.startsWith(PREFIX)) message.params.name = message.params.name.slice(PREFIX.length);
   if (message.method === 'tools/list') listIds.add(message.id);
   child.stdin.write(`${JSON.stringify(message)}\n`);
 });
 
-lines(child.stdout, line => {
+if (!raw) lines(child.stdout, line => {
   const message = JSON.parse(line);
   if (listIds.delete(message.id) && message.result?.tools) for (const tool of message.result.tools) tool.name = PREFIX + tool.name;
   process.stdout.write(`${JSON.stringify(message)}\n`);

@@ -41,6 +41,7 @@ export async function connectStdio({ command = process.execPath, args, env = {},
 export const spawnHub = (home, extraEnv = {}) => connectStdio({ args: [HUB_JS], env: { HUB_HOME: home, ...extraEnv } });
 export const spawnEverything = () => connectStdio({ args: [EVERYTHING_JS, 'stdio'] });
 export const spawnLeanProxy = () => connectStdio({ args: [LEAN_PROXY_JS, EVERYTHING_JS, 'stdio'] });
+export const spawnRawProxy = () => connectStdio({ args: [LEAN_PROXY_JS, '--raw', EVERYTHING_JS, 'stdio'] });
 export const spawnNaiveProxy = () => connectStdio({ args: [NAIVE_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 
 /** The text of a tool result, or its error. */

@@ -1,5 +1,5 @@
 import { addServers, everythingRecord } from './home.mjs';
-import { callTool, EVERYTHING_JS, spawnEverything, spawnHub, spawnLeanProxy, spawnNaiveProxy, toolNames } from './mcp.mjs';
+import { callTool, EVERYTHING_JS, spawnEverything, spawnHub, spawnLeanProxy, spawnNaiveProxy, spawnRawProxy, toolNames } from './mcp.mjs';
 import { descendants } from './proc.mjs';
 
 // The three things the proxy section calls echo on: the server itself, the naive proxy, and hub.
@@ -21,6 +21,8 @@ function target(name, connection, tool, tree) {
 export const directTarget = async () => target('direct', await spawnEverything(), 'echo', false);
 
 export const leanTarget = async () => target('lean', await spawnLeanProxy(), 'everything.echo', true);
+
+export const rawTarget = async () => target('raw', await spawnRawProxy(), 'everything.echo', true);
 
 export const naiveTarget = async () => target('naive', await spawnNaiveProxy(), 'everything.echo', true);
 

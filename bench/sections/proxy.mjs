@@ -1,6 +1,6 @@
 import { tempHome } from '../lib/cleanup.mjs';
 import { median, percentile, round, roundOrder, summary } from '../lib/stats.mjs';
-import { directTarget, hubTarget, leanTarget, naiveTarget, registerEverything, Unavailable } from '../lib/targets.mjs';
+import { directTarget, hubTarget, leanTarget, naiveTarget, rawTarget, registerEverything, Unavailable } from '../lib/targets.mjs';
 import { cpuNs, treeCpuNs } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
 
@@ -105,6 +105,7 @@ export async function proxySection({ quick, log, shared }) {
   shared.everythingTools = everythingTools;
   const naive = await naiveTarget();
   const lean = await leanTarget();
+  const raw = await rawTarget();
   const home = await tempHome();
   let registeredBy;
   let hub;
@@ -118,7 +119,7 @@ export async function proxySection({ quick, log, shared }) {
     log(`  hub: ${hubMissing}`);
   }
   shared.proxyHome = home;
-  const targets = [direct, naive, lean, ...(hub ? [hub] : [])];
+  const targets = [direct, naive, lean, raw, ...(hub ? [hub] : [])];
   log(`  ${targets.map(t => t.name).join(', ')}: warm-up ${plan.warmupMs} ms, ${plan.rounds * plan.block} sequential calls each, ${plan.tputRounds * plan.tputBlock} at ${IN_FLIGHT} in flight`);
   const results = await measureEcho(targets, plan);
   await Promise.all(targets.map(t => t.connection.close()));
@@ -128,6 +129,7 @@ export async function proxySection({ quick, log, shared }) {
   const added = r => ({ p50: r.paired.addedP50Us, cpu: r.paired.addedCpuUs, throughputRatio: r.paired.throughputRatio });
   const naiveAdded = added(results.naive);
   const leanAdded = added(results.lean);
+  const rawAdded = added(results.raw);
   const rows = [
     row('proxy', 'direct echo p50 / p90 / p99 (µs)', `${d.latencyUs.p50} / ${d.latencyUs.p90} / ${d.latencyUs.p99}`, { label: 'reference', value: null }),
     row('proxy', 'naive proxy echo p50 / p90 / p99 (µs)', `${results.naive.latencyUs.p50} / ${results.naive.latencyUs.p90} / ${results.naive.latencyUs.p99}`, { label: 'direct p50', value: d.latencyUs.p50 }),
@@ -136,9 +138,10 @@ export async function proxySection({ quick, log, shared }) {
     row('proxy', 'naive proxy added CPU per call (µs, paired)', naiveAdded.cpu, { label: 'naive process alone', value: results.naive.cpuUsPerCallOwnProcess }),
     row('proxy', 'naive proxy throughput (calls/s, 16 in flight)', results.naive.throughputPerS, { label: 'direct', value: d.throughputPerS }),
     row('proxy', 'naive proxy throughput ÷ direct (paired by round)', naiveAdded.throughputRatio, { label: 'reference', value: null }),
-    row('proxy', 'lean raw-JSON proxy (floor): added p50 / CPU (µs), throughput ÷ direct', `${leanAdded.p50} / ${leanAdded.cpu} / ${leanAdded.throughputRatio}`, { label: 'reference', value: null }),
+    row('proxy', 'lean proxy, no SDK (1 parse+stringify per hop): added p50 / CPU (µs), throughput ÷ direct', `${leanAdded.p50} / ${leanAdded.cpu} / ${leanAdded.throughputRatio}`, { label: 'reference', value: null }),
+    row('proxy', 'raw pipe proxy, no parse (the floor): added p50 / CPU (µs), throughput ÷ direct', `${rawAdded.p50} / ${rawAdded.cpu} / ${rawAdded.throughputRatio}`, { label: 'reference', value: null }),
   ];
-  const section = { status: hub ? 'ok' : 'partial', registeredBy, plan, inFlight: IN_FLIGHT, results, added: { naive: naiveAdded, lean: leanAdded } };
+  const section = { status: hub ? 'ok' : 'partial', registeredBy, plan, inFlight: IN_FLIGHT, results, added: { naive: naiveAdded, lean: leanAdded, raw: rawAdded } };
   if (hub) {
     const h = results.hub;
     const hubAdded = added(h);
