@@ -12,6 +12,8 @@ import { HUB_VERSION } from './version.js';
 
 export interface Hub {
   readonly server: Server;
+  /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
+  fastPath(sendRaw: (line: string) => Promise<void>): ((message: Record<string, unknown>) => boolean) | undefined;
   /** Closes child MCP servers; leaves start_process processes running (they are detached). */
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
 
   return {
     server,
+    fastPath: sendRaw => proxied.fastPath?.(sendRaw),
     async close() {
       await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
       await server.close().catch(() => undefined);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from './config.js';
 import { createHub } from './hub.js';
 import { createLogger } from './logger.js';
+import { HubStdioServerTransport } from './proxy/hub-stdio-transport.js';
 import { openStore } from './store/store.js';
 
 // The bin: with a subcommand it is the CLI for people; with none, the stdio MCP server.
@@ -39,7 +39,12 @@ async function main(): Promise<void> {
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (hub keeps running)'));
   process.on('unhandledRejection', error => log.error({ err: error }, 'unhandled rejection (hub keeps running)'));
 
-  await hub.server.connect(new StdioServerTransport());
+  // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
+  // else, hub's own tools included, goes through the SDK Server.
+  const transport = new HubStdioServerTransport();
+  const fastPath = hub.fastPath(line => transport.sendRaw(line));
+  if (fastPath) transport.intercept = fastPath;
+  await hub.server.connect(transport);
   log.info({ home: config.home }, 'hub started');
 }
 

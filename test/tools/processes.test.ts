@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
 
@@ -28,8 +28,12 @@ describe('process tools', () => {
     const started = await hub.call('start_process', { command: process.execPath, args: [fixture('process-http-server.mjs'), String(port)], name: 'web', tags: ['dev'], wait_for: { pattern: 'listening on \\d+' } });
     expect(ok(started)).toMatchObject({ ready: true, reason: 'pattern', process: { name: 'web', status: 'running', ports: [], tags: ['dev'] } });
     expect(textOf(started)).toContain('listening on');
-    const tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
-    expect(ok(tail)).toMatchObject({ status: 'running', lines: 2 });
+    // The first tick follows "listening on" by up to 100 ms: wait until the log has two lines.
+    let tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
+    await vi.waitFor(async () => {
+      tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
+      expect(ok(tail)).toMatchObject({ status: 'running', lines: 2 });
+    });
     expect(textOf(tail).split('\n')).toHaveLength(2);
     const grepped = await hub.call('get_process_logs', { id: 'web', grep: '^listening' });
     expect(textOf(grepped)).toBe(`listening on ${port}`);
