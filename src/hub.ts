@@ -42,13 +42,21 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
   // Decided per session from the client's name at initialize (SPEC "Tool names").
   const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...table.list(mode()), ...proxied.list(mode())] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await proxied.refresh?.();
+    return { tools: [...table.list(mode()), ...proxied.list(mode())] };
+  });
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = table.find(name);
     if (tool) return table.call(tool, args, extra);
-    const forward = proxied.find(name);
+    let forward = proxied.find(name);
+    if (!forward) {
+      // Perhaps installed by another hub since this one last looked.
+      await proxied.refresh?.();
+      forward = proxied.find(name);
+    }
     if (forward) return forward(args, extra);
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
   });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../errors.js';
 import { decodeStore } from '../store/recover.js';
@@ -106,6 +107,16 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     await Promise.all(stopping);
   };
 
+  // Another hub sharing HUB_HOME may install or remove servers: db.json's stamp tells when to re-read.
+  const dbStamp = (): string => {
+    try {
+      const info = statSync(config.paths.db);
+      return `${info.ino}:${info.size}:${info.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  };
+  let seenStamp = dbStamp();
   for (const record of readRecordsNow(config.paths.db)) slots.set(record.name, new ServerSlot(record, ctx));
   table = buildRoutes([...slots.values()].map(slot => slot.record));
 
@@ -163,6 +174,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   };
 
   const reload = async () => {
+    seenStamp = dbStamp();
     const data = await store.read();
     await applyRecords(Object.values(data.servers));
   };
@@ -189,8 +201,31 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     for (const slot of slots.values()) slot.conn?.notifyRootsChanged();
   });
 
+  const refresh = async () => {
+    if (!closed && dbStamp() !== seenStamp) await reload();
+  };
+
+  // db.json is replaced by rename, so the folder is watched; a burst of writes is one re-read.
+  let watcher: FSWatcher | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  try {
+    watcher = watch(dirname(config.paths.db), (_event, file) => {
+      if (file !== basename(config.paths.db) || pending) return;
+      pending = setTimeout(() => {
+        pending = undefined;
+        refresh().catch(error => log.debug({ err: errorMessage(error) }, 'could not re-read servers'));
+      }, 100);
+      pending.unref();
+    });
+    watcher.unref();
+    watcher.on('error', () => watcher?.close());
+  } catch {
+    // No folder yet, or no inotify: tools/list and calls still re-check db.json.
+  }
+
   return {
     list: mode => table.lists[mode],
+    refresh,
     find: name => {
       const route = table.byName.get(name);
       return route ? forwarderFor(route) : undefined;
@@ -201,6 +236,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     },
     reload,
     async status(name) {
+      await refresh();
       const chosen = name === undefined ? [...slots.values()] : slots.has(name) ? [slotOf(name)] : [];
       return chosen
         .sort((a, b) => a.record.order - b.record.order || a.name.localeCompare(b.name))
@@ -208,6 +244,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     },
     async call(serverName, tool, args, extra) {
       if (closed) return unavailable(serverName);
+      if (!slots.has(serverName)) await refresh();
       const slot = slotOf(serverName);
       let route = table.byServer.get(serverName)?.get(tool);
       // Never listed yet (installed elsewhere, cache empty): start it to learn its tools.
@@ -226,6 +263,8 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     fastPath: sendRaw => createFastPath(fastForwarder, sendRaw),
     async close() {
       closed = true;
+      watcher?.close();
+      clearTimeout(pending);
       await Promise.allSettled([...slots.values()].map(slot => slot.stop()));
     },
   };

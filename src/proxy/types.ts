@@ -8,6 +8,8 @@ export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
 export interface ProxiedTools {
   /** Every installed server's tools, exposed names in the given mode, deterministic order. */
   list(mode: NameMode): Tool[];
+  /** Re-reads the installed servers when another hub changed db.json since the last look. */
+  refresh?(): Promise<void>;
   /** The forwarder for an exposed name in either spelling, or undefined if no such tool. */
   find(
     name: string,
