@@ -1,11 +1,11 @@
-import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../errors.js';
 import { decodeStore } from '../store/recover.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import type { ToolDeps } from '../tools/define.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
+import { watchDb } from './db-watch.js';
 import { createFastPath, type FastForwarder } from './fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
@@ -107,16 +107,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     await Promise.all(stopping);
   };
 
-  // Another hub sharing HUB_HOME may install or remove servers: db.json's stamp tells when to re-read.
-  const dbStamp = (): string => {
-    try {
-      const info = statSync(config.paths.db);
-      return `${info.ino}:${info.size}:${info.mtimeMs}`;
-    } catch {
-      return 'none';
-    }
-  };
-  let seenStamp = dbStamp();
+  const dbWatch = watchDb(config.paths.db, () => {
+    refresh().catch(error => log.debug({ err: errorMessage(error) }, 'could not re-read servers'));
+  });
   for (const record of readRecordsNow(config.paths.db)) slots.set(record.name, new ServerSlot(record, ctx));
   table = buildRoutes([...slots.values()].map(slot => slot.record));
 
@@ -174,7 +167,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   };
 
   const reload = async () => {
-    seenStamp = dbStamp();
+    dbWatch.mark();
     const data = await store.read();
     await applyRecords(Object.values(data.servers));
   };
@@ -201,27 +194,10 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     for (const slot of slots.values()) slot.conn?.notifyRootsChanged();
   });
 
+  // Servers installed or removed by another hub sharing HUB_HOME.
   const refresh = async () => {
-    if (!closed && dbStamp() !== seenStamp) await reload();
+    if (!closed && dbWatch.changed()) await reload();
   };
-
-  // db.json is replaced by rename, so the folder is watched; a burst of writes is one re-read.
-  let watcher: FSWatcher | undefined;
-  let pending: NodeJS.Timeout | undefined;
-  try {
-    watcher = watch(dirname(config.paths.db), (_event, file) => {
-      if (file !== basename(config.paths.db) || pending) return;
-      pending = setTimeout(() => {
-        pending = undefined;
-        refresh().catch(error => log.debug({ err: errorMessage(error) }, 'could not re-read servers'));
-      }, 100);
-      pending.unref();
-    });
-    watcher.unref();
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // No folder yet, or no inotify: tools/list and calls still re-check db.json.
-  }
 
   return {
     list: mode => table.lists[mode],
@@ -263,8 +239,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     fastPath: sendRaw => createFastPath(fastForwarder, sendRaw),
     async close() {
       closed = true;
-      watcher?.close();
-      clearTimeout(pending);
+      dbWatch.close();
       await Promise.allSettled([...slots.values()].map(slot => slot.stop()));
     },
   };
