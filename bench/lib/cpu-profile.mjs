@@ -82,6 +82,7 @@ export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
         const f = nodes.get(at).callFrame;
         const a = areaOf(f);
         areas.add(a);
+        if (a.startsWith('hub') || a === 'store (lowdb/hub store)') areas.add('hub dist/ (any)');
         if (f.url && a !== 'node internals' && a !== 'zod') functions.add(label(f));
         if (a === 'zod') inZod = true;
         else if (inZod && !zodCaller && a !== 'native/builtin') zodCaller = label(f);

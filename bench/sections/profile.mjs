@@ -85,7 +85,8 @@ export async function profileSection({ quick, log, shared }) {
   const figures = [
     ['zod validation (on the stack)', a => inclusive(a, 'zod')],
     ['SDK Protocol (on the stack)', a => inclusive(a, 'sdk protocol')],
-    ['hub code in dist/ (on the stack)', a => round(inclusive(a, 'hub proxy') + inclusive(a, 'hub (other)'), 1)],
+    ['hub code in dist/ (on the stack)', a => inclusive(a, 'hub dist/ (any)')],
+    ['JSON line parsing: deserializeMessage / line-reader #parse (self)', a => round(selfFn(a, /^(deserializeMessage|#parse) /), 1)],
     ['pipe writes, writeUtf8String (self)', a => round(selfFn(a, /^writeUtf8String /), 1)],
     ['logging, pino (on the stack)', a => inclusive(a, 'logging (pino)')],
     ['store, lowdb (on the stack)', a => inclusive(a, 'store (lowdb/hub store)')],
