@@ -1,6 +1,5 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
 import { HubError } from '../errors.js';
 import { liveGroupMembers } from './group.js';
 
@@ -37,6 +36,16 @@ export interface KeeperSpec {
   readonly exitFile: string;
 }
 
+// execa is loaded on first use (hub's start path does not need it): prepareKeeper() before spawnKeeper.
+let execaModule: Promise<typeof import('execa')> | undefined;
+let execa: typeof import('execa').execa | undefined;
+
+/** Loads what spawnKeeper needs; call (and await) it before spawnKeeper. */
+export async function prepareKeeper(): Promise<void> {
+  execaModule ??= import('execa');
+  execa ??= (await execaModule).execa;
+}
+
 /** Starts the keeper detached (own session and group), output straight into the log file. */
 export function spawnKeeper(spec: KeeperSpec): number {
   const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
@@ -47,6 +56,7 @@ export function spawnKeeper(spec: KeeperSpec): number {
   const logFd = fd as 3;
   let pid: number | undefined;
   try {
+    if (!execa) throw new Error('prepareKeeper() was not awaited');
     const subprocess = execa('/bin/sh', argv, {
       cwd: spec.cwd,
       env: { ...spec.env },

@@ -1,4 +1,3 @@
-import getPort from 'get-port';
 import type { Store } from '../store/store.js';
 import type { StoreData } from '../store/schema.js';
 import { isKeeperAlive } from './reconcile.js';
@@ -28,6 +27,8 @@ function takenPorts(data: StoreData, nowMs: number): Set<number> {
 // A port free right now, not handed out in the last 30 s nor declared by a running process,
 // reserved in the store under its lock, so every hub sharing HUB_HOME sees the reservation.
 export async function allocatePort(store: Store, preferred: readonly number[], host: string | undefined): Promise<FreePort> {
+  // Loaded on first use (outside the lock): hub's start path does not need get-port.
+  const { default: getPort } = await import('get-port');
   return store.update(async data => {
     const nowMs = Date.now();
     const exclude = takenPorts(data, nowMs);

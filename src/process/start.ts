@@ -7,7 +7,7 @@ import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { bootId, readProcessIdentity } from './identity.js';
 import { newProcessId } from './ids.js';
-import { spawnKeeper } from './keeper.js';
+import { prepareKeeper, spawnKeeper } from './keeper.js';
 import { reconcileAll } from './records.js';
 import { firstProgramOfShellLine, resolveExecutable } from './resolve-command.js';
 
@@ -50,6 +50,7 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
   checkCwd(cwd);
   checkCommand(spec, cwd, spec.env?.PATH ?? context.baseEnv.PATH);
   mkdirSync(context.paths.processLogsDir, { recursive: true, mode: 0o700 });
+  await prepareKeeper();
   return context.store.update(data => {
     reconcileAll(data, context.paths);
     const running = Object.values(data.processes).filter(record => record.status === 'running');

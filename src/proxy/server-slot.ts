@@ -4,7 +4,7 @@ import { HubError, errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
-import { ChildConnection } from './child-connection.js';
+import type { ChildConnection } from './child-connection.js';
 import { CallMetrics } from './metrics.js';
 import { logTail } from './server-log.js';
 import type { ServerState } from './manager-types.js';
@@ -21,6 +21,10 @@ export interface SlotContext {
   /** The child listed these tools (at start or after its list_changed). */
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
 }
+
+// The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
+let childConnectionModule: Promise<typeof import('./child-connection.js')> | undefined;
+const loadChildConnection = () => (childConnectionModule ??= import('./child-connection.js'));
 
 const stoppedError = (name: string) =>
   new HubError(
@@ -108,6 +112,7 @@ export class ServerSlot {
     let conn: ChildConnection | undefined;
     let tools: CachedTool[];
     try {
+      const { ChildConnection } = await loadChildConnection();
       conn = await ChildConnection.open({
         record: this.record,
         logFile: this.ctx.logFile(this.name),

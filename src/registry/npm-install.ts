@@ -1,5 +1,4 @@
 import { mkdir, rm } from 'node:fs/promises';
-import { execa } from 'execa';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -48,6 +47,8 @@ export async function npmInstall(options: NpmInstallOptions): Promise<void> {
   const args = npmInstallArgs(prefix, spec, allowScripts);
   log.info({ spec, prefix, args }, 'npm install');
   const lines: string[] = [];
+  // Loaded on first use: hub's start path does not need execa.
+  const { execa } = await import('execa');
   const subprocess = execa('npm', args, {
     cwd: prefix,
     all: true,

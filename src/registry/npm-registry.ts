@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import type { HubConfig } from '../config.js';
 import { HubError, errorMessage } from '../errors.js';
 
@@ -27,6 +26,8 @@ export function createNpmRegistryResolver(config: Pick<HubConfig, 'npmRegistry'>
 
 async function askNpm(env: NodeJS.ProcessEnv): Promise<string> {
   try {
+    // Loaded on first use: hub's start path does not need execa.
+    const { execa } = await import('execa');
     const { stdout } = await execa('npm', ['config', 'get', 'registry'], { env, extendEnv: false, timeout: 10_000, stdin: 'ignore' });
     const url = withoutSlash(stdout.split('\n').pop() ?? '');
     if (!/^https?:\/\//.test(url)) throw new Error(`npm printed "${url}"`);
