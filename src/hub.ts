@@ -1,4 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -23,11 +25,18 @@ const INSTRUCTIONS =
   'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
   '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port).';
 
+// The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
+// first use instead of at start.
+function lazyAjvValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: schema => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 // The factory: no I/O at import, everything stateful built here from its dependencies.
 export function createHub({ config, log, store }: { config: HubConfig; log: Logger; store: Store }): Hub {
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjvValidator() },
   );
   let initialized = false;
   server.oninitialized = () => {

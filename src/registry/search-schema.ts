@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
 // The shapes registry.search returns (tool output, CLI --json); types are inferred from them.
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
 export const SEARCH_SOURCES = ['catalog', 'official', 'npm'] as const;
 export const SearchSource = z.enum(SEARCH_SOURCES);
 export type SearchSource = z.infer<typeof SearchSource>;

@@ -7,7 +7,7 @@ import { createNpmRegistryResolver, type NpmRegistryResolver } from './npm-regis
 import { searchNpm } from './npm-search.js';
 import { searchOfficial } from './official.js';
 import { mergeCandidates } from './search-merge.js';
-import { SEARCH_SOURCES, type Candidate, type SearchOutput, type SearchSource, type SourceReport } from './search-schema.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_SOURCES, type Candidate, type SearchOutput, type SearchSource, type SourceReport } from './search-schema.js';
 
 export interface SearchDeps {
   readonly config: HubConfig;
@@ -25,8 +25,8 @@ export interface SearchRequest {
   readonly signal?: AbortSignal;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 10;
-export const MAX_SEARCH_LIMIT = 50;
+// Here for callers that import them with createSearch; they live with the schema the tool lists.
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT };
 
 // Resolves when the signal aborts, so a source that ignores its signal still ends on time.
 const abortOf = (signal: AbortSignal): Promise<never> =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createSearch, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../registry/search.js';
-import { SearchOutputSchema, SearchSource, type SearchOutput } from '../registry/search-schema.js';
+import type { createSearch } from '../registry/search.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SearchOutputSchema, SearchSource, type SearchOutput } from '../registry/search-schema.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 const SearchInput = z.strictObject({
@@ -30,7 +30,9 @@ export function renderSearch(output: SearchOutput): string {
 }
 
 export function createSearchTool(deps: ToolDeps): HubTool {
-  const searcher = createSearch(deps);
+  // The search sources load on the first search: listing the tool needs only its schemas.
+  let searcher: Promise<ReturnType<typeof createSearch>> | undefined;
+  const loadSearcher = () => (searcher ??= import('../registry/search.js').then(module => module.createSearch(deps)));
   return defineTool({
     name: 'registry.search',
     title: 'Find MCP servers',
@@ -42,7 +44,7 @@ export function createSearchTool(deps: ToolDeps): HubTool {
     output: SearchOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, call) {
-      const output = await searcher.search({ query: input.query, limit: input.limit, ...(input.sources && { sources: input.sources }), signal: call.signal });
+      const output = await (await loadSearcher()).search({ query: input.query, limit: input.limit, ...(input.sources && { sources: input.sources }), signal: call.signal });
       return { structured: output, text: renderSearch(output) };
     },
   });

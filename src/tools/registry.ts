@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
-import { elicitationConfirm } from '../registry/consent.js';
-import { installServer, type InstallContext } from '../registry/install.js';
+import type { InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import {
   ServerSummarySchema,
@@ -12,7 +11,6 @@ import {
   toSummary,
   uninstallServer,
 } from '../registry/installed.js';
-import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
@@ -91,6 +89,17 @@ function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 
   return { progress: message => send(message), onNpmLine: line => send(`npm: ${line}`) };
 }
 
+// The install code (npm, the catalog, consent) loads on the first install: listing needs only schemas.
+let installModules:
+  | Promise<[typeof import('../registry/install.js'), typeof import('../registry/install-hints.js'), typeof import('../registry/consent.js')]>
+  | undefined;
+const loadInstall = () =>
+  (installModules ??= Promise.all([
+    import('../registry/install.js'),
+    import('../registry/install-hints.js'),
+    import('../registry/consent.js'),
+  ]));
+
 // registry.search/install/list/uninstall/call and the proxied tools of installed servers.
 export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
   const { config, log, store, server } = deps;
@@ -110,6 +119,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
+      const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm }] = await loadInstall();
       const result = await installServer(input, {
         config,
         log,
