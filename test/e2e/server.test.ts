@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, test } from 'vitest';
+import { HUB_TOOL_NAMES } from '../../src/proxy/exposed-names.js';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS, spawnHub } from '../helpers/hub.js';
 
@@ -16,6 +17,8 @@ describe('stdio server', () => {
       expect(a.length).toBe(b.length);
       for (const name of b) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       for (const name of [...a, ...b]) expect(name).not.toContain('__');
+      // The proxy reserves exactly hub's own names (both spellings), so no child can shadow one.
+      expect(new Set([...a, ...b])).toEqual(HUB_TOOL_NAMES);
     } finally {
       await dotted.close();
       await underscored.close();
