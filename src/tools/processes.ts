@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EnvKey, KillSignalName, PortNumber, ProcessName, ProcessReference, RegexText, WAIT_DEFAULT_MS, WAIT_MAX_MS } from '../process/inputs.js';
-import { createProcessManager } from '../process/manager.js';
+import type { createProcessManager } from '../process/manager.js';
 import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
 import { ProcessViewSchema, toProcessView } from '../process/view.js';
 import { ProcessStatus } from '../store/schema.js';
@@ -98,14 +98,19 @@ const PortOutput = z.object({
 // over the ProcessManager (src/process/), which the CLI uses too.
 export function createProcessTools(deps: ToolDeps): ToolGroup {
   const { config } = deps;
-  const manager = createProcessManager({
-    paths: config.paths,
-    store: deps.store,
-    log: deps.log.child({ module: 'process' }),
-    maxRunning: config.maxRunningProcesses,
-    logCapBytes: config.logCapBytes,
-    logReadBytes: Math.max(16 * 1024, config.resultCapBytes - LOG_TEXT_RESERVE_BYTES),
-  });
+  // The process code (spawning, logs, ports) loads on the first call: listing needs only schemas.
+  let manager: Promise<ReturnType<typeof createProcessManager>> | undefined;
+  const managerOf = () =>
+    (manager ??= import('../process/manager.js').then(module =>
+      module.createProcessManager({
+        paths: config.paths,
+        store: deps.store,
+        log: deps.log.child({ module: 'process' }),
+        maxRunning: config.maxRunningProcesses,
+        logCapBytes: config.logCapBytes,
+        logReadBytes: Math.max(16 * 1024, config.resultCapBytes - LOG_TEXT_RESERVE_BYTES),
+      }),
+    ));
 
   const startProcess = defineTool({
     name: 'start_process',
@@ -121,7 +126,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     async run(input, call) {
       const wait = input.wait_for && { port: input.wait_for.port, pattern: input.wait_for.pattern === undefined ? undefined : new RegExp(input.wait_for.pattern), timeoutMs: input.wait_for.timeout_ms };
       const ports = [...new Set([...(input.ports ?? []), ...(input.wait_for?.port === undefined ? [] : [input.wait_for.port])])];
-      const outcome = await manager.start({ command: input.command, args: input.args, cwd: input.cwd, env: input.env, name: input.name, tags: input.tags, ports }, wait, call.signal);
+      const outcome = await (await managerOf()).start({ command: input.command, args: input.args, cwd: input.cwd, env: input.env, name: input.name, tags: input.tags, ports }, wait, call.signal);
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
@@ -142,7 +147,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: ListOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input) {
-      const records = await manager.list(input);
+      const records = await (await managerOf()).list(input);
       const processes = records.map(toProcessView);
       const running = processes.filter(view => view.status === 'running').length;
       return { structured: { processes, total: processes.length, running }, text: renderList(processes) };
@@ -159,7 +164,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: LogsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const { record, slice } = await manager.logs({ reference: input.id, lines: input.lines, cursor: input.cursor, grep: input.grep === undefined ? undefined : new RegExp(input.grep), raw: input.raw });
+      const { record, slice } = await (await managerOf()).logs({ reference: input.id, lines: input.lines, cursor: input.cursor, grep: input.grep === undefined ? undefined : new RegExp(input.grep), raw: input.raw });
       const structured = {
         id: record.id,
         status: record.status,
@@ -185,7 +190,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: KillOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run(input) {
-      const outcome = await manager.kill({ reference: input.id, signal: input.signal, graceMs: input.grace_ms ?? config.stopGraceMs, remove: input.remove });
+      const outcome = await (await managerOf()).kill({ reference: input.id, signal: input.signal, graceMs: input.grace_ms ?? config.stopGraceMs, remove: input.remove });
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
@@ -211,7 +216,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
       const preferred = input.preferred === undefined ? [] : Array.isArray(input.preferred) ? input.preferred : [input.preferred];
-      const port = await manager.freePort(preferred, input.host);
+      const port = await (await managerOf()).freePort(preferred, input.host);
       const structured = { port: port.port, ...(port.host !== undefined && { host: port.host }), reserved_until: port.reservedUntil, preferred_granted: port.preferredGranted };
       return { structured, text: `Port ${port.port} is free${preferred.length > 0 && !port.preferredGranted ? ' (the preferred port was taken)' : ''}; reserved until ${port.reservedUntil}.` };
     },
@@ -219,6 +224,6 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   return {
     tools: [startProcess, listProcesses, getProcessLogs, killProcess, getFreePort],
-    close: async () => manager.close(),
+    close: async () => (manager ? (await manager).close() : undefined),
   };
 }
