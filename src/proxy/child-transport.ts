@@ -30,8 +30,9 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 /**
  * stdio transport to a child MCP server in its own process group, so close() reaches every
  * descendant (an npx or shell launcher included), which the SDK's StdioClientTransport does not.
- * Lines are JSON.parse'd only: the Protocol classifies messages itself, and `intercept` lets the
- * proxy's fast lane take its own responses before the SDK sees them.
+ * Lines are JSON.parse'd only: the Protocol classifies messages itself, and `interceptLine` and
+ * `intercept` let the proxy's fast lane take its own responses (unparsed when it can) before the
+ * SDK sees them.
  */
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -39,6 +40,8 @@ export class ChildProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Return true to consume a message (the fast lane's responses and progress). */
   intercept?: (message: Record<string, unknown>) => boolean;
+  /** Sees each line before it is parsed; return true to consume it (fast-lane results, unparsed). */
+  interceptLine?: (line: string) => boolean;
   /** The child itself ended (code or signal), before onclose. */
   onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 
@@ -86,6 +89,7 @@ export class ChildProcessTransport implements Transport {
           if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
         },
         error => this.onerror?.(new Error(`server "${command}" stdout: ${error.message}`)),
+        line => this.interceptLine?.(line) === true,
       );
       const write = corkedWriter(child.stdin as NonNullable<typeof child.stdin>);
       this.#write = write;

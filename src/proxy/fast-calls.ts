@@ -1,5 +1,6 @@
 import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcessTransport } from './child-transport.js';
+import { fastResponse, takesRawResults } from './raw-result.js';
 
 /** The child did not answer within the timeout (reset by each progress notification). */
 export class ChildTimeoutError extends Error {
@@ -31,6 +32,8 @@ class Pending {
     readonly reject: (error: Error) => void,
     readonly onprogress: ((progress: Progress) => void) | undefined,
     readonly timeoutMs: number,
+    /** The caller takes a RawToolResult (the fast path, marked by its _meta object). */
+    readonly raw: boolean,
   ) {
     this.deadline = Date.now() + timeoutMs;
   }
@@ -38,9 +41,10 @@ class Pending {
 
 /**
  * tools/call on the hot path, next to the SDK Client on the same transport: string ids the
- * Client never uses, one JSON.stringify out and one JSON.parse in, no zod on the result (hub
- * returns the child's result as it is). Everything else (handshake, tools/list, child requests,
- * notifications) stays with the SDK Client.
+ * Client never uses, one JSON.stringify out, no zod on the result (hub returns the child's result
+ * as it is). For the fast path the result line is not even parsed (raw-result.ts); other lines
+ * get one JSON.parse. Everything else (handshake, tools/list, child requests, notifications)
+ * stays with the SDK Client.
  */
 export class FastCalls {
   #pending = new Map<string, Pending>();
@@ -50,6 +54,7 @@ export class FastCalls {
 
   constructor(private readonly transport: ChildProcessTransport) {
     transport.intercept = message => this.#intercept(message);
+    transport.interceptLine = line => this.#interceptLine(line);
   }
 
   get inFlight(): number {
@@ -60,8 +65,9 @@ export class FastCalls {
     const id = `hub-${++this.#seq}`;
     const meta: Record<string, unknown> = { ...options.meta, progressToken: id };
     const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, _meta: meta })}}\n`;
+    const raw = options.meta !== undefined && takesRawResults.has(options.meta);
     return new Promise<CallToolResult>((resolve, reject) => {
-      this.#pending.set(id, new Pending(resolve, reject, options.onprogress, options.timeoutMs));
+      this.#pending.set(id, new Pending(resolve, reject, options.onprogress, options.timeoutMs, raw));
       this.#armSweeper(options.timeoutMs);
       options.cancellable?.(reason => {
         if (!this.#pending.delete(id)) return;
@@ -110,6 +116,19 @@ export class FastCalls {
       this.#cancelInChild(id, 'timed out');
       pending.reject(new ChildTimeoutError(`no answer within ${pending.timeoutMs} ms`));
     }
+  }
+
+  #interceptLine(line: string): boolean {
+    const response = fastResponse(line);
+    if (!response) return false;
+    const pending = this.#pending.get(response.id);
+    // Late answers to cancelled or timed-out calls are dropped here.
+    if (!pending) return true;
+    if (!pending.raw) return false;
+    this.#pending.delete(response.id);
+    // Only the fast path takes it, and it writes the line back without looking inside.
+    pending.resolve(response.result as unknown as CallToolResult);
+    return true;
   }
 
   #intercept(message: Record<string, unknown>): boolean {

@@ -1,6 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors.js';
 import type { Caller } from './forward.js';
+import { RawToolResult, takesRawResults } from './raw-result.js';
 
 type JsonRpcId = string | number;
 
@@ -10,22 +11,27 @@ export type FastForwarder = (args: Record<string, unknown> | undefined, caller: 
 /**
  * tools/call for proxied tools handled below the SDK Protocol: the request is JSON.parse'd once
  * by the transport, forwarded with the child's fast lane, and the child's result written back
- * as it is. Progress goes out under the caller's token; notifications/cancelled for one of these
- * ids cancels it in the child (and, as the spec says, no answer is sent). Anything else, and any
- * request whose shape is off, is left to the SDK Server, which answers it (or its error) in full.
+ * as it is (usually its very bytes with the caller's id spliced in, see raw-result.ts). Progress
+ * goes out under the caller's token; notifications/cancelled for one of these ids cancels it in
+ * the child (and, as the spec says, no answer is sent). Anything else, and any request whose
+ * shape is off, is left to the SDK Server, which answers it (or its error) in full.
  */
 export function createFastPath(
   resolve: (name: string) => FastForwarder | undefined,
   sendRaw: (line: string) => Promise<void>,
 ): (message: Record<string, unknown>) => boolean {
   const inFlight = new Map<JsonRpcId, (reason: string) => void>();
-  const send = (payload: unknown) => {
-    sendRaw(`${JSON.stringify(payload)}\n`).catch(() => undefined);
+  const sendLine = (line: string) => {
+    sendRaw(line).catch(() => undefined);
   };
+  const send = (payload: unknown) => sendLine(`${JSON.stringify(payload)}\n`);
 
   const handle = (id: JsonRpcId, forward: FastForwarder, params: Record<string, unknown>) => {
-    const meta = params._meta as Record<string, unknown> | undefined;
-    const token = meta?.progressToken;
+    const given = params._meta;
+    const meta = given !== null && typeof given === 'object' ? (given as Record<string, unknown>) : {};
+    // Marks this call as ours all the way down to FastCalls, which then skips parsing the result.
+    takesRawResults.add(meta);
+    const token = meta.progressToken;
     let cancelled = false;
     let progressed = false;
     const caller: Caller = {
@@ -48,10 +54,14 @@ export function createFastPath(
       result => {
         inFlight.delete(id);
         if (cancelled) return;
+        const line =
+          result instanceof RawToolResult
+            ? result.lineFor(JSON.stringify(id))
+            : `${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`;
         // The SDK client handles notifications a microtask late but responses at once: a last
         // progress line sharing a read with the result would be dropped, so the result goes later.
-        if (progressed) setImmediate(() => send({ jsonrpc: '2.0', id, result }));
-        else send({ jsonrpc: '2.0', id, result });
+        if (progressed) setImmediate(() => sendLine(line));
+        else sendLine(line);
       },
       (error: unknown) => {
         inFlight.delete(id);

@@ -45,7 +45,9 @@ export class HubStdioServerTransport implements Transport {
   /**
    * Writes one serialized JSON-RPC line, one write per message as the SDK does: coalescing a
    * progress notification with the response after it makes the SDK client drop that progress
-   * (it handles notifications a microtask after responses read in the same chunk).
+   * (it handles notifications a microtask after responses read in the same chunk). Joining the
+   * responses of one tick into one write (progress excluded) was measured with 16 calls in
+   * flight: no throughput gain on a 2-core machine (the client and child are the bottleneck).
    */
   sendRaw(line: string): Promise<void> {
     if (this.stdout.write(line)) return Promise.resolve();

@@ -8,6 +8,8 @@ export class JsonLineReader {
   constructor(
     private readonly onMessage: (message: Record<string, unknown>) => void,
     private readonly onError: (error: Error) => void,
+    /** Sees each line first; returning true consumes it unparsed (the fast lane's results). */
+    private readonly onLine?: (line: string) => boolean,
   ) {}
 
   push(chunk: Buffer): void {
@@ -37,6 +39,7 @@ export class JsonLineReader {
 
   #parse(line: Buffer): void {
     const text = line.toString('utf8');
+    if (this.onLine?.(text)) return;
     if (text.trim() === '') return;
     let message: unknown;
     try {
