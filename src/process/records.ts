@@ -49,7 +49,7 @@ export function findRecord(records: readonly ProcessRecord[], reference: string)
   if (byId) return byId;
   const named = records.filter(record => record.name === reference).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const found = named.find(record => record.status === 'running') ?? named[0];
-  if (!found) throw new HubError('NOT_FOUND', `No process with id or name "${reference}" is known. Call list_processes to see ids and names.`);
+  if (!found) throw new HubError('NOT_FOUND', `No process with id or name "${reference}" is known; list_processes (or "hub ps" in a terminal) shows the ids and names.`);
   return found;
 }
 
