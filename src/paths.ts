@@ -10,10 +10,13 @@ export interface HubPaths {
   readonly processLogsDir: string;
   readonly serverLogsDir: string;
   readonly serversDir: string;
+  readonly toolsDir: string;
   processLog(id: string): string;
   processExitFile(id: string): string;
   serverLog(name: string): string;
   serverDir(name: string): string;
+  /** Cached tool list of one installed server (db.json only holds when it was written). */
+  toolsFile(name: string): string;
 }
 
 export function hubPaths(home: string): HubPaths {
@@ -21,6 +24,7 @@ export function hubPaths(home: string): HubPaths {
   const processLogsDir = join(logsDir, 'processes');
   const serverLogsDir = join(logsDir, 'servers');
   const serversDir = join(home, 'servers');
+  const toolsDir = join(home, 'tools');
   return {
     home,
     db: join(home, 'db.json'),
@@ -30,10 +34,12 @@ export function hubPaths(home: string): HubPaths {
     processLogsDir,
     serverLogsDir,
     serversDir,
+    toolsDir,
     processLog: id => join(processLogsDir, `${id}.log`),
     // Written by the keeper when the command ends, so an exit is known even with no hub running.
     processExitFile: id => join(processLogsDir, `${id}.exit`),
     serverLog: name => join(serverLogsDir, `${name}.log`),
     serverDir: name => join(serversDir, name),
+    toolsFile: name => join(toolsDir, `${name}.json`),
   };
 }

@@ -77,7 +77,6 @@ export async function registerServers(
         order: ++order,
         autoStart: false,
         source: `import:${client}`,
-        tools: [],
       };
       outcome.imported.push({
         name,

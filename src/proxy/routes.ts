@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CachedTool, ServerRecord } from '../store/schema.js';
+import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import type { NameMode } from '../tools/naming.js';
 import { HUB_TOOL_NAMES, baseDottedName, claimName, underscoreName } from './exposed-names.js';
 
@@ -31,11 +31,11 @@ function listedTool(server: string, cached: CachedTool, name: string): Tool {
 }
 
 /**
- * The routing table, derived only from store data so it is the same in every hub process and
+ * The routing table, derived only from store data (records with their cached tools attached) so it is the same in every hub process and
  * across restarts: servers in install order, tools in the order the server gave them; earlier
  * ones keep their names on collision, and hub's own tools are never shadowed.
  */
-export function buildRoutes(records: readonly ServerRecord[]): RouteTable {
+export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
   const sorted = [...records].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
   const takenDotted = new Set(HUB_TOOL_NAMES);
   const takenUnderscore = new Set(HUB_TOOL_NAMES);

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../errors.js';
 import { decodeStore } from '../store/recover.js';
-import type { CachedTool, ServerRecord } from '../store/schema.js';
+import type { HubPaths } from '../paths.js';
+import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
+import { allWithTools, withTools, writeToolCache } from '../store/tool-cache.js';
 import type { ToolDeps } from '../tools/define.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { watchDb } from './db-watch.js';
@@ -27,16 +29,17 @@ const launchKey = (record: ServerRecord): string =>
     record.installedAt,
   ]);
 
-// The first list is served from db.json synchronously, so tools are listed before any await.
-function readRecordsNow(db: string): ServerRecord[] {
+// The first list is served from db.json and tools/*.json synchronously, so tools are listed
+// before any await.
+function readRecordsNow(paths: HubPaths): ServerWithTools[] {
   let text: string | null = null;
   try {
-    text = readFileSync(db, 'utf8');
+    text = readFileSync(paths.db, 'utf8');
   } catch {
     return [];
   }
   const decoded = decodeStore(text);
-  return decoded.kind === 'newer' ? [] : Object.values(decoded.data.servers);
+  return decoded.kind === 'newer' ? [] : allWithTools(paths, Object.values(decoded.data.servers));
 }
 
 export function createServerManager(deps: ToolDeps, options: ServerManagerOptions = {}): ServerManager {
@@ -45,6 +48,17 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const slots = new Map<string, ServerSlot>();
   let table: RouteTable = buildRoutes([]);
   let closed = false;
+  // Tools read from tools/<name>.json, by toolsUpdatedAt: a db.json change re-reads only the
+  // cache files whose stamp moved.
+  const toolMemo = new Map<string, { stamp: string; tools: CachedTool[] }>();
+  const attach = (record: ServerRecord): ServerWithTools => {
+    const memo = toolMemo.get(record.name);
+    if (memo && record.tools === undefined && memo.stamp === record.toolsUpdatedAt) return { ...record, tools: memo.tools };
+    const full = withTools(config.paths, record);
+    if (record.toolsUpdatedAt === undefined) toolMemo.delete(record.name);
+    else toolMemo.set(record.name, { stamp: record.toolsUpdatedAt, tools: full.tools });
+    return full;
+  };
 
   const notifyListChanged = () => {
     if (!deps.isInitialized()) return;
@@ -69,16 +83,23 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     async toolsListed(slot, tools) {
-      if (JSON.stringify(tools) === JSON.stringify(slot.record.tools)) return;
+      // Unchanged and already in its own file: nothing to write (an inline list is moved out).
+      const same = JSON.stringify(tools) === JSON.stringify(slot.record.tools);
+      if (same && existsSync(config.paths.toolsFile(slot.name))) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
       slot.record = { ...slot.record, tools, toolsUpdatedAt };
-      rebuild();
-      // The cache lets the next hub list these tools without starting the server.
+      if (!same) rebuild();
+      // The cache lets the next hub list these tools without starting the server. Written under
+      // the store's lock, only while the record is still this install; db.json gets the stamp.
       await store
         .update(data => {
           const record = data.servers[slot.name];
-          if (record && launchKey(record) === key) Object.assign(record, { tools, toolsUpdatedAt });
+          if (!record || launchKey(record) !== key) return;
+          writeToolCache(config.paths, slot.name, tools, toolsUpdatedAt);
+          toolMemo.set(slot.name, { stamp: toolsUpdatedAt, tools });
+          record.toolsUpdatedAt = toolsUpdatedAt;
+          delete record.tools;
         })
         .catch(error =>
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
@@ -86,7 +107,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     },
   };
 
-  const applyRecords = async (records: readonly ServerRecord[]) => {
+  const applyRecords = async (records: readonly ServerWithTools[]) => {
     const wanted = new Map(records.map(record => [record.name, record]));
     const stopping: Promise<void>[] = [];
     for (const [name, slot] of slots) {
@@ -110,7 +131,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const dbWatch = watchDb(config.paths.db, () => {
     refresh().catch(error => log.debug({ err: errorMessage(error) }, 'could not re-read servers'));
   });
-  for (const record of readRecordsNow(config.paths.db)) slots.set(record.name, new ServerSlot(record, ctx));
+  for (const record of readRecordsNow(config.paths)) slots.set(record.name, new ServerSlot(record, ctx));
   table = buildRoutes([...slots.values()].map(slot => slot.record));
 
   const forwarders = new WeakMap<
@@ -169,7 +190,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const reload = async () => {
     dbWatch.mark();
     const data = await store.read();
-    await applyRecords(Object.values(data.servers));
+    await applyRecords(Object.values(data.servers).map(attach));
   };
 
   // Children can only be offered what the client declared, known once it has initialized.

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { CachedTool, ServerRecord } from '../store/schema.js';
+import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection } from './child-connection.js';
 import { CallMetrics } from './metrics.js';
@@ -52,7 +52,7 @@ export class ServerSlot {
   #refreshing: Promise<void> = Promise.resolve();
 
   constructor(
-    public record: ServerRecord,
+    public record: ServerWithTools,
     private readonly ctx: SlotContext,
   ) {
     this.#history = new CrashHistory(ctx.policy);

@@ -1,6 +1,7 @@
 // The last steps of registry.install, shared by fresh installs, registrations and reconfigures.
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
+import { removeToolCache } from '../store/tool-cache.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
@@ -22,8 +23,9 @@ export async function saveRecord(context: InstallContext, fields: NewRecord): Pr
       installedAt: new Date().toISOString(),
       order,
       autoStart: false,
-      tools: [],
     };
+    // A cache left by an earlier install of this name is not this server's (it has no stamp yet).
+    removeToolCache(context.config.paths, fields.name);
     data.servers[fields.name] = record;
     return record;
   });

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { HubConfig } from '../config.js';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { HubPaths } from '../paths.js';
 import { buildRoutes } from '../proxy/routes.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
+import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
 import type { NameMode } from '../tools/naming.js';
 
 export const ServerSummarySchema = z.object({
@@ -56,9 +58,13 @@ const notInstalled = (name: string) =>
   );
 
 /** Spells the exposed (dotted) names the manager reports the way this client sees them listed. */
-export async function exposedSpelling(store: Store, mode: NameMode): Promise<(dotted: string) => string> {
+export async function exposedSpelling(
+  store: Store,
+  paths: HubPaths,
+  mode: NameMode,
+): Promise<(dotted: string) => string> {
   if (mode === 'dotted') return dotted => dotted;
-  const table = buildRoutes(Object.values((await store.read()).servers));
+  const table = buildRoutes(allWithTools(paths, Object.values((await store.read()).servers)));
   return dotted => table.byName.get(dotted)?.underscore ?? dotted;
 }
 
@@ -67,16 +73,18 @@ export async function describeServer(
   name: string,
   mode: NameMode,
   store: Store,
+  paths: HubPaths,
   manager: ServerManager,
 ): Promise<{ summary: ServerSummary; tools: ToolDetail[] }> {
   const record = (await store.read()).servers[name];
   if (!record) throw notInstalled(name);
-  const cached = record.tools.length > 0 ? record.tools : await manager.start(name);
+  const known = withTools(paths, record).tools;
+  const cached = known.length > 0 ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
   // Exposed names come from the same routing table the proxy lists (never parsed back).
-  const routes = buildRoutes(Object.values((await store.read()).servers)).byServer.get(name);
-  const spellName = await exposedSpelling(store, mode);
+  const routes = buildRoutes(allWithTools(paths, Object.values((await store.read()).servers))).byServer.get(name);
+  const spellName = await exposedSpelling(store, paths, mode);
   const tools = cached.map(tool => {
     const route = routes?.get(tool.name);
     return {
@@ -96,7 +104,7 @@ export interface UninstallResult {
   logFile: string;
 }
 
-/** Stop the child, drop the record, refresh the routes (list_changed), delete servers/<name>; the log stays. */
+/** Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete servers/<name>; the log stays. */
 export async function uninstallServer(
   name: string,
   deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
@@ -108,6 +116,8 @@ export async function uninstallServer(
   const record = await store.update(data => {
     const found = data.servers[name];
     delete data.servers[name];
+    // Under the lock, so no hub caching this server's tools can write the file back after it.
+    removeToolCache(config.paths, name);
     return found;
   });
   if (!record) throw notInstalled(name);

@@ -55,10 +55,26 @@ export const ServerRecordSchema = z.object({
   order: z.number().int(),
   autoStart: z.boolean().default(false),
   source: z.string().optional(),
-  tools: z.array(CachedToolSchema).default([]),
+  /**
+   * Inline tool cache of stores written before tools/<name>.json existed: read when no cache
+   * file exists, dropped on the next cache write, never written non-empty again.
+   */
+  tools: z.array(CachedToolSchema).optional(),
+  /** When tools/<name>.json was last written: bumping it is what tells other hubs to re-read it. */
   toolsUpdatedAt: z.string().optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
+
+/** A record with its cached tools attached (in memory only; the tools live in tools/<name>.json). */
+export type ServerWithTools = ServerRecord & { tools: CachedTool[] };
+
+// The cache file of one server: HUB_HOME/tools/<name>.json.
+export const ToolCacheFileSchema = z.object({
+  server: z.string(),
+  updatedAt: z.string(),
+  tools: z.array(CachedToolSchema),
+});
+export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 
 export const StoreSchema = z.object({
   version: z.literal(STORE_VERSION),

@@ -106,7 +106,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
   const manager = createServerManager(deps);
   // Results name tools the way this client sees them listed (SPEC "Tool names").
   const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
-  const spelling = () => exposedSpelling(store, mode());
+  const spelling = () => exposedSpelling(store, config.paths, mode());
 
   const install = defineTool({
     name: 'registry.install',
@@ -154,7 +154,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
       if (input.server !== undefined) {
-        const { summary, tools } = await describeServer(input.server, mode(), store, manager);
+        const { summary, tools } = await describeServer(input.server, mode(), store, config.paths, manager);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
           `${summary.name} (${summary.state}) — ${tools.length} tools`,

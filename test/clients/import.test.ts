@@ -22,7 +22,8 @@ type Servers = Record<
     order: number;
     autoStart: boolean;
     source: string;
-    tools: unknown[];
+    tools?: unknown[];
+    toolsUpdatedAt?: string;
   }
 >;
 const hubServers = async (machine: Machine): Promise<Servers> =>
@@ -44,8 +45,8 @@ describe('hub import', () => {
       mode: 'command',
       autoStart: false,
       source: 'import:cursor',
-      tools: [],
     });
+    expect(servers.github?.tools).toBeUndefined();
     expect(servers['my-notes']).toMatchObject({ command: 'node', cwd: '/opt/notes' });
     expect(servers.git!.args).toEqual(['mcp-server-git', '--repository', '/src/app']);
     expect(
@@ -211,8 +212,13 @@ describe('hub import', () => {
     await writeFile(file, JSON.stringify(config, null, 2));
     expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
     const servers = await hubServers(machine);
-    expect(servers.echo!.tools.map(tool => (tool as { name: string }).name)).toContain('echo');
-    expect(servers.broken!.tools).toEqual([]);
+    // Cached in tools/echo.json (db.json only says when); nothing for the one that did not start.
+    const cache = await readJson(join(machine.hubHome, 'tools', 'echo.json'));
+    expect((cache.tools as { name: string }[]).map(tool => tool.name)).toContain('echo');
+    expect(servers.echo!.tools).toBeUndefined();
+    expect(servers.echo!.toolsUpdatedAt).toBeDefined();
+    expect(servers.broken!.tools).toBeUndefined();
+    expect(servers.broken!.toolsUpdatedAt).toBeUndefined();
     const output = machine.output();
     expect(output).toMatch(/\+ echo .* — \d+ tools/);
     expect(output).toMatch(/\+ broken .* — did not start/);

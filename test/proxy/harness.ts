@@ -1,5 +1,6 @@
 // A real hub-facing Server + Client pair (in memory) around a real ServerManager and real children.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -16,8 +17,10 @@ import { onTestFinished, vi } from 'vitest';
 import { loadConfig, type HubConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
+import { hubPaths } from '../../src/paths.js';
 import type { ServerRecord } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { writeToolCache } from '../../src/store/tool-cache.js';
 import { pickNameMode } from '../../src/tools/naming.js';
 import { fixture } from '../helpers/hub.js';
 
@@ -36,14 +39,21 @@ export function commandRecord(name: string, args: string[], extra: Partial<Serve
     installedAt: new Date().toISOString(),
     order,
     autoStart: false,
-    tools: [],
     ...extra,
   };
 }
 
+/** Saves records; cached tools given inline go to tools/<name>.json, as hub keeps them. */
 export async function putRecords(store: Store, ...records: ServerRecord[]): Promise<void> {
+  const paths = hubPaths(dirname(store.file));
   await store.update(data => {
-    for (const record of records) data.servers[record.name] = record;
+    for (const { tools, ...record } of records) {
+      if (tools && tools.length > 0) {
+        const toolsUpdatedAt = record.toolsUpdatedAt ?? new Date().toISOString();
+        writeToolCache(paths, record.name, tools, toolsUpdatedAt);
+        data.servers[record.name] = { ...record, toolsUpdatedAt };
+      } else data.servers[record.name] = record;
+    }
   });
 }
 

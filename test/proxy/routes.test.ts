@@ -2,9 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { HUB_TOOL_NAMES, MAX_NAME_LENGTH, baseDottedName } from '../../src/proxy/exposed-names.js';
 import { buildRoutes } from '../../src/proxy/routes.js';
-import type { ServerRecord } from '../../src/store/schema.js';
+import type { ServerWithTools } from '../../src/store/schema.js';
 
-const record = (name: string, order: number, tools: string[]): ServerRecord => ({
+const record = (name: string, order: number, tools: string[]): ServerWithTools => ({
   name,
   command: 'node',
   args: [],

@@ -1,0 +1,50 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import type { HubPaths } from '../paths.js';
+import { AtomicJsonFile } from './atomic-json-file.js';
+import { readIfExists } from './lock-file.js';
+import { ToolCacheFileSchema, type CachedTool, type ServerRecord, type ServerWithTools } from './schema.js';
+
+// Each server's tool list lives in tools/<name>.json, not in db.json: schemas are most of the
+// bytes, and every store change rewrites db.json under the lock. db.json keeps toolsUpdatedAt,
+// so a hub that watches db.json sees another hub's new cache. Small files, read synchronously.
+
+/** The cached tools in tools/<name>.json; undefined when there is no readable file. */
+export function readToolCache(paths: HubPaths, name: string): CachedTool[] | undefined {
+  let text: string | undefined;
+  try {
+    text = readIfExists(paths.toolsFile(name));
+  } catch {
+    return undefined;
+  }
+  if (text === undefined) return undefined;
+  try {
+    const parsed = ToolCacheFileSchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.server === name ? parsed.data.tools : undefined;
+  } catch {
+    // A damaged cache is only a cache: the server lists its tools again when it next starts.
+    return undefined;
+  }
+}
+
+/** Replaces tools/<name>.json atomically (0600 temp file in tools/, then rename). */
+export function writeToolCache(paths: HubPaths, name: string, tools: readonly CachedTool[], updatedAt: string): void {
+  mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
+  const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools });
+  new AtomicJsonFile(paths.toolsFile(name)).write(`${JSON.stringify(body, null, 2)}\n`);
+}
+
+export function removeToolCache(paths: HubPaths, name: string): void {
+  rmSync(paths.toolsFile(name), { force: true });
+}
+
+/**
+ * The record's tools: its cache file once one was written for this install (toolsUpdatedAt is
+ * set), else the inline list of an older db.json, else none yet.
+ */
+export function withTools(paths: HubPaths, record: ServerRecord): ServerWithTools {
+  const fromFile = record.toolsUpdatedAt === undefined ? undefined : readToolCache(paths, record.name);
+  return { ...record, tools: fromFile ?? record.tools ?? [] };
+}
+
+export const allWithTools = (paths: HubPaths, records: Iterable<ServerRecord>): ServerWithTools[] =>
+  [...records].map(record => withTools(paths, record));
