@@ -1,12 +1,13 @@
 import { hubPaths } from '../../dist/paths.js';
 import { openStore } from '../../dist/store/store.js';
+import { writeToolCache } from '../../dist/store/tool-cache.js';
 import { EVERYTHING_JS } from './mcp.mjs';
 
 // Seeding a bench HUB_HOME through hub's own store module, so records have the shape hub reads.
 
 export const storeOf = home => openStore(hubPaths(home));
 
-/** A command-mode server record for server-everything, with its tool list cached. */
+/** A command-mode server record for server-everything, with its tool list cached (addServers writes it to tools/). */
 export function everythingRecord(name, order, tools) {
   const now = new Date().toISOString();
   return {
@@ -23,9 +24,13 @@ export function everythingRecord(name, order, tools) {
   };
 }
 
+/** Saves the records; their cached tools go to HUB_HOME/tools/<name>.json, as hub keeps them. */
 export async function addServers(home, records) {
   await storeOf(home).update(data => {
-    for (const record of records) data.servers[record.name] = record;
+    for (const { tools, ...record } of records) {
+      if (tools?.length) writeToolCache(hubPaths(home), record.name, tools, record.toolsUpdatedAt);
+      data.servers[record.name] = record;
+    }
   });
 }
 

@@ -8,7 +8,7 @@ import { descendants } from '../lib/proc.mjs';
 import { median, round, roundOrder } from '../lib/stats.mjs';
 import { row } from '../lib/report.mjs';
 
-// 2. Cold start: spawn hub with 20 installed servers (tools cached in db.json) → initialize →
+// 2. Cold start: spawn hub with 20 installed servers (tools cached in tools/<name>.json) → initialize →
 // tools/list, with no child server started; against spawning one server-everything directly.
 
 const SERVERS = 20;

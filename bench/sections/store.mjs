@@ -1,9 +1,11 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { removeDir, tempHome } from '../lib/cleanup.mjs';
-import { addProcesses, addServers, everythingRecord, exitedRecord, storeOf } from '../lib/home.mjs';
+import { addProcesses, addServers, everythingRecord, exitedRecord, paths, storeOf } from '../lib/home.mjs';
+import { spawnEverything } from '../lib/mcp.mjs';
 import { percentile, round } from '../lib/stats.mjs';
 import { row } from '../lib/report.mjs';
 
@@ -36,13 +38,25 @@ async function runWriters(home, writers, perWriter, round) {
 
 const summarize = r => ({ ms: round(r.ms, 0), lockHeldPct: round((r.heldMs / r.ms) * 100, 1), heldMsPerChange: round(r.heldMs / r.expected, 2), expected: r.expected, written: r.written, p50: round(percentile(r.latencies, 50), 2), p99: round(percentile(r.latencies, 99), 2) });
 
+// The cached tool lists, kept beside db.json (HUB_HOME/tools/<name>.json), never rewritten by these changes.
+function toolsKb(home) {
+  const dir = paths(home).toolsDir;
+  let bytes = 0;
+  try {
+    for (const name of readdirSync(dir)) bytes += statSync(join(dir, name)).size;
+  } catch {
+    return 0;
+  }
+  return round(bytes / 1024, 0);
+}
+
 async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log, budgetMs }) {
   const home = await tempHome();
   try {
     if (servers > 0 && tools) await addServers(home, Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)));
     await addProcesses(home, Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)));
     const fileKb = round(statSync(storeOf(home).file).size / 1024, 0);
-    log(`  ${label} store (db.json ${fileKb} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`);
+    log(`  ${label} store (db.json ${fileKb} KB, tools/ ${toolsKb(home)} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`);
     const multi = [];
     const single = [];
     const caseStart = performance.now();
@@ -90,6 +104,12 @@ export async function storeSection({ quick, log, shared }) {
     { label: 'small', servers: 0, processes: 100, rounds: quick ? 1 : 2 },
     ...(quick ? [] : [{ label: 'lived-in', servers: 20, processes: 100, rounds: 1 }]),
   ];
+  // The lived-in case needs real tool lists even when the proxy section (which shares them) did not run.
+  if (!quick && !shared.everythingTools) {
+    const direct = await spawnEverything();
+    shared.everythingTools = (await direct.client.listTools()).tools;
+    await direct.close();
+  }
   const section = { status: 'ok', writers, perWriter, cases: {} };
   const rows = [];
   for (const c of cases) {
