@@ -25,7 +25,7 @@ export interface ServerStatusView {
 }
 
 export interface ServerManager extends ProxiedTools {
-  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools in the store (servers[name].tools, toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED with the stderr tail / CHILD_TIMEOUT). */
+  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED with the stderr tail / CHILD_TIMEOUT). */
   start(name: string): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
   stop(name: string): Promise<void>;

@@ -26,11 +26,16 @@ export function readToolCache(paths: HubPaths, name: string): CachedTool[] | und
   }
 }
 
-/** Replaces tools/<name>.json atomically (0600 temp file in tools/, then rename). */
+/**
+ * Replaces tools/<name>.json atomically (0600 temp file in tools/, then rename). Call it under the
+ * store's lock: temp files of this name left by a writer killed mid-write are removed first.
+ */
 export function writeToolCache(paths: HubPaths, name: string, tools: readonly CachedTool[], updatedAt: string): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
   const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools });
-  new AtomicJsonFile(paths.toolsFile(name)).write(`${JSON.stringify(body, null, 2)}\n`);
+  const file = new AtomicJsonFile(paths.toolsFile(name));
+  file.sweepTemps();
+  file.write(`${JSON.stringify(body, null, 2)}\n`);
 }
 
 export function removeToolCache(paths: HubPaths, name: string): void {
