@@ -1,30 +1,3 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Where argv-mode `command` would be found (as execvp does), or undefined when it would not. */
-export function resolveExecutable(command: string, pathValue: string | undefined, cwd: string): string | undefined {
-  if (command.includes('/')) {
-    const file = isAbsolute(command) ? command : resolve(cwd, command);
-    return isExecutableFile(file) ? file : undefined;
-  }
-  for (const dir of (pathValue ?? '').split(delimiter)) {
-    // An empty PATH entry means the current directory.
-    const file = join(dir === '' ? cwd : resolve(cwd, dir), command);
-    if (isExecutableFile(file)) return file;
-  }
-  return undefined;
-}
-
 const SHELL_WORDS = new Set([
   'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'while', 'until', 'do', 'done', 'in', 'function', 'select', 'time',
   'exec', 'eval', 'cd', 'export', 'set', 'unset', 'source', '.', ':', 'true', 'false', 'echo', 'printf', 'read', 'test', '[',

@@ -9,7 +9,8 @@ import { bootId, readProcessIdentity } from './identity.js';
 import { newProcessId } from './ids.js';
 import { prepareKeeper, spawnKeeper } from './keeper.js';
 import { reconcileAll } from './records.js';
-import { firstProgramOfShellLine, resolveExecutable } from './resolve-command.js';
+import { resolveExecutable } from '../executable.js';
+import { firstProgramOfShellLine } from './resolve-command.js';
 
 export interface StartSpec {
   readonly command: string;

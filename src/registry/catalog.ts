@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { CATALOG_DATA } from './catalog-data.js';
 import type { Candidate } from './search-schema.js';
 import { matchScore } from './search-rank.js';
-import { deriveServerName } from './server-name.js';
+import { deriveServerName, SERVER_NAME_PATTERN } from './server-name.js';
 
 // One bundled entry: what search shows and what install needs (default args, env to ask for).
 export const CatalogEntrySchema = z.strictObject({
   package: z.string().regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/),
-  name: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/).optional(),
+  name: z.string().regex(SERVER_NAME_PATTERN).optional(),
   title: z.string().min(1),
   description: z.string().min(1),
   args: z.array(z.string()).default([]),

@@ -1,22 +1,20 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute } from 'node:path';
 import { HubError } from '../errors.js';
+import { isExecutableFile, resolveExecutable } from '../executable.js';
+import { RESERVED_SERVER_NAMES, SERVER_NAME_PATTERN } from './server-name.js';
 
-const SERVER_NAME = /^[a-z][a-z0-9-]{0,19}$/;
-const RESERVED = new Set(['registry', 'hub', 'process']);
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** SPEC "Tool names": short lowercase names, three reserved. */
 export function checkServerName(name: string, derivedFrom?: string): string {
   const origin = derivedFrom ? ` (derived from "${derivedFrom}")` : '';
-  if (!SERVER_NAME.test(name)) {
+  if (!SERVER_NAME_PATTERN.test(name)) {
     throw new HubError(
       'INVALID_INPUT',
       `Field "name" "${name}"${origin} is not a valid server name: use 1–20 characters, a lowercase letter first, then lowercase letters, digits or "-" (for example "memory").`,
     );
   }
-  if (RESERVED.has(name)) {
+  if (RESERVED_SERVER_NAMES.has(name)) {
     throw new HubError(
       'INVALID_INPUT',
       `Field "name" "${name}"${origin} is reserved (registry, hub and process are hub's own); pick another name with "name".`,
@@ -35,20 +33,11 @@ export function checkEnvKeys(env: Readonly<Record<string, string>>): void {
   }
 }
 
-async function isExecutableFile(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** A command must exist now: an absolute path, or a name found on PATH. Returns where it was found. */
 export async function resolveCommand(command: string, pathEnv: string | undefined): Promise<string> {
   const hint = /\s/.test(command.trim()) ? ' Put the program alone in "command" and its arguments in "args".' : '';
   if (isAbsolute(command)) {
-    if (await isExecutableFile(command)) return command;
+    if (isExecutableFile(command)) return command;
     throw new HubError('INVALID_INPUT', `Field "command" "${command}" is not an executable file.${hint}`);
   }
   if (command.includes('/') || command.trim() === '') {
@@ -57,10 +46,9 @@ export async function resolveCommand(command: string, pathEnv: string | undefine
       `Field "command" "${command}" must be a program name found on PATH or an absolute path (relative paths depend on hub's working directory).`,
     );
   }
-  for (const dir of (pathEnv ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, command);
-    if (await isExecutableFile(candidate)) return candidate;
-  }
+  // Empty PATH entries are dropped: a server must not depend on hub's working directory.
+  const found = resolveExecutable(command, (pathEnv ?? '').split(delimiter).filter(Boolean).join(delimiter), process.cwd());
+  if (found !== undefined) return found;
   throw new HubError(
     'INVALID_INPUT',
     `Field "command" "${command}" was not found on PATH; give an absolute path or install it first.${hint}`,
