@@ -1,3 +1,4 @@
+import type { LineKind } from './proxy/hub-stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -15,7 +16,7 @@ import { HUB_VERSION } from './version.js';
 export interface Hub {
   readonly server: Server;
   /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
-  fastPath(sendRaw: (line: string) => Promise<void>): ((message: Record<string, unknown>) => boolean) | undefined;
+  fastPath(sendRaw: (line: string, kind: LineKind) => Promise<void>): ((message: Record<string, unknown>) => boolean) | undefined;
   /** Closes child MCP servers; leaves start_process processes running (they are detached). */
   close(): Promise<void>;
 }

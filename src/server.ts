@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
   // else, hub's own tools included, goes through the SDK Server.
   const transport = new HubStdioServerTransport();
-  const fastPath = hub.fastPath(line => transport.sendRaw(line));
+  const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
   if (fastPath) transport.intercept = fastPath;
   await hub.server.connect(transport);
   log.info({ home: config.home }, 'hub started');

@@ -1,6 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../errors.js';
 import type { Caller } from './forward.js';
+import type { LineKind } from './hub-stdio-transport.js';
 import { RawToolResult, takesRawResults } from './raw-result.js';
 
 type JsonRpcId = string | number;
@@ -18,13 +19,14 @@ export type FastForwarder = (args: Record<string, unknown> | undefined, caller: 
  */
 export function createFastPath(
   resolve: (name: string) => FastForwarder | undefined,
-  sendRaw: (line: string) => Promise<void>,
+  sendRaw: (line: string, kind: LineKind) => Promise<void>,
 ): (message: Record<string, unknown>) => boolean {
   const inFlight = new Map<JsonRpcId, (reason: string) => void>();
-  const sendLine = (line: string) => {
-    sendRaw(line).catch(() => undefined);
+  // The transport holds a response that follows a progress line (an SDK client quirk).
+  const sendLine = (line: string, kind: LineKind) => {
+    sendRaw(line, kind).catch(() => undefined);
   };
-  const send = (payload: unknown) => sendLine(`${JSON.stringify(payload)}\n`);
+  const send = (payload: unknown, kind: LineKind) => sendLine(`${JSON.stringify(payload)}\n`, kind);
 
   const handle = (id: JsonRpcId, forward: FastForwarder, params: Record<string, unknown>) => {
     const given = params._meta;
@@ -33,15 +35,15 @@ export function createFastPath(
     takesRawResults.add(meta);
     const token = meta.progressToken;
     let cancelled = false;
-    let progressed = false;
     const caller: Caller = {
       meta,
       onprogress:
         typeof token === 'string' || typeof token === 'number'
-          ? progress => {
-              progressed = true;
-              send({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } });
-            }
+          ? progress =>
+              send(
+                { jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } },
+                'progress',
+              )
           : undefined,
       cancellable(cancel) {
         inFlight.set(id, reason => {
@@ -58,21 +60,21 @@ export function createFastPath(
           result instanceof RawToolResult
             ? result.lineFor(JSON.stringify(id))
             : `${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`;
-        // The SDK client handles notifications a microtask late but responses at once: a last
-        // progress line sharing a read with the result would be dropped, so the result goes later.
-        if (progressed) setImmediate(() => sendLine(line));
-        else sendLine(line);
+        sendLine(line, 'response');
       },
       (error: unknown) => {
         inFlight.delete(id);
         if (cancelled) return;
         const code = error instanceof McpError ? error.code : -32603;
         const data = error instanceof McpError ? error.data : undefined;
-        send({
-          jsonrpc: '2.0',
-          id,
-          error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) },
-        });
+        send(
+          {
+            jsonrpc: '2.0',
+            id,
+            error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) },
+          },
+          'response',
+        );
       },
     );
   };

@@ -7,6 +7,12 @@ import { JsonLineReader } from './line-reader.js';
  * `intercept` hook so proxied tools/call requests can skip the SDK Protocol entirely (see
  * fast-path.ts). Everything it does not intercept goes to the SDK Server.
  */
+/** What a line is, as far as write timing cares. */
+export type LineKind = 'progress' | 'response' | 'other';
+
+// How long a response waits after a progress line (see sendRaw).
+const PROGRESS_GAP_MS = 15;
+
 export class HubStdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -15,6 +21,7 @@ export class HubStdioServerTransport implements Transport {
   intercept?: (message: Record<string, unknown>) => boolean;
 
   #started = false;
+  #lastProgressAt = 0;
   #reader: JsonLineReader;
   #onData = (chunk: Buffer) => this.#reader.push(chunk);
   #onError = (error: Error) => this.onerror?.(error);
@@ -39,7 +46,9 @@ export class HubStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.sendRaw(`${JSON.stringify(message)}\n`);
+    const kind =
+      'method' in message ? (message.method === 'notifications/progress' ? 'progress' : 'other') : 'response';
+    return this.sendRaw(`${JSON.stringify(message)}\n`, kind);
   }
 
   /**
@@ -49,7 +58,18 @@ export class HubStdioServerTransport implements Transport {
    * responses of one tick into one write (progress excluded) was measured with 16 calls in
    * flight: no throughput gain on a 2-core machine (the client and child are the bottleneck).
    */
-  sendRaw(line: string): Promise<void> {
+  sendRaw(line: string, kind: LineKind = 'other'): Promise<void> {
+    if (kind === 'progress') this.#lastProgressAt = performance.now();
+    else if (kind === 'response' && this.#lastProgressAt !== 0) {
+      // The SDK client handles a notification a microtask after a response read in the same
+      // chunk, so a response written right after a progress would make it drop that progress.
+      const wait = PROGRESS_GAP_MS - (performance.now() - this.#lastProgressAt);
+      if (wait > 0) return new Promise(resolve => setTimeout(resolve, wait)).then(() => this.#write(line));
+    }
+    return this.#write(line);
+  }
+
+  #write(line: string): Promise<void> {
     if (this.stdout.write(line)) return Promise.resolve();
     return new Promise(resolve => this.stdout.once('drain', resolve));
   }

@@ -1,3 +1,4 @@
+import type { LineKind } from './hub-stdio-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool } from '../store/schema.js';
 import type { BackoffPolicy } from './backoff.js';
@@ -43,7 +44,7 @@ export interface ServerManager extends ProxiedTools {
    * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
    * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
    */
-  fastPath(sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean;
+  fastPath(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
   close(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import type { LineKind } from './hub-stdio-transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../tools/naming.js';
@@ -15,5 +16,5 @@ export interface ProxiedTools {
     name: string,
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Optional transport-level fast path for proxied tools/call (see proxy/fast-path.ts). */
-  fastPath?(sendRaw: (line: string) => Promise<void>): (message: Record<string, unknown>) => boolean;
+  fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

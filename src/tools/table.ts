@@ -1,6 +1,5 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -15,21 +14,14 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchem
   return rest as Tool['inputSchema'];
 }
 
-// The SDK client handles notifications a microtask after a response read in the same chunk,
-// so a progress sent just before the result would be dropped: the result waits this long.
-const PROGRESS_RESULT_GAP_MS = 15;
-
-export function callContext(extra: Extra): CallContext & { readonly lastProgressAt: () => number } {
+export function callContext(extra: Extra): CallContext {
   const progressToken = extra._meta?.progressToken;
-  let lastProgressAt = 0;
   return {
-    lastProgressAt: () => lastProgressAt,
     signal: extra.signal,
     progressToken,
     extra,
     async sendProgress(progress, total, message) {
       if (progressToken === undefined) return;
-      lastProgressAt = Date.now();
       await extra
         .sendNotification({
           method: 'notifications/progress',
@@ -71,10 +63,7 @@ export function createToolTable(tools: readonly HubTool[], log: Logger, resultCa
       const parsed = tool.input.safeParse(args ?? {});
       if (!parsed.success) return errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error)));
       try {
-        const call = callContext(extra);
-        const output = await tool.run(parsed.data, call);
-        const sinceProgress = Date.now() - call.lastProgressAt();
-        if (sinceProgress < PROGRESS_RESULT_GAP_MS) await sleep(PROGRESS_RESULT_GAP_MS - sinceProgress);
+        const output = await tool.run(parsed.data, callContext(extra));
         if ('passthrough' in output) return output.passthrough;
         return successResult(output.structured, output.text, resultCapBytes);
       } catch (error) {
