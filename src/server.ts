@@ -1,18 +1,31 @@
 #!/usr/bin/env node
-import { loadConfig } from './config.js';
-import { createHub } from './hub.js';
-import { createLogger } from './logger.js';
-import { HubStdioServerTransport } from './proxy/hub-stdio-transport.js';
-import { openStore } from './store/store.js';
+import { startFastStart, type FastStart, type HandOff } from './fast-start/bootstrap.js';
+import { loadListing } from './fast-start/listing.js';
+import { HUB_VERSION } from './version.js';
 
-// The bin: with a subcommand it is the CLI for people; with none, the stdio MCP server.
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv.length > 0) {
-    const { runCli } = await import('./cli/index.js');
-    process.exitCode = await runCli(argv);
-    return;
-  }
+// Only what the cold-start lane needs is imported statically: the SDK, zod and the rest of hub
+// load after it has answered initialize and tools/list (see fast-start/bootstrap.ts).
+
+function coldStartLane(): FastStart | undefined {
+  const listing = loadListing(HUB_VERSION);
+  if (!listing) return undefined;
+  return startFastStart({ listing, env: process.env, stdin: process.stdin, write: line => process.stdout.write(line) });
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+// Until the full hub is up there is nothing to close (no child started yet): a signal just exits 0.
+const exitNow = () => process.exit(0);
+
+async function runServer(fast: FastStart | undefined): Promise<void> {
+  for (const signal of SIGNALS) process.on(signal, exitNow);
+  if (fast) await fast.wanted;
+  const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] = await Promise.all([
+    import('./config.js'),
+    import('./hub.js'),
+    import('./logger.js'),
+    import('./proxy/hub-stdio-transport.js'),
+    import('./store/store.js'),
+  ]);
   const config = loadConfig();
   const log = createLogger(config);
   for (const warning of config.warnings) log.warn(warning);
@@ -32,20 +45,34 @@ async function main(): Promise<void> {
   // The SDK's stdio server transport does not notice stdin closing: hub must.
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGHUP', () => shutdown('SIGHUP'));
+  for (const signal of SIGNALS) {
+    process.off(signal, exitNow);
+    process.on(signal, () => shutdown(signal));
+  }
   process.stdout.on('error', () => shutdown('stdout closed'));
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (hub keeps running)'));
   process.on('unhandledRejection', error => log.error({ err: error }, 'unhandled rejection (hub keeps running)'));
 
   // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
   // else, hub's own tools included, goes through the SDK Server.
-  const transport = new HubStdioServerTransport();
+  const handOff: HandOff | undefined = fast?.handOff();
+  const transport = new HubStdioServerTransport(process.stdin, process.stdout, handOff);
   const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
   if (fastPath) transport.intercept = fastPath;
   await hub.server.connect(transport);
-  log.info({ home: config.home }, 'hub started');
+  log.info({ home: config.home, coldStartAnswered: handOff?.answered.size ?? 0 }, 'hub started');
+  if (handOff?.ended) shutdown('stdin ended');
+}
+
+// The bin: with a subcommand it is the CLI for people; with none, the stdio MCP server.
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.length > 0) {
+    const { runCli } = await import('./cli/index.js');
+    process.exitCode = await runCli(argv);
+    return;
+  }
+  await runServer(coldStartLane());
 }
 
 main().catch(error => {

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { HandOff } from '../fast-start/bootstrap.js';
 import { JsonLineReader } from './line-reader.js';
 
 /**
@@ -22,6 +23,8 @@ export class HubStdioServerTransport implements Transport {
 
   #started = false;
   #lastProgressAt = 0;
+  #answered: Set<string | number> | undefined;
+  #replay: Buffer | undefined;
   #reader: JsonLineReader;
   #onData = (chunk: Buffer) => this.#reader.push(chunk);
   #onError = (error: Error) => this.onerror?.(error);
@@ -29,7 +32,11 @@ export class HubStdioServerTransport implements Transport {
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
+    /** What the cold-start lane read and answered before this transport existed (fast-start/). */
+    handOff?: Pick<HandOff, 'replay' | 'answered'>,
   ) {
+    this.#replay = handOff?.replay;
+    if (handOff && handOff.answered.size > 0) this.#answered = handOff.answered;
     this.#reader = new JsonLineReader(
       message => {
         if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
@@ -41,11 +48,21 @@ export class HubStdioServerTransport implements Transport {
   async start(): Promise<void> {
     if (this.#started) throw new Error('HubStdioServerTransport already started');
     this.#started = true;
+    const replay = this.#replay;
+    this.#replay = undefined;
+    if (replay && replay.length > 0) this.#reader.push(replay);
     this.stdin.on('data', this.#onData);
     this.stdin.on('error', this.#onError);
+    // The cold-start lane paused stdin at hand-off; a plain stdin is resumed by the listener.
+    this.stdin.resume();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // Already answered by the cold-start lane: the replayed request's response is not sent twice.
+    if (this.#answered && 'id' in message && !('method' in message) && this.#answered.delete(message.id as string | number)) {
+      if (this.#answered.size === 0) this.#answered = undefined;
+      return Promise.resolve();
+    }
     const kind =
       'method' in message ? (message.method === 'notifications/progress' ? 'progress' : 'other') : 'response';
     return this.sendRaw(`${JSON.stringify(message)}\n`, kind);

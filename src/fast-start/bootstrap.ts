@@ -1,0 +1,148 @@
+import { JsonLineReader } from '../proxy/line-reader.js';
+import { buildRoutes } from '../proxy/routes.js';
+import type { ServerWithTools } from '../store/schema.js';
+import { pickNameMode } from '../tools/naming.js';
+import type { FastStartListing } from './listing.js';
+import { leanHome, leanServers, leanToolNames } from './read-servers.js';
+
+/**
+ * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
+ * waits for initialize and tools/list before it can use any tool. This answers exactly those (and
+ * ping) from the build-time listing and HUB_HOME while the full hub is not loaded yet, and records
+ * every byte read. At hand-off the full hub replays all of it into the SDK Server, so its state
+ * (client info and capabilities, initialized) is as if it had read stdin itself, and drops its own
+ * responses to the requests answered here. Anything else, or anything unusual, makes this lane
+ * stop answering: from then on every message waits for the full hub, in order.
+ */
+
+type Id = string | number;
+
+export interface HandOff {
+  /** Every byte read from stdin so far, to be fed to the full hub's transport first. */
+  readonly replay: Buffer;
+  /** Requests already answered here: the full hub's responses to them are not sent again. */
+  readonly answered: Set<Id>;
+  /** stdin ended while this lane was reading. */
+  readonly ended: boolean;
+}
+
+export interface FastStart {
+  /** Resolves when the full hub is needed: tools were listed, a message needs it, or time passed. */
+  readonly wanted: Promise<void>;
+  handOff(): HandOff;
+}
+
+// A client that never lists tools still gets the full hub soon after starting.
+const LOAD_ANYWAY_MS = 250;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+
+// At least as strict as the SDK's InitializeRequestSchema on what this lane reads.
+function initializeParams(params: unknown): { version: string; clientName: string } | undefined {
+  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
+  if (!Object.values(params.capabilities).every(value => value === undefined || isObject(value))) return undefined;
+  const info = params.clientInfo;
+  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
+  return { version: params.protocolVersion, clientName: info.name };
+}
+
+export function startFastStart(options: {
+  listing: FastStartListing;
+  env: NodeJS.ProcessEnv;
+  stdin: NodeJS.ReadableStream;
+  write: (line: string) => void;
+}): FastStart {
+  const { listing, env, stdin, write } = options;
+  const chunks: Buffer[] = [];
+  const answered = new Set<Id>();
+  let clientName: string | undefined;
+  let initialized = false;
+  let deferring = false;
+  let ended = false;
+  let want!: () => void;
+  const wanted = new Promise<void>(resolve => (want = resolve));
+  const timer = setTimeout(() => want(), LOAD_ANYWAY_MS);
+
+  const reply = (id: Id, result: unknown) => {
+    answered.add(id);
+    write(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
+  };
+
+  const toolsList = (): Json[] | undefined => {
+    const home = leanHome(env);
+    if (home === undefined) return undefined;
+    const setting = leanToolNames(env, home);
+    const servers = setting && leanServers(home, listing.storeVersion);
+    if (!setting || !servers) return undefined;
+    const mode = pickNameMode(setting, clientName);
+    const proxied = buildRoutes(servers as unknown as ServerWithTools[]).lists[mode];
+    return [...listing.tools[mode], ...proxied];
+  };
+
+  // True when answered here; false hands this message and every later one to the full hub.
+  const answer = (message: Json): boolean => {
+    const { id, method, params } = message;
+    if (typeof method !== 'string') return false;
+    if (id === undefined) return true; // notifications need no answer; the full hub still sees them
+    if (!isId(id) || answered.has(id)) return false;
+    if (method === 'initialize' && !initialized) {
+      const init = initializeParams(params);
+      if (!init) return false;
+      initialized = true;
+      clientName = init.clientName;
+      const protocolVersion = listing.protocol.supported.includes(init.version) ? init.version : listing.protocol.latest;
+      reply(id, { protocolVersion, ...listing.initialize });
+      return true;
+    }
+    if (!initialized) return false;
+    if (method === 'ping' && (params === undefined || isObject(params))) {
+      reply(id, {});
+      return true;
+    }
+    if (method === 'tools/list' && (params === undefined || isObject(params))) {
+      const tools = toolsList();
+      if (!tools) return false;
+      reply(id, { tools });
+      want();
+      return true;
+    }
+    return false;
+  };
+
+  const reader = new JsonLineReader(
+    message => {
+      if (deferring) return;
+      if (!answer(message)) {
+        deferring = true;
+        want();
+      }
+    },
+    // A line that is not JSON is the full hub's to report, when it replays it.
+    () => undefined,
+  );
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    reader.push(chunk);
+  };
+  const onEnd = () => {
+    ended = true;
+    want();
+  };
+  stdin.on('data', onData);
+  stdin.once('end', onEnd);
+
+  return {
+    wanted,
+    handOff() {
+      clearTimeout(timer);
+      // Paused, not detached: bytes arriving now wait in the stream for the full hub's reader.
+      stdin.pause();
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      deferring = true;
+      return { replay: Buffer.concat(chunks), answered, ended };
+    },
+  };
+}

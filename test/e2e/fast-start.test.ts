@@ -1,0 +1,145 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test, vi } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createHub } from '../../src/hub.js';
+import { silentLogger } from '../../src/logger.js';
+import { openStore } from '../../src/store/store.js';
+import { makeHubHome } from '../helpers/home.js';
+import { initialize, initialized, spawnRawHub } from '../helpers/raw-rpc.js';
+import type { CachedTool } from '../../src/store/schema.js';
+import { ECHO, commandRecord, putRecords } from '../proxy/harness.js';
+
+// The cold-start lane (src/fast-start/) answers initialize and tools/list before the SDK loads.
+// These drive the built bin with raw JSON-RPC and compare every answer with a hub that never
+// uses the lane (createHub in this process), byte for byte after parsing.
+
+type Json = Record<string, unknown>;
+
+const echoTools: CachedTool[] = [
+  { name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  { name: 'pid', description: 'Returns the server pid.', inputSchema: { type: 'object' } },
+];
+const longTools: CachedTool[] = [
+  { name: 'a_tool_with_a_name_far_too_long_for_forty_characters', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  { name: 'search', description: 'Shadow attempt.', inputSchema: { type: 'object' } },
+];
+
+async function seededHome(): Promise<string> {
+  const home = await makeHubHome();
+  const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+  await putRecords(store, commandRecord('echo', [ECHO], { tools: echoTools }), commandRecord('registry', [ECHO], { tools: longTools }));
+  // A store written before tools/<name>.json existed keeps its tools inline.
+  await store.update(data => {
+    data.servers.legacy = { ...commandRecord('legacy', [ECHO]), tools: [{ name: 'old', inputSchema: { type: 'object' } }] };
+  });
+  return home;
+}
+
+/** What a hub without the lane answers: createHub over raw in-memory JSON-RPC. */
+async function referenceAnswers(home: string, init: Json): Promise<{ init: Json; list: Json }> {
+  const config = loadConfig({ HUB_HOME: home });
+  const hub = createHub({ config, log: silentLogger, store: openStore(config.paths) });
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  const replies = new Map<unknown, Json>();
+  client.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && !('method' in message)) replies.set(message.id, message as unknown as Json);
+  };
+  await hub.server.connect(server);
+  await client.start();
+  await client.send({ jsonrpc: '2.0', ...init } as JSONRPCMessage);
+  await client.send({ jsonrpc: '2.0', ...initialized } as JSONRPCMessage);
+  await client.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
+  await vi.waitFor(() => expect(replies.size).toBe(2));
+  await hub.close();
+  return { init: replies.get(init.id)!, list: replies.get('list')! };
+}
+
+const laneAnswered = async (home: string): Promise<number[]> =>
+  [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match => Number(match[1]));
+
+describe('cold-start lane', () => {
+  test.each([
+    ['a dotted client, a supported protocol version', 'raw-test', '2025-06-18'],
+    ['claude-ai (underscore names), an unknown protocol version', 'claude-ai', '1999-01-01'],
+  ])('answers initialize and tools/list as the full hub does: %s', async (_label, clientName, version) => {
+    const home = await seededHome();
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1, clientName, version));
+    const init = await hub.response(1);
+    hub.write(initialized, { id: 'list', method: 'tools/list' });
+    const list = await hub.response('list');
+    expect(await hub.end()).toBe(0);
+    expect(await laneAnswered(home)).toEqual([2]);
+
+    const reference = await referenceAnswers(home, initialize(1, clientName, version));
+    expect(init).toEqual(reference.init);
+    expect(list).toEqual(reference.list);
+    const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
+    expect(names).toHaveLength(10 + echoTools.length + longTools.length + 1);
+    expect(names).toContain(clientName === 'claude-ai' ? 'echo_echo' : 'echo.echo');
+  });
+
+  test('hands off to the full hub: pipelined calls to hub and proxied tools are each answered once', async () => {
+    const home = await seededHome();
+    const hub = spawnRawHub(home);
+    hub.write(
+      initialize(1),
+      initialized,
+      { id: 2, method: 'tools/list' },
+      { id: 3, method: 'tools/call', params: { name: 'list_processes', arguments: {} } },
+      { id: 4, method: 'tools/call', params: { name: 'echo.echo', arguments: { text: 'through the hand-off' } } },
+      { id: 5, method: 'ping' },
+    );
+    const call = (await hub.response(4)).result as Json;
+    expect(call.content).toEqual([{ type: 'text', text: 'through the hand-off' }]);
+    expect(((await hub.response(3)).result as Json).structuredContent).toMatchObject({ processes: [], total: 0 });
+    expect((await hub.response(5)).result).toEqual({});
+    // After the hand-off: a request the lane never saw.
+    hub.write({ id: 6, method: 'tools/call', params: { name: 'echo.echo', arguments: { text: 'later' } } });
+    expect(((await hub.response(6)).result as Json).content).toEqual([{ type: 'text', text: 'later' }]);
+    expect(await hub.end()).toBe(0);
+
+    const ids = hub.received.filter(message => !('method' in message)).map(message => message.id);
+    expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await laneAnswered(home)).toEqual([2]);
+  });
+
+  test('leaves a store it cannot read plainly to the full hub, which salvages it', async () => {
+    const home = await seededHome();
+    const db = join(home, 'db.json');
+    const data = JSON.parse(await readFile(db, 'utf8')) as { servers: Record<string, Json> };
+    data.servers.broken = { name: 'broken', order: 99 }; // no command: the full hub drops it
+    await writeFile(db, JSON.stringify(data));
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1), initialized, { id: 'list', method: 'tools/list' });
+    const list = await hub.response('list');
+    expect(await hub.end()).toBe(0);
+    expect(await laneAnswered(home)).toEqual([1]);
+    const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
+    expect(names).toContain('echo.echo');
+    expect(names.some(name => String(name).startsWith('broken'))).toBe(false);
+  });
+
+  test('a toolNames setting in config.json is left to the full config validation', async () => {
+    const home = await seededHome();
+    await writeFile(join(home, 'config.json'), JSON.stringify({ toolNames: 'underscore' }));
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1), initialized, { id: 'list', method: 'tools/list' });
+    const list = await hub.response('list');
+    expect(await hub.end()).toBe(0);
+    expect(await laneAnswered(home)).toEqual([1]);
+    expect(((list.result as Json).tools as Json[]).map(tool => tool.name)).toContain('echo_echo');
+    expect(list).toEqual((await referenceAnswers(home, initialize(1))).list);
+  });
+
+  test('stdin closing during the cold start ends hub with exit code 0', async () => {
+    const home = await makeHubHome();
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1));
+    await hub.response(1);
+    expect(await hub.end()).toBe(0);
+  });
+});
