@@ -17,6 +17,8 @@ export interface Hub {
   readonly server: Server;
   /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
   fastPath(sendRaw: (line: string, kind: LineKind) => Promise<void>): ((message: Record<string, unknown>) => boolean) | undefined;
+  /** The proxied tools listed now (dotted, as JSON): what a client that listed earlier compares against. */
+  proxiedSignature(): string;
   /** Closes child MCP servers; leaves start_process processes running (they are detached). */
   close(): Promise<void>;
 }
@@ -74,6 +76,7 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
   return {
     server,
     fastPath: sendRaw => proxied.fastPath?.(sendRaw),
+    proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
     async close() {
       await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
       await server.close().catch(() => undefined);

@@ -60,6 +60,10 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
   if (fastPath) transport.intercept = fastPath;
   await hub.server.connect(transport);
+  // Another hub changed the installed servers between the lane's tools/list and now.
+  if (handOff?.listed !== undefined && handOff.listed !== hub.proxiedSignature()) {
+    hub.server.sendToolListChanged().catch(() => undefined);
+  }
   log.info({ home: config.home, coldStartAnswered: handOff?.answered.size ?? 0 }, 'hub started');
   if (handOff?.ended) shutdown('stdin ended');
 }

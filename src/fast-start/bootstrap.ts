@@ -24,6 +24,8 @@ export interface HandOff {
   readonly answered: Set<Id>;
   /** stdin ended while this lane was reading. */
   readonly ended: boolean;
+  /** The proxied tools this lane listed (dotted, as JSON), if it listed any. */
+  readonly listed?: string;
 }
 
 export interface FastStart {
@@ -61,6 +63,7 @@ export function startFastStart(options: {
   let initialized = false;
   let deferring = false;
   let ended = false;
+  let listed: string | undefined;
   let want!: () => void;
   const wanted = new Promise<void>(resolve => (want = resolve));
   const timer = setTimeout(() => want(), LOAD_ANYWAY_MS);
@@ -77,8 +80,9 @@ export function startFastStart(options: {
     const servers = setting && leanServers(home, listing.storeVersion);
     if (!setting || !servers) return undefined;
     const mode = pickNameMode(setting, clientName);
-    const proxied = buildRoutes(servers as unknown as ServerWithTools[]).lists[mode];
-    return [...listing.tools[mode], ...proxied];
+    const routes = buildRoutes(servers as unknown as ServerWithTools[]);
+    listed = routes.signature;
+    return [...listing.tools[mode], ...routes.lists[mode]];
   };
 
   // True when answered here; false hands this message and every later one to the full hub.
@@ -142,7 +146,7 @@ export function startFastStart(options: {
       stdin.off('data', onData);
       stdin.off('end', onEnd);
       deferring = true;
-      return { replay: Buffer.concat(chunks), answered, ended };
+      return { replay: Buffer.concat(chunks), answered, ended, ...(listed !== undefined && { listed }) };
     },
   };
 }

@@ -107,6 +107,20 @@ describe('cold-start lane', () => {
     expect(await laneAnswered(home)).toEqual([2]);
   });
 
+  test('servers installed by another hub right after the lane listed tools: list_changed follows', async () => {
+    const home = await seededHome();
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1), initialized, { id: 2, method: 'tools/list' });
+    await hub.response(2);
+    // Another hub installs a server while this one is still loading (or just after).
+    await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), commandRecord('late', [ECHO], { tools: echoTools }));
+    await vi.waitFor(() => expect(hub.received.some(message => message.method === 'notifications/tools/list_changed')).toBe(true), { timeout: 10_000 });
+    hub.write({ id: 3, method: 'tools/list' });
+    const names = (((await hub.response(3)).result as Json).tools as Json[]).map(tool => tool.name);
+    expect(names).toContain('late.echo');
+    expect(await hub.end()).toBe(0);
+  });
+
   test('leaves a store it cannot read plainly to the full hub, which salvages it', async () => {
     const home = await seededHome();
     const db = join(home, 'db.json');
