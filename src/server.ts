@@ -13,11 +13,13 @@ function coldStartLane(): FastStart | undefined {
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-// Until the full hub is up there is nothing to close (no child started yet): a signal just exits 0.
+// Until the full hub is up there is nothing to close (no child started yet): a signal, or a
+// client gone (EPIPE on stdout), just exits 0.
 const exitNow = () => process.exit(0);
 
 async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
+  process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
   const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] = await Promise.all([
     import('./config.js'),
@@ -49,6 +51,7 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     process.off(signal, exitNow);
     process.on(signal, () => shutdown(signal));
   }
+  process.stdout.off('error', exitNow);
   process.stdout.on('error', () => shutdown('stdout closed'));
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (hub keeps running)'));
   process.on('unhandledRejection', error => log.error({ err: error }, 'unhandled rejection (hub keeps running)'));

@@ -88,6 +88,7 @@ describe('cold-start lane', () => {
     hub.write(
       initialize(1),
       initialized,
+      { id: 7, method: 'ping' },
       { id: 2, method: 'tools/list' },
       { id: 3, method: 'tools/call', params: { name: 'list_processes', arguments: {} } },
       { id: 4, method: 'tools/call', params: { name: 'echo.echo', arguments: { text: 'through the hand-off' } } },
@@ -97,14 +98,16 @@ describe('cold-start lane', () => {
     expect(call.content).toEqual([{ type: 'text', text: 'through the hand-off' }]);
     expect(((await hub.response(3)).result as Json).structuredContent).toMatchObject({ processes: [], total: 0 });
     expect((await hub.response(5)).result).toEqual({});
+    expect((await hub.response(7)).result).toEqual({});
     // After the hand-off: a request the lane never saw.
     hub.write({ id: 6, method: 'tools/call', params: { name: 'echo.echo', arguments: { text: 'later' } } });
     expect(((await hub.response(6)).result as Json).content).toEqual([{ type: 'text', text: 'later' }]);
     expect(await hub.end()).toBe(0);
 
     const ids = hub.received.filter(message => !('method' in message)).map(message => message.id);
-    expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(await laneAnswered(home)).toEqual([2]);
+    expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // initialize, ping and tools/list came from the lane; the rest from the full hub.
+    expect(await laneAnswered(home)).toEqual([3]);
   });
 
   test('servers installed by another hub right after the lane listed tools: list_changed follows', async () => {
