@@ -46,8 +46,8 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
         ? `${file} already has this hub entry; --write would change nothing.\n`
         : `${diff}\n(dry run: nothing was written)\n`,
     );
-    if (plan.document.target.format === 'toml' && plan.document.text?.includes('#'))
-      io.out('Note: the TOML library does not keep comments; --write backs the file up first.\n');
+    if (lostComments(plan.before, plan.after) > 0)
+      io.out('Note: this file could not be edited in place, so its comments would not be kept; --write backs the file up first.\n');
     return 0;
   }
   if (write) {
@@ -68,4 +68,10 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
   );
   return 0;
+}
+
+// Comment lines of the old text that the new one no longer has (a whole rewrite of a TOML file).
+function lostComments(before: string, after: string): number {
+  const kept = new Set(after.split('\n').map(line => line.trim()));
+  return before.split('\n').filter(line => line.trim().startsWith('#') && !kept.has(line.trim())).length;
 }

@@ -4,6 +4,7 @@ import { HubError } from '../errors.js';
 import { unifiedDiff } from './diff.js';
 import { readDocument, render, serversOf, withServers, type ConfigDocument } from './document.js';
 import { setMember } from './json-edit.js';
+import { setTomlTable } from './toml-edit.js';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
 
@@ -36,7 +37,10 @@ const withHub = (document: ConfigDocument, entry: Record<string, unknown>): stri
   render(
     document,
     withServers(document, servers => void (servers[HUB_KEY] = entry)),
-    (text, unit) => setMember(text, document.target.serversPath, HUB_KEY, entry, unit),
+    (text, unit) =>
+      document.target.format === 'toml'
+        ? setTomlTable(text, document.target.serversPath, HUB_KEY, entry)
+        : setMember(text, document.target.serversPath, HUB_KEY, entry, unit),
   );
 
 export async function planConfig(

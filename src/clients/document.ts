@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { HubError, errorMessage } from '../errors.js';
 import { checkedEdit } from './json-edit.js';
+import { checkedTomlEdit } from './toml-edit.js';
 import type { ClientFile } from './types.js';
 
 type Table = Record<string, unknown>;
@@ -91,17 +92,18 @@ export function withServers(document: ConfigDocument, edit: (servers: Table) => 
 }
 
 /**
- * The new text for data. JSON files get a minimal edit (textEdit on the old text) so the
- * person's formatting survives, used only when it parses back to exactly data; TOML files
- * and anything else are serialised whole.
+ * The new text for data. Files get a minimal edit (textEdit on the old text, in the file's own
+ * format) so the person's formatting and TOML comments survive, used only when it parses back to
+ * exactly data; anything else is serialised whole.
  */
 export function render(
   document: ConfigDocument,
   data: Table,
   textEdit: (text: string, unit: string) => string | undefined,
 ): string {
-  if (document.target.format === 'json' && document.text !== undefined && document.text.trim() !== '') {
-    const edited = checkedEdit(textEdit(document.text, document.indent), data);
+  if (document.text !== undefined && document.text.trim() !== '') {
+    const edit = textEdit(document.text, document.indent);
+    const edited = document.target.format === 'toml' ? checkedTomlEdit(edit, data) : checkedEdit(edit, data);
     if (edited !== undefined) return edited;
   }
   return serialize(document, data);

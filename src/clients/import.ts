@@ -5,6 +5,7 @@ import type { ServerRecord } from '../store/schema.js';
 import { openStore } from '../store/store.js';
 import { readDocument, render, withServers } from './document.js';
 import { deleteMember } from './json-edit.js';
+import { deleteTomlTable } from './toml-edit.js';
 import type { FoundServer } from './read-servers.js';
 import type { ClientContext, ClientId } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
@@ -111,7 +112,11 @@ export async function removeFromClient(
     const text = render(document, data, original =>
       group.reduce<string | undefined>(
         (text, server) =>
-          text === undefined ? undefined : deleteMember(text, server.document.target.serversPath, server.key),
+          text === undefined
+            ? undefined
+            : document.target.format === 'toml'
+              ? deleteTomlTable(text, server.document.target.serversPath, server.key)
+              : deleteMember(text, server.document.target.serversPath, server.key),
         original,
       ),
     );

@@ -1,8 +1,8 @@
 // hub config <client>: each client's file merged from fixture configs in a temp home and
 // project folder (never the real home): other entries and keys kept, a backup of the old
 // file, unparsable files refused untouched, --dry-run writes nothing.
-import { chmod, lstat, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
 import { runConfig } from '../../src/clients/config-command.js';
@@ -105,7 +105,7 @@ describe('hub config --write merges hub into an existing client file', () => {
     expect(Object.keys(servers)).toEqual(['playwright', 'hub']);
   });
 
-  test('codex: [mcp_servers.hub] added with smol-toml; other tables and values survive the round trip, comments do not', async () => {
+  test('codex: [mcp_servers.hub] appended in place; every other line, comments included, is kept', async () => {
     const machine = await makeMachine();
     const file = await machine.place('codex-config.toml', join(machine.home, '.codex', 'config.toml'));
     const before = parseToml(await readFile(file, 'utf8'));
@@ -115,9 +115,41 @@ describe('hub config --write merges hub into an existing client file', () => {
     expect(after.mcp_servers.hub).toEqual(HUB_ENTRY);
     const { hub: _hub, ...rest } = after.mcp_servers;
     expect({ ...after, mcp_servers: rest }).toEqual(before);
-    // smol-toml parses and stringifies data: comments are not kept (the backup has them).
-    expect(text).not.toContain('# Codex settings');
-    expect(await readFile((await backupsOf(file))[0]!, 'utf8')).toContain('# Codex settings');
+    const original = await readFile((await backupsOf(file))[0]!, 'utf8');
+    expect(text.startsWith(`${original.trimEnd()}\n\n[mcp_servers.hub]\n`)).toBe(true);
+    expect(text).toContain('# Codex settings');
+  });
+
+  test('codex: an existing hub table (and its env subtable) is replaced where it stands', async () => {
+    const machine = await makeMachine();
+    const file = join(machine.home, '.codex', 'config.toml');
+    await mkdir(dirname(file), { recursive: true });
+    const original = [
+      '# mine',
+      'model = "o3"',
+      '',
+      '[mcp_servers.hub]',
+      'command = "/old/node"',
+      'args = ["/old/server.js"]',
+      '',
+      '[mcp_servers.hub.env]',
+      'HUB_TOOL_NAMES = "underscore"',
+      '',
+      '# the next one is mine too',
+      '[mcp_servers.other]',
+      'command = "other"',
+      '',
+    ].join('\n');
+    await writeFile(file, original);
+    expect(await runConfig(['codex', '--write'], machine.deps())).toBe(0);
+    const text = await readFile(file, 'utf8');
+    expect((parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers).toEqual({
+      hub: HUB_ENTRY,
+      other: { command: 'other' },
+    });
+    expect(text.startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hub]\n')).toBe(true);
+    expect(text).toContain('\n\n# the next one is mine too\n[mcp_servers.other]\ncommand = "other"\n');
+    expect(text).not.toContain('/old/');
   });
 
   test('CODEX_HOME moves the codex file', async () => {

@@ -150,6 +150,10 @@ describe('hub import', () => {
     expect(Object.keys(after.mcp_servers!)).toEqual(['figma']);
     expect(after.profiles).toEqual({ fast: { model: 'gpt-5-mini' } });
     expect(after.model).toBe('gpt-5-codex');
+    // Edited in place: the comment and the other tables' lines are as they were.
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('# Codex settings');
+    expect(text).toContain('[profiles.fast]\nmodel = "gpt-5-mini"\n\n[mcp_servers.figma]\n');
   });
 
   test("claude-code: reads .mcp.json, the user servers and this project's local servers; --remove edits ~/.claude.json once", async () => {
