@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { hubPaths, type HubPaths } from '../paths.js';
 
 // What the cold-start lane needs from HUB_HOME, read without zod or the store module: the
 // installed servers with their cached tools, and the tool-name setting. It answers only when the
@@ -43,7 +44,7 @@ export function leanHome(env: NodeJS.ProcessEnv): string | undefined {
 export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 'underscore' | 'auto' | undefined {
   const fromEnv = env.HUB_TOOL_NAMES;
   if (fromEnv !== undefined) return fromEnv === 'dotted' || fromEnv === 'underscore' || fromEnv === 'auto' ? fromEnv : undefined;
-  const file = readJson(join(home, 'config.json'));
+  const file = readJson(hubPaths(home).configFile);
   if (file === null) return 'auto';
   // A file that sets toolNames counts only if all of it validates: the full hub decides.
   return isObject(file) && !('toolNames' in file) ? 'auto' : undefined;
@@ -67,11 +68,11 @@ function isServerRecord(record: unknown, key: string): record is Json {
   return record.tools === undefined || isToolList(record.tools);
 }
 
-function toolsOf(home: string, record: Json): Json[] | undefined {
+function toolsOf(paths: HubPaths, record: Json): Json[] | undefined {
   const inline = (record.tools as Json[] | undefined) ?? [];
   if (record.toolsUpdatedAt === undefined) return inline;
   if (!isString(record.toolsUpdatedAt)) return undefined;
-  const file = readJson(join(home, 'tools', `${record.name as string}.json`));
+  const file = readJson(paths.toolsFile(record.name as string));
   if (file === null) return inline;
   // A damaged cache file is a case the full hub handles (it falls back to the inline list).
   if (!isObject(file) || file.server !== record.name || !isString(file.updatedAt) || !isToolList(file.tools)) return undefined;
@@ -80,13 +81,14 @@ function toolsOf(home: string, record: Json): Json[] | undefined {
 
 /** The installed servers and their cached tools, or undefined when the full hub must read the store. */
 export function leanServers(home: string, storeVersion: number): LeanServer[] | undefined {
-  const db = readJson(join(home, 'db.json'));
+  const paths = hubPaths(home);
+  const db = readJson(paths.db);
   if (db === null) return [];
   if (!isObject(db) || db.version !== storeVersion || !isObject(db.servers) || !isObject(db.processes)) return undefined;
   const servers: LeanServer[] = [];
   for (const [key, record] of Object.entries(db.servers)) {
     if (!isServerRecord(record, key)) return undefined;
-    const tools = toolsOf(home, record);
+    const tools = toolsOf(paths, record);
     if (!tools) return undefined;
     servers.push({ name: key, order: record.order as number, tools });
   }
