@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { hubPaths, type HubPaths } from './paths.js';
+import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -87,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   if (!vars.HUB_HOME && env.VITEST) {
     throw new Error('HUB_HOME must be set under vitest: tests never touch the real ~/.hub');
   }
-  const home = vars.HUB_HOME ?? join(homedir(), '.hub');
+  const home = vars.HUB_HOME ?? defaultHubHome();
   const paths = hubPaths(home);
   const warnings: string[] = [];
   const file = readFileConfig(paths.configFile, warnings);

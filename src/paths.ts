@@ -1,4 +1,8 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+
+/** Where hub keeps everything when HUB_HOME is not set. */
+export const defaultHubHome = (): string => join(homedir(), '.hub');
 
 // Every path under HUB_HOME comes from here (pm2's paths.js idea), so tests only move HUB_HOME.
 export interface HubPaths {

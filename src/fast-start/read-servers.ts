@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { hubPaths, type HubPaths } from '../paths.js';
+import { defaultHubHome, hubPaths, type HubPaths } from '../paths.js';
 
 // What the cold-start lane needs from HUB_HOME, read without zod or the store module: the
 // installed servers with their cached tools, and the tool-name setting. It answers only when the
@@ -37,7 +35,7 @@ function readJson(file: string): unknown {
 /** HUB_HOME as the full config resolves it; undefined where the full hub would refuse to start. */
 export function leanHome(env: NodeJS.ProcessEnv): string | undefined {
   if (env.HUB_HOME !== undefined) return env.HUB_HOME === '' ? undefined : env.HUB_HOME;
-  return env.VITEST ? undefined : join(homedir(), '.hub');
+  return env.VITEST ? undefined : defaultHubHome();
 }
 
 /** The toolNames setting, or undefined when only the full config validation can tell. */
