@@ -2,11 +2,12 @@ import { addServers, everythingRecord } from './home.mjs';
 import { callTool, EVERYTHING_JS, spawnEverything, spawnHub, spawnLeanProxy, spawnNaiveProxy, spawnRawProxy, toolNames } from './mcp.mjs';
 import { descendants } from './proc.mjs';
 
-// The three things the proxy section calls echo on: the server itself, the naive proxy, and hub.
+// What the proxy section calls echo on: the server itself, the reference proxies, and hub.
+// target() wraps any stdio connection (bench/ab.mjs uses it for two hub builds).
 
 const ECHO_ARGS = { message: 'hello from the hub bench' };
 
-function target(name, connection, tool, tree) {
+export function target(name, connection, tool, tree) {
   const { client } = connection;
   return {
     name,
