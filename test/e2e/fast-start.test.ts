@@ -1,11 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createHub } from '../../src/hub.js';
-import { silentLogger } from '../../src/logger.js';
+import { askHub } from '../../src/fast-start/ask-hub.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { initialize, initialized, spawnRawHub } from '../helpers/raw-rpc.js';
@@ -38,24 +35,8 @@ async function seededHome(): Promise<string> {
   return home;
 }
 
-/** What a hub without the lane answers: createHub over raw in-memory JSON-RPC. */
-async function referenceAnswers(home: string, init: Json): Promise<{ init: Json; list: Json }> {
-  const config = loadConfig({ HUB_HOME: home });
-  const hub = createHub({ config, log: silentLogger, store: openStore(config.paths) });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  const replies = new Map<unknown, Json>();
-  client.onmessage = (message: JSONRPCMessage) => {
-    if ('id' in message && !('method' in message)) replies.set(message.id, message as unknown as Json);
-  };
-  await hub.server.connect(server);
-  await client.start();
-  await client.send({ jsonrpc: '2.0', ...init } as JSONRPCMessage);
-  await client.send({ jsonrpc: '2.0', ...initialized } as JSONRPCMessage);
-  await client.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
-  await vi.waitFor(() => expect(replies.size).toBe(2));
-  await hub.close();
-  return { init: replies.get(init.id)!, list: replies.get('list')! };
-}
+/** What a hub without the lane answers (createHub in this process, raw JSON-RPC). */
+const referenceAnswers = (home: string, init: Json & { id: number }) => askHub({ HUB_HOME: home }, init);
 
 const laneAnswered = async (home: string): Promise<number[]> =>
   [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match => Number(match[1]));

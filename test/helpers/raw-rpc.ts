@@ -66,7 +66,7 @@ export function spawnRawHub(home: string, env: Record<string, string> = {}): Raw
   };
 }
 
-export const initialize = (id: number, clientName = 'raw-test', protocolVersion = '2025-06-18'): Json => ({
+export const initialize = (id: number, clientName = 'raw-test', protocolVersion = '2025-06-18'): Json & { id: number } => ({
   id,
   method: 'initialize',
   params: { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } },

@@ -1,0 +1,41 @@
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { loadConfig } from '../config.js';
+import { createHub } from '../hub.js';
+import { silentLogger } from '../logger.js';
+import { openStore } from '../store/store.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * What a hub built in this process (never the cold-start lane) answers to `initialize` (the given
+ * request) and then `tools/list`, as the raw JSON-RPC response messages. The build step captures
+ * the lane's listing with it, and tests compare the lane against it.
+ */
+export async function askHub(
+  env: NodeJS.ProcessEnv,
+  initialize: Json & { id: string | number },
+  listId: string | number = 'list',
+): Promise<{ init: Json; list: Json }> {
+  const config = loadConfig(env);
+  const hub = createHub({ config, log: silentLogger, store: openStore(config.paths, silentLogger) });
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  const replies = new Map<unknown, Json>();
+  let answered!: () => void;
+  const both = new Promise<void>(resolve => (answered = resolve));
+  client.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && !('method' in message)) replies.set(message.id, message as unknown as Json);
+    if (replies.size === 2) answered();
+  };
+  try {
+    await hub.server.connect(server);
+    await client.start();
+    await client.send({ jsonrpc: '2.0', ...initialize } as JSONRPCMessage);
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.send({ jsonrpc: '2.0', id: listId, method: 'tools/list' });
+    await both;
+  } finally {
+    await hub.close();
+  }
+  return { init: replies.get(initialize.id)!, list: replies.get(listId)! };
+}
