@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { HandOff } from '../fast-start/bootstrap.js';
+import { answerableId, invalidParamsFromSdk, invalidRequestReason } from './invalid-request.js';
 import { JsonLineReader } from './line-reader.js';
 
 /**
@@ -39,6 +40,7 @@ export class HubStdioServerTransport implements Transport {
     if (handOff && handOff.answered.size > 0) this.#answered = handOff.answered;
     this.#reader = new JsonLineReader(
       message => {
+        if ('method' in message && this.#refuseInvalid(message)) return;
         if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
       },
       error => this.onerror?.(error),
@@ -57,11 +59,26 @@ export class HubStdioServerTransport implements Transport {
     this.stdin.resume();
   }
 
+  /** Answers a malformed request with -32600 (the SDK would drop it and the client would wait). */
+  #refuseInvalid(message: Record<string, unknown>): boolean {
+    const id = answerableId(message);
+    if (id === undefined) return false;
+    const reason = invalidRequestReason(message);
+    if (reason === undefined) return false;
+    const error = { code: -32600, message: `Invalid Request: ${reason}` };
+    void this.sendRaw(`${JSON.stringify({ jsonrpc: '2.0', id, error })}\n`, 'response');
+    return true;
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     // Already answered by the cold-start lane: the replayed request's response is not sent twice.
     if (this.#answered && 'id' in message && !('method' in message) && this.#answered.delete(message.id as string | number)) {
       if (this.#answered.size === 0) this.#answered = undefined;
       return Promise.resolve();
+    }
+    if ('error' in message) {
+      const rewritten = invalidParamsFromSdk(message.error);
+      if (rewritten) message = { ...message, error: rewritten };
     }
     const kind =
       'method' in message ? (message.method === 'notifications/progress' ? 'progress' : 'other') : 'response';
