@@ -31,9 +31,20 @@ function asideName(db: string): string {
   return aside;
 }
 
+// Errors that mean "this HUB_HOME cannot be written now" (read-only, full, not ours): reads
+// still work, and callers that only tidy up may carry on without saving.
+const UNWRITABLE = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM']);
+
 // A failed file operation, as one sentence: what failed, on which file, what to do.
 function asStoreError(error: unknown, db: string): unknown {
   if (isHubError(error) || !(error instanceof Error) || !('code' in error) || !('syscall' in error)) return error;
+  if (UNWRITABLE.has(String(error.code))) {
+    return new HubError(
+      'STORE_UNWRITABLE',
+      `hub cannot write its store ${db} (${error.message}), so this change was not made; reading works as before. Make ${dirname(db)} writable by this user or free disk space there, then retry.`,
+      { cause: error },
+    );
+  }
   return new HubError('INTERNAL', `The store ${db} could not be read or written (${error.message}); check that ${dirname(db)} is writable by this user and the disk has space, then retry.`, { cause: error });
 }
 
