@@ -30,14 +30,14 @@ export function linePatternProblem(text: string): string | undefined {
     RE2JS.compile(RE2JS.translateRegExp(text));
     return undefined;
   } catch (error) {
-    return `is not a valid regular expression in RE2 syntax (${(error as Error).message})`;
+    return `not a valid regular expression in RE2 syntax (${(error as Error).message})`;
   }
 }
 
 /** Compiles text for matching log lines; a bad pattern is INVALID_INPUT naming field. */
 export function compileLinePattern(text: string, field: string): LineMatcher {
   const problem = linePatternProblem(text);
-  if (problem !== undefined) throw new HubError('INVALID_INPUT', `${field} ${problem}.`);
+  if (problem !== undefined) throw new HubError('INVALID_INPUT', `${field}: ${problem}.`);
   const pattern = RE2JS.compile(RE2JS.translateRegExp(text));
   return {
     test(line) {

@@ -104,6 +104,8 @@ export function decodeStore(text: string | null, backup?: () => StoreData | unde
     const place = locateJsonError(text);
     const where = place ? `line ${place.line}, column ${place.column}` : 'its end';
     const pieces = salvageText(text);
+    // A damaged file of a newer hub is still that hub's: never rewritten in an older format.
+    if (pieces.version !== undefined && pieces.version > STORE_VERSION) return { kind: 'newer', version: pieces.version };
     const { data, failed } = salvage(pieces.sections);
     return corrupt(data, `not valid JSON (${(error as Error).message.split('\n')[0]})`, where, [...pieces.unreadable, ...failed], backup?.(), true);
   }

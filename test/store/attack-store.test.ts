@@ -197,3 +197,21 @@ describe('a stopped store lock holder', () => {
     expect(existsSync(`${hubPaths(home).db}.lock`)).toBe(false);
   });
 });
+
+describe('db.json cut short at any byte', () => {
+  test(`no record is lost wherever the cut falls (${process.env.HUB_SOAK === '1' ? 'every byte' : '25 random cuts'})`, async () => {
+    const home = await filledHome();
+    const paths = hubPaths(home);
+    const full = readFileSync(paths.db, 'utf8');
+    const backup = readFileSync(`${paths.db}.bak`, 'utf8');
+    const cuts = process.env.HUB_SOAK === '1' ? Array.from({ length: full.length - 1 }, (_, n) => n + 1) : Array.from({ length: 25 }, () => 1 + Math.floor(Math.random() * (full.length - 1)));
+    for (const cut of cuts) {
+      writeFileSync(paths.db, full.slice(0, cut));
+      writeFileSync(`${paths.db}.bak`, backup);
+      const data = await openStore(paths).read();
+      expect(Object.keys(data.processes).sort(), `cut at byte ${cut}`).toEqual(['aaaa0001', 'aaaa0002', 'aaaa0003']);
+      expect(Object.keys(data.servers), `cut at byte ${cut}`).toEqual(['memory']);
+      for (const name of quarantined(home)) rmSync(join(home, name));
+    }
+  });
+});
