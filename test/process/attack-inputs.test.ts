@@ -6,13 +6,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/line-match.js';
 import { readLogSince, tailLog } from '../../src/process/log-read.js';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
 
 const SOAK = process.env.HUB_SOAK === '1';
+if (SOAK) vi.setConfig({ testTimeout: 300_000 });
 // A 40-character run of "a" before a non-matching end: 2^40 steps for a backtracking engine.
 const BOMB_LINE = `${'a'.repeat(40)}!`;
 // Generous: the answer takes milliseconds; only a frozen hub misses it.

@@ -213,5 +213,5 @@ describe('db.json cut short at any byte', () => {
       expect(Object.keys(data.servers), `cut at byte ${cut}`).toEqual(['memory']);
       for (const name of quarantined(home)) rmSync(join(home, name));
     }
-  });
+  }, 600_000);
 });
