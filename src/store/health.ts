@@ -54,7 +54,10 @@ function describe(file: string, db: string, current: StoreData | undefined): str
     return records !== undefined && rest.join('.') in records;
   };
   const lost = found?.unreadable.filter(key => !present(key)) ?? [];
-  const lostText = lost.length > 0 ? ` Not recovered: ${lost.slice(0, 10).join(', ')}${lost.length > 10 ? ` and ${lost.length - 10} more` : ''}.` : '';
+  const lostText =
+    lost.length > 0
+      ? ` Not recovered: ${lost.slice(0, 10).join(', ')}${lost.length > 10 ? ` and ${lost.length - 10} more` : ''}.`
+      : '';
   return (
     `${db} was damaged${what}; hub recovered what it could, record by record and from ${basename(db)}.bak, and kept the damaged file as ${file}.${lostText}` +
     ` Check list_processes and registry.list (hub ps, hub servers), re-create what is missing, then delete ${basename(file)} or move it out of ${file.slice(0, -basename(file).length - 1)} to clear this warning.`

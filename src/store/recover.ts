@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { locateJsonError, placeOf } from './json-locate.js';
 import { salvageText } from './salvage-text.js';
-import { ProcessRecordSchema, ServerRecordSchema, STORE_VERSION, StoreSchema, emptyStore, type StoreData } from './schema.js';
+import {
+  ProcessRecordSchema,
+  ServerRecordSchema,
+  STORE_VERSION,
+  StoreSchema,
+  emptyStore,
+  type StoreData,
+} from './schema.js';
 
 /** What was wrong with a damaged db.json and what recovery could not bring back. */
 export interface Damage {
@@ -63,7 +70,12 @@ function salvage(raw: Record<string, unknown>): { data: StoreData; failed: strin
 // Records the damaged file lost, taken from the last good copy: only the unreadable ones when
 // the file was still JSON, every missing one when it was cut or garbled (what followed the
 // damage is unknown, and a record back from one write ago beats a running process lost).
-function fillFromBackup(data: StoreData, backup: StoreData, unreadable: readonly string[], wholeFile: boolean): string[] {
+function fillFromBackup(
+  data: StoreData,
+  backup: StoreData,
+  unreadable: readonly string[],
+  wholeFile: boolean,
+): string[] {
   const taken: string[] = [];
   for (const section of SECTIONS) {
     const into = data[section] as Record<string, unknown>;
@@ -76,11 +88,24 @@ function fillFromBackup(data: StoreData, backup: StoreData, unreadable: readonly
   return taken;
 }
 
-function corrupt(data: StoreData, reason: string, where: string, failed: string[], backup: StoreData | undefined, wholeFile: boolean): Decoded {
+function corrupt(
+  data: StoreData,
+  reason: string,
+  where: string,
+  failed: string[],
+  backup: StoreData | undefined,
+  wholeFile: boolean,
+): Decoded {
   const fromBackup = backup ? fillFromBackup(data, backup, failed, wholeFile) : [];
   const unreadable = failed.filter(key => !key.startsWith('reservations.'));
   const damage: Damage = { reason, where, unreadable, fromBackup };
-  return { kind: 'corrupt', data, damage, reason: `${reason} at ${where}`, dropped: unreadable.filter(key => !fromBackup.includes(key)).length };
+  return {
+    kind: 'corrupt',
+    data,
+    damage,
+    reason: `${reason} at ${where}`,
+    dropped: unreadable.filter(key => !fromBackup.includes(key)).length,
+  };
 }
 
 // The line of a record in hub's own layout, for a person to find it.
@@ -105,9 +130,17 @@ export function decodeStore(text: string | null, backup?: () => StoreData | unde
     const where = place ? `line ${place.line}, column ${place.column}` : 'its end';
     const pieces = salvageText(text);
     // A damaged file of a newer hub is still that hub's: never rewritten in an older format.
-    if (pieces.version !== undefined && pieces.version > STORE_VERSION) return { kind: 'newer', version: pieces.version };
+    if (pieces.version !== undefined && pieces.version > STORE_VERSION)
+      return { kind: 'newer', version: pieces.version };
     const { data, failed } = salvage(pieces.sections);
-    return corrupt(data, `not valid JSON (${(error as Error).message.split('\n')[0]})`, where, [...pieces.unreadable, ...failed], backup?.(), true);
+    return corrupt(
+      data,
+      `not valid JSON (${(error as Error).message.split('\n')[0]})`,
+      where,
+      [...pieces.unreadable, ...failed],
+      backup?.(),
+      true,
+    );
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     return corrupt(emptyStore(), 'not a JSON object', 'line 1, column 1', [], backup?.(), true);
@@ -123,5 +156,12 @@ export function decodeStore(text: string | null, backup?: () => StoreData | unde
   const { data, failed } = salvage(migrated);
   const path = issue?.path.join('.') ?? '';
   const first = failed[0];
-  return corrupt(data, `${path}: ${issue?.message ?? 'invalid'}`, first ? recordPlace(text, first) : `field ${path}`, failed, backup?.(), false);
+  return corrupt(
+    data,
+    `${path}: ${issue?.message ?? 'invalid'}`,
+    first ? recordPlace(text, first) : `field ${path}`,
+    failed,
+    backup?.(),
+    false,
+  );
 }

@@ -3,8 +3,7 @@
 // spaces of indentation and each record at four: every record is cut out on its own and parsed
 // on its own, so one damaged record (or a cut in the middle of the last one) costs only itself.
 
-const SECTIONS = ['servers', 'processes', 'reservations'] as const;
-type Section = (typeof SECTIONS)[number];
+type Section = 'servers' | 'processes' | 'reservations';
 
 export interface TextSalvage {
   readonly version: number | undefined;

@@ -29,7 +29,8 @@ export interface SmallFs {
 /** A fresh tmpfs of sizeKb at a temporary folder. */
 export function mountSmallFs(sizeKb: number): SmallFs {
   const dir = mkdtempSync(join(tmpdir(), 'hub-smallfs-'));
-  if (!run('mount', '-t', 'tmpfs', '-o', `size=${sizeKb}k,mode=0700`, 'tmpfs', dir)) throw new Error(`could not mount a tmpfs at ${dir}`);
+  if (!run('mount', '-t', 'tmpfs', '-o', `size=${sizeKb}k,mode=0700`, 'tmpfs', dir))
+    throw new Error(`could not mount a tmpfs at ${dir}`);
   onTestFinished(() => {
     run('umount', '-l', dir);
     rmSync(dir, { recursive: true, force: true });

@@ -30,14 +30,24 @@ const processRecord = (id: string): ProcessRecord => ({
   logFile: `/tmp/${id}.log`,
 });
 
-const serverRecord = (name: string): ServerRecord => ({ name, command: 'node', args: ['server.js'], env: {}, mode: 'command', installedAt: '2026-01-01T00:00:00.000Z', order: 1, autoStart: false });
+const serverRecord = (name: string): ServerRecord => ({
+  name,
+  command: 'node',
+  args: ['server.js'],
+  env: {},
+  mode: 'command',
+  installedAt: '2026-01-01T00:00:00.000Z',
+  order: 1,
+  autoStart: false,
+});
 
 // Three processes and one server, written one change at a time as hub would.
 async function filledHome(): Promise<string> {
   const home = await makeHubHome();
   const store = openStore(hubPaths(home));
   await store.update(data => void (data.servers.memory = serverRecord('memory')));
-  for (const id of ['aaaa0001', 'aaaa0002', 'aaaa0003']) await store.update(data => void (data.processes[id] = processRecord(id)));
+  for (const id of ['aaaa0001', 'aaaa0002', 'aaaa0003'])
+    await store.update(data => void (data.processes[id] = processRecord(id)));
   await store.update(data => void (data.reservations['4100'] = 1));
   return home;
 }
@@ -45,7 +55,10 @@ async function filledHome(): Promise<string> {
 const quarantined = (home: string) => readdirSync(home).filter(name => name.startsWith('db.json.corrupt-'));
 
 function runCli(home: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [SERVER_JS, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, HUB_HOME: home }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [SERVER_JS, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HUB_HOME: home },
+    encoding: 'utf8',
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -86,7 +99,16 @@ describe('a damaged db.json', () => {
   test('one record that breaks the schema and is in no backup is named as not recovered', async () => {
     const home = await makeHubHome();
     const db = hubPaths(home).db;
-    const text = JSON.stringify({ version: 1, servers: {}, processes: { good0001: processRecord('good0001'), bad00002: { ...processRecord('bad00002'), pid: 'x' } }, reservations: {} }, null, 2);
+    const text = JSON.stringify(
+      {
+        version: 1,
+        servers: {},
+        processes: { good0001: processRecord('good0001'), bad00002: { ...processRecord('bad00002'), pid: 'x' } },
+        reservations: {},
+      },
+      null,
+      2,
+    );
     writeFileSync(db, text);
     const data = await openStore(hubPaths(home)).read();
     expect(Object.keys(data.processes)).toEqual(['good0001']);
@@ -104,8 +126,12 @@ describe('a damaged db.json', () => {
     const listed: CallToolResult = await hub.call('list_processes', {});
     expect(listed.isError).toBeFalsy();
     expect((listed.structuredContent as { total: number }).total).toBe(3);
-    expect((listed.structuredContent as { store_warning?: string }).store_warning).toMatch(/db\.json was damaged.*line 1, column 28.*delete db\.json\.corrupt-/);
-    expect(listed.content.map(block => (block.type === 'text' ? block.text : '')).join('\n')).toContain('[hub warning]');
+    expect((listed.structuredContent as { store_warning?: string }).store_warning).toMatch(
+      /db\.json was damaged.*line 1, column 28.*delete db\.json\.corrupt-/,
+    );
+    expect(listed.content.map(block => (block.type === 'text' ? block.text : '')).join('\n')).toContain(
+      '[hub warning]',
+    );
     const failed = await hub.call('get_process_logs', { id: 'nope' });
     expect(failed.isError).toBe(true);
     expect(JSON.stringify(failed.content)).toContain('[hub warning]');
@@ -134,13 +160,18 @@ describe.skipIf(!canMount)('a HUB_HOME that cannot be written', () => {
     const fs = mountSmallFs(1024);
     const home = join(fs.dir, 'home');
     const store = openStore(hubPaths(home));
-    await store.update(data => void (data.processes.aaaa0001 = { ...processRecord('aaaa0001'), status: 'running', pid: 999_999_9 }));
+    await store.update(
+      data => void (data.processes.aaaa0001 = { ...processRecord('aaaa0001'), status: 'running', pid: 999_999_9 }),
+    );
     fs.readOnly();
     const hub = await spawnHub(home);
     onTestFinished(() => hub.close());
     const listed = await hub.call('list_processes', {});
     expect(listed.isError).toBeFalsy();
-    expect(listed.structuredContent).toMatchObject({ total: 1, store_warning: expect.stringMatching(/cannot be written \(EROFS\): reads work/) });
+    expect(listed.structuredContent).toMatchObject({
+      total: 1,
+      store_warning: expect.stringMatching(/cannot be written \(EROFS\): reads work/),
+    });
     const port = await hub.call('get_free_port', {});
     expect(port.isError).toBe(true);
     expect(textOf(port)).toMatch(/^STORE_UNWRITABLE: hub cannot write its store .*EROFS.*reading works as before/);
@@ -164,7 +195,12 @@ describe.skipIf(!canMount)('a HUB_HOME that cannot be written', () => {
       // full
     }
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      const error = await store.update(data => void (data.processes[`big${attempt}`] = { ...processRecord(`big${attempt}`), command: 'x'.repeat(8192) })).catch((caught: unknown) => caught);
+      const error = await store
+        .update(
+          data =>
+            void (data.processes[`big${attempt}`] = { ...processRecord(`big${attempt}`), command: 'x'.repeat(8192) }),
+        )
+        .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'STORE_UNWRITABLE' });
     }
     expect(readdirSync(home).sort()).toEqual(before);
@@ -175,7 +211,9 @@ describe.skipIf(!canMount)('a HUB_HOME that cannot be written', () => {
 describe('a stopped store lock holder', () => {
   test('waiters get a clear STORE_BUSY naming the stopped pid and the fix, instead of hanging', async () => {
     const home = await makeHubHome();
-    const holder = spawn(process.execPath, [fixture('store-hold-lock.mjs'), home], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, [fixture('store-hold-lock.mjs'), home], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     onTestFinished(() => void holder.kill('SIGKILL'));
     const lines = createInterface({ input: holder.stdout })[Symbol.asyncIterator]();
     expect((await lines.next()).value).toBe('held');
@@ -204,7 +242,10 @@ describe('db.json cut short at any byte', () => {
     const paths = hubPaths(home);
     const full = readFileSync(paths.db, 'utf8');
     const backup = readFileSync(`${paths.db}.bak`, 'utf8');
-    const cuts = process.env.HUB_SOAK === '1' ? Array.from({ length: full.length - 1 }, (_, n) => n + 1) : Array.from({ length: 25 }, () => 1 + Math.floor(Math.random() * (full.length - 1)));
+    const cuts =
+      process.env.HUB_SOAK === '1'
+        ? Array.from({ length: full.length - 1 }, (_, n) => n + 1)
+        : Array.from({ length: 25 }, () => 1 + Math.floor(Math.random() * (full.length - 1)));
     for (const cut of cuts) {
       writeFileSync(paths.db, full.slice(0, cut));
       writeFileSync(`${paths.db}.bak`, backup);
