@@ -9,6 +9,7 @@ export type HubErrorCode =
   | 'LIMIT'
   | 'STORE_CORRUPT'
   | 'STORE_BUSY'
+  | 'STORE_UNWRITABLE'
   | 'INSTALL_FAILED'
   | 'CONSENT_DECLINED'
   | 'MISSING_ENV'

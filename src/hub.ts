@@ -5,6 +5,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './config.js';
 import type { Logger } from './logger.js';
+import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
 import { pickNameMode, type NameMode } from './tools/naming.js';
@@ -48,7 +49,7 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
   const deps: ToolDeps = { config, log, store, server, isInitialized: () => initialized };
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
-  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], log, config.resultCapBytes);
+  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], log, config.resultCapBytes, async () => (await currentStoreHealth(config.paths, () => store.read())).warning);
   const proxied = registryGroup.proxied;
 
   // Decided per session from the client's name at initialize (SPEC "Tool names").

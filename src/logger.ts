@@ -7,12 +7,20 @@ export type { Logger } from 'pino';
 // Every line goes to logs/hub.log (JSON lines); warnings and errors also to stderr.
 // Never fd 1: stdout belongs to JSON-RPC. sync writes so a crash keeps its last lines.
 export function createLogger(config: HubConfig, name = 'hub'): Logger {
-  mkdirSync(config.paths.logsDir, { recursive: true, mode: 0o700 });
   const level = config.logLevel as pino.Level | 'silent';
-  const file = pino.destination({ dest: config.paths.hubLog, sync: true, mode: 0o600 });
-  const streams: pino.StreamEntry[] = [{ level: level === 'silent' ? 'fatal' : level, stream: file }];
+  const streams: pino.StreamEntry[] = [];
+  let fileProblem: string | undefined;
+  try {
+    mkdirSync(config.paths.logsDir, { recursive: true, mode: 0o700 });
+    streams.push({ level: level === 'silent' ? 'fatal' : level, stream: pino.destination({ dest: config.paths.hubLog, sync: true, mode: 0o600 }) });
+  } catch (error) {
+    // A read-only or full HUB_HOME must not stop hub from answering reads: log to stderr only.
+    fileProblem = (error as Error).message;
+  }
   if (level !== 'silent') streams.push({ level: 'warn', stream: pino.destination({ dest: 2, sync: true }) });
-  return pino({ name, level, base: { pid: process.pid } }, pino.multistream(streams));
+  const log = pino({ name, level, base: { pid: process.pid } }, pino.multistream(streams));
+  if (fileProblem !== undefined) log.warn(`cannot write ${config.paths.hubLog} (${fileProblem}); logging to stderr only.`);
+  return log;
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

@@ -39,10 +39,29 @@ export async function runCli(argv: readonly string[], io: CliIo = { out: t => pr
     io.err(`hub: unknown command "${name ?? ''}".\n\n${usage()}`);
     return 2;
   }
+  let code: number;
   try {
-    return await (await command.load())(rest, io);
+    code = await (await command.load())(rest, io);
   } catch (error) {
     io.err(`hub ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    code = 1;
+  }
+  // A damaged store kept aside, or a HUB_HOME that cannot be written: said after every command
+  // that uses the store, with a non-zero exit, until a person acts (store/health.ts).
+  // A read-only HUB_HOME alone is said, but reads that worked still exit 0.
+  if (name === 'config') return code;
+  const health = await storeHealthNow();
+  if (health?.warning === undefined) return code;
+  io.err(`hub: warning: ${health.warning}\n`);
+  return health.damaged && code === 0 ? 1 : code;
+}
+
+async function storeHealthNow() {
+  try {
+    const [{ loadConfig }, { currentStoreHealth }, { openStore }] = await Promise.all([import('../config.js'), import('../store/health.js'), import('../store/store.js')]);
+    const { paths } = loadConfig(process.env);
+    return await currentStoreHealth(paths, () => openStore(paths).read());
+  } catch {
+    return undefined; // no usable config: the command itself has said so
   }
 }

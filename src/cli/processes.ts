@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { HubError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
+import { compileLinePattern } from '../process/line-match.js';
 import { createProcessManager } from '../process/manager.js';
 import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
@@ -83,12 +84,7 @@ export const logs: CliCommand = async (argv, io) => {
   const id = reference(positionals[0], 'logs <id> [-n N] [-f]');
   const lines = values.lines === undefined ? 100 : Number(values.lines);
   if (!Number.isInteger(lines) || lines < 1 || lines > 2000) throw new HubError('INVALID_INPUT', '-n must be a whole number from 1 to 2000.');
-  let grep: RegExp | undefined;
-  try {
-    grep = values.grep === undefined ? undefined : new RegExp(values.grep);
-  } catch (error) {
-    throw new HubError('INVALID_INPUT', `--grep is not a valid regular expression (${(error as Error).message}).`);
-  }
+  const grep = values.grep === undefined ? undefined : compileLinePattern(values.grep, '--grep');
   const { manager } = openManager();
   let { record, slice } = await manager.logs({ reference: id, lines, grep, raw: values.raw });
   if (values.json) io.out(`${JSON.stringify({ id: record.id, status: record.status, lines: slice.lines, next_cursor: slice.nextCursor, truncated: slice.truncated })}\n`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { linePatternProblem } from './line-match.js';
 import { ID_PATTERN, NAME_PATTERN, REFERENCE_PATTERN } from './ids.js';
 import { KILL_SIGNALS } from './stop.js';
 
@@ -12,11 +13,9 @@ export const RegexText = z
   .min(1)
   .max(1_000)
   .superRefine((value, context) => {
-    try {
-      new RegExp(value);
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: `not a valid regular expression (${(error as Error).message})` });
-    }
+    // Checked the way it will run: RE2 syntax (line-match.ts), so no pattern can freeze hub.
+    const problem = linePatternProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
   });
 
 export const ProcessReference = z

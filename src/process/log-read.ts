@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stripAnsi } from './ansi.js';
+import type { LineMatcher } from './line-match.js';
 import { logicalEnd, readLayout, toLogical, toPhysical, type LogLayout } from './log-marker.js';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -8,7 +9,7 @@ export const GREP_SCAN_BYTES = 16 * 1024 * 1024;
 
 export interface LogReadOptions {
   readonly lines: number;
-  readonly grep?: RegExp | undefined;
+  readonly grep?: LineMatcher | undefined;
   readonly raw?: boolean | undefined;
   /** Most bytes of log text to return. */
   readonly maxBytes: number;
@@ -113,6 +114,10 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
     if (!full && position === 0 && carry.length > 0) {
       take(clipped ? Buffer.concat([Buffer.from('…'), carry]) : carry);
       carry = Buffer.alloc(0);
+    } else if (found.length === 0 && carry.length > 0) {
+      // The budget ran out inside one line (a `\r` progress bar that never ends its line):
+      // its end is the output, shown as a tail, never as "no output".
+      take(Buffer.concat([Buffer.from('…'), carry.subarray(Math.max(0, carry.length - options.maxBytes))]));
     }
     const truncated = position > 0 || carry.length > 0;
     return {

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ProcessRecord, ProcessStatus } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { enforceLogCap } from './log-cap.js';
+import type { LineMatcher } from './line-match.js';
 import { readLogSince, tailLog, type LogSlice } from './log-read.js';
 import { killProcess, type KillOutcome, type KillSpec } from './kill.js';
 import { allocatePort, type FreePort } from './ports.js';
@@ -41,7 +42,7 @@ export interface LogsRequest {
   readonly reference: string;
   readonly lines: number;
   readonly cursor?: number | undefined;
-  readonly grep?: RegExp | undefined;
+  readonly grep?: LineMatcher | undefined;
   readonly raw?: boolean | undefined;
 }
 

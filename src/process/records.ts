@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { HubError } from '../errors.js';
+import { HubError, isHubError } from '../errors.js';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord, StoreData } from '../store/schema.js';
 import type { Store } from '../store/store.js';
@@ -37,10 +37,16 @@ export async function currentRecords(store: Store, paths: HubPaths): Promise<Pro
     return current !== record || isPrunable(current, nowMs);
   });
   if (!needsWrite) return Object.values(data.processes);
-  return store.update(fresh => {
-    reconcileAll(fresh, paths);
-    return Object.values(fresh.processes);
-  });
+  try {
+    return await store.update(fresh => {
+      reconcileAll(fresh, paths);
+      return Object.values(fresh.processes);
+    });
+  } catch (error) {
+    // A read-only or full HUB_HOME: the listing is still right, only not saved (nor pruned).
+    if (!isHubError(error) || error.code !== 'STORE_UNWRITABLE') throw error;
+    return Object.values(data.processes).map(record => reconcileRecord(record, paths, nowMs));
+  }
 }
 
 // An `id` input is an id, or a name: the running process of that name, else the newest one.

@@ -2,16 +2,21 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stripAnsi } from './ansi.js';
+import type { LineMatcher } from './line-match.js';
 
 const POLL_MS = 100;
 const CONNECT_TIMEOUT_MS = 500;
 const READ_LIMIT_BYTES = 256 * 1024;
+const LOOK_BUDGET_BYTES = 16 * 1024 * 1024;
+const CARRY_MAX_CHARS = 64 * 1024;
+
+const yieldToEventLoop = (): Promise<void> => new Promise(resolve => setImmediate(resolve));
 
 export type WaitReason = 'port' | 'pattern' | 'exited' | 'timeout';
 
 export interface WaitSpec {
   readonly port?: number | undefined;
-  readonly pattern?: RegExp | undefined;
+  readonly pattern?: LineMatcher | undefined;
   readonly timeoutMs: number;
 }
 
@@ -36,29 +41,40 @@ function accepts(host: string, port: number): Promise<boolean> {
 
 const portAccepts = async (port: number): Promise<boolean> => (await accepts('127.0.0.1', port)) || (await accepts('::1', port));
 
+interface LogLook {
+  readonly matched: boolean;
+  /** False when the look stopped at its budget with more log unread. */
+  readonly caughtUp: boolean;
+}
+
 // Reads the log incrementally from where the last look stopped and tests whole lines (and the
-// unfinished last one, for prompts that print no newline).
-function logMatcher(logFile: string, pattern: RegExp): () => boolean {
+// unfinished last one, for prompts that print no newline). Bounded: the unfinished line keeps
+// only its last CARRY_MAX_CHARS (a 50 MB `\r` progress bar costs no more than a short line),
+// one look reads at most LOOK_BUDGET_BYTES, and it yields to the event loop between chunks, so a
+// flood of output never stalls hub's other requests.
+function logMatcher(logFile: string, pattern: LineMatcher): () => Promise<LogLook> {
   let offset = 0;
   let carry = '';
   const buffer = Buffer.alloc(READ_LIMIT_BYTES);
-  return () => {
+  return async () => {
     let fd: number;
     try {
       fd = openSync(logFile, 'r');
     } catch {
-      return false;
+      return { matched: false, caughtUp: true };
     }
     try {
-      for (;;) {
+      for (let looked = 0; looked < LOOK_BUDGET_BYTES; looked += READ_LIMIT_BYTES) {
         const read = readSync(fd, buffer, 0, buffer.length, offset);
-        if (read === 0) break;
+        if (read === 0) return { matched: pattern.test(stripAnsi(carry)), caughtUp: true };
         offset += read;
         const lines = (carry + buffer.subarray(0, read).toString('utf8')).split('\n');
         carry = lines.pop() ?? '';
-        if (lines.some(line => pattern.test(stripAnsi(line)))) return true;
+        if (carry.length > CARRY_MAX_CHARS) carry = carry.slice(-CARRY_MAX_CHARS);
+        if (lines.some(line => pattern.test(stripAnsi(line)))) return { matched: true, caughtUp: false };
+        await yieldToEventLoop();
       }
-      return pattern.test(stripAnsi(carry));
+      return { matched: pattern.test(stripAnsi(carry)), caughtUp: false };
     } finally {
       closeSync(fd);
     }
@@ -68,13 +84,22 @@ function logMatcher(logFile: string, pattern: RegExp): () => boolean {
 /** Waits until the port accepts TCP, the pattern shows in the log, the process ends, or time runs out. */
 export async function waitForReady(spec: WaitSpec, logFile: string, isRunning: () => boolean, signal: AbortSignal): Promise<WaitOutcome> {
   const started = Date.now();
-  const matches = spec.pattern ? logMatcher(logFile, spec.pattern) : () => false;
+  const look = spec.pattern ? logMatcher(logFile, spec.pattern) : () => Promise.resolve({ matched: false, caughtUp: true });
   const outcome = (ready: boolean, reason: WaitReason): WaitOutcome => ({ ready, reason, waitedMs: Date.now() - started });
+  const timedOut = () => Date.now() - started >= spec.timeoutMs || signal.aborted;
   for (;;) {
-    if (matches()) return outcome(true, 'pattern');
+    if ((await look()).matched) return outcome(true, 'pattern');
     if (spec.port !== undefined && (await portAccepts(spec.port))) return outcome(true, 'port');
-    if (!isRunning()) return matches() ? outcome(true, 'pattern') : outcome(false, 'exited');
-    if (Date.now() - started >= spec.timeoutMs || signal.aborted) return outcome(false, 'timeout');
+    if (!isRunning()) {
+      // Ended: read what it wrote to the end (or until time runs out) before saying so.
+      for (;;) {
+        const last = await look();
+        if (last.matched) return outcome(true, 'pattern');
+        if (last.caughtUp) return outcome(false, 'exited');
+        if (timedOut()) return outcome(false, 'timeout');
+      }
+    }
+    if (timedOut()) return outcome(false, 'timeout');
     await sleep(Math.min(POLL_MS, Math.max(1, spec.timeoutMs - (Date.now() - started))));
   }
 }

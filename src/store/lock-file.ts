@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { bootId, isSameProcess, readProcessIdentity } from '../process/identity.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
@@ -11,6 +11,19 @@ export const myIdentity = (() => {
   let cached: string | undefined;
   return () => (cached ??= `${process.pid} ${readProcessIdentity(process.pid)?.startTicks ?? 0} ${bootId()}`);
 })();
+
+/**
+ * Writes a new private file; on failure (a full disk: the file is created, the write fails) it
+ * is removed again, so a live process retrying on a full disk leaves no litter behind.
+ */
+export function writePrivate(file: string, content: string): void {
+  try {
+    writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(file, { force: true });
+    throw error;
+  }
+}
 
 /** Content of file, or undefined when it does not exist. */
 export function readIfExists(file: string): string | undefined {
@@ -34,7 +47,7 @@ export function readIfExists(file: string): string | undefined {
 export function createExclusive(file: string, content: string): boolean {
   if (existsSync(file)) return false;
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(temp, content, { mode: 0o600, flag: 'wx' });
+  writePrivate(temp, content);
   try {
     linkSync(temp, file);
     return true;

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
+import { readProcessIdentity } from '../process/identity.js';
 import { breakStaleLock } from './lock-break.js';
 import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, statOrUndefined, unlinkIfMine } from './lock-file.js';
 import { watchNames, type Waker } from './lock-wait.js';
@@ -37,6 +38,27 @@ function mayTry(turnFile: string, me: string): boolean {
   return false;
 }
 
+// A holder seen stopped (SIGSTOP, a debugger, Ctrl-Z) for this long fails the waiters at once.
+// Its lock is not broken: it would write its update when continued, over whatever was written
+// meanwhile, and lose that. A clear error now beats every hub waiting out the full timeout.
+const STOPPED_LIMIT_MS = 1_000;
+
+/** True when the holder named by content is a live process that is stopped. */
+function isStopped(content: string): boolean {
+  const [pidText, ticksText] = content.trim().split(' ');
+  const identity = readProcessIdentity(Number(pidText));
+  if (!identity || (ticksText !== undefined && Number(ticksText) !== identity.startTicks)) return false;
+  return identity.state === 'T' || identity.state === 't';
+}
+
+function stoppedError(file: string, holder: string): HubError {
+  const pid = holder.split(' ')[0] ?? 'unknown';
+  return new HubError(
+    'STORE_BUSY',
+    `The store lock ${file} is held by hub process ${pid}, which is stopped (SIGSTOP, a debugger or Ctrl-Z), so no change can be saved until it runs again: continue it (kill -CONT ${pid}) or end it (kill ${pid}; its lock is then released), and retry. Reading still works.`,
+  );
+}
+
 function busyError(file: string, holder: string | undefined, ms: number): HubError {
   const pid = holder?.split(' ')[0] || 'unknown';
   return new HubError('STORE_BUSY', `The store lock ${file} has been held by another hub process (pid ${pid}) for over ${ms} ms; retry, or delete that file if no hub is running.`);
@@ -52,6 +74,7 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
   let broke = false;
   let holder: string | undefined;
   let holderSince = began;
+  let stoppedSince: number | undefined;
   let wait = 1;
   try {
     for (;;) {
@@ -67,6 +90,10 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
       if (current !== holder) {
         holder = current;
         holderSince = Date.now();
+        stoppedSince = undefined;
+      } else if (current !== undefined && Date.now() - holderSince >= STALE_CHECK_AFTER_MS && isStopped(current)) {
+        stoppedSince ??= Date.now();
+        if (Date.now() - stoppedSince >= STOPPED_LIMIT_MS) throw stoppedError(file, current);
       } else if (current !== undefined && Date.now() - holderSince >= STALE_CHECK_AFTER_MS && isStale(file, current)) {
         const result = breakStaleLock(file, current);
         broke ||= result === 'broken';

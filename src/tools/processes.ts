@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EnvKey, KillSignalName, PortNumber, ProcessName, ProcessReference, RegexText, WAIT_DEFAULT_MS, WAIT_MAX_MS } from '../process/inputs.js';
+import { compileLinePattern } from '../process/line-match.js';
 import type { createProcessManager } from '../process/manager.js';
 import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
 import { ProcessViewSchema, toProcessView } from '../process/view.js';
@@ -19,7 +20,7 @@ const StartInput = z.strictObject({
   wait_for: z
     .strictObject({
       port: PortNumber.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
-      pattern: RegexText.optional().describe('Ready when a log line matches this regular expression'),
+      pattern: RegexText.optional().describe('Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)'),
       timeout_ms: z.number().int().min(100).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(`Give up waiting after this long (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}); the process keeps running`),
     })
     .optional()
@@ -50,7 +51,7 @@ const LogsInput = z.strictObject({
   id: ProcessReference,
   lines: z.number().int().min(1).max(2_000).default(100).describe('How many lines (default 100, max 2000): the last ones, or with cursor the next ones'),
   cursor: z.number().int().min(0).optional().describe('next_cursor of an earlier call: return only output written since (follow mode)'),
-  grep: RegexText.optional().describe('Only lines matching this regular expression'),
+  grep: RegexText.optional().describe('Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)'),
   raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
 });
 
@@ -124,7 +125,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: StartOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
-      const wait = input.wait_for && { port: input.wait_for.port, pattern: input.wait_for.pattern === undefined ? undefined : new RegExp(input.wait_for.pattern), timeoutMs: input.wait_for.timeout_ms };
+      const wait = input.wait_for && { port: input.wait_for.port, pattern: input.wait_for.pattern === undefined ? undefined : compileLinePattern(input.wait_for.pattern, 'wait_for.pattern'), timeoutMs: input.wait_for.timeout_ms };
       const ports = [...new Set([...(input.ports ?? []), ...(input.wait_for?.port === undefined ? [] : [input.wait_for.port])])];
       const outcome = await (await managerOf()).start({ command: input.command, args: input.args, cwd: input.cwd, env: input.env, name: input.name, tags: input.tags, ports }, wait, call.signal);
       const view = toProcessView(outcome.record);
@@ -164,7 +165,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: LogsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const { record, slice } = await (await managerOf()).logs({ reference: input.id, lines: input.lines, cursor: input.cursor, grep: input.grep === undefined ? undefined : new RegExp(input.grep), raw: input.raw });
+      const { record, slice } = await (await managerOf()).logs({ reference: input.id, lines: input.lines, cursor: input.cursor, grep: input.grep === undefined ? undefined : compileLinePattern(input.grep, 'grep'), raw: input.raw });
       const structured = {
         id: record.id,
         status: record.status,

@@ -33,7 +33,25 @@ export function callContext(extra: Extra): CallContext {
 }
 
 /** Hub's own tools: listed in either spelling, found by either spelling, called with validation and error shaping. */
-export function createToolTable(tools: readonly HubTool[], log: Logger, resultCapBytes: number) {
+// Every result of hub's own tools carries the store's warning while there is one (a damaged
+// db.json kept aside, a HUB_HOME that cannot be written: store/health.ts), as text and as
+// store_warning, so clients that show the model only structuredContent pass it on too.
+const WARNING_FIELD = 'store_warning';
+
+function withWarningField(schema: Tool['inputSchema']): Tool['inputSchema'] {
+  if (schema.type !== 'object') return schema;
+  const properties = { ...schema.properties, [WARNING_FIELD]: { type: 'string', description: 'Set while hub has a store problem a person must look at' } };
+  return { ...schema, properties };
+}
+
+function withWarning(result: CallToolResult, warning: string | undefined): CallToolResult {
+  if (warning === undefined) return result;
+  const content = [...result.content, { type: 'text' as const, text: `[hub warning] ${warning}` }];
+  const structured = result.structuredContent && { ...result.structuredContent, [WARNING_FIELD]: warning };
+  return { ...result, content, ...(structured && { structuredContent: structured }) };
+}
+
+export function createToolTable(tools: readonly HubTool[], log: Logger, resultCapBytes: number, warning: () => Promise<string | undefined> = () => Promise.resolve(undefined)) {
   const byName = new Map<string, HubTool>();
   for (const tool of tools) {
     byName.set(tool.name, tool);
@@ -43,8 +61,22 @@ export function createToolTable(tools: readonly HubTool[], log: Logger, resultCa
   const listings = tools.map(tool => ({
     tool,
     inputSchema: jsonSchema(tool.input, 'input'),
-    outputSchema: jsonSchema(tool.output, 'output'),
+    outputSchema: withWarningField(jsonSchema(tool.output, 'output')),
   }));
+
+  async function callPlain(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error)));
+    try {
+      const output = await tool.run(parsed.data, callContext(extra));
+      if ('passthrough' in output) return output.passthrough;
+      return successResult(output.structured, output.text, resultCapBytes);
+    } catch (error) {
+      if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');
+      else log.error({ tool: tool.name, err: error }, 'unexpected tool error');
+      return errorResult(error);
+    }
+  }
 
   return {
     names: (): ReadonlySet<string> => new Set(byName.keys()),
@@ -60,17 +92,7 @@ export function createToolTable(tools: readonly HubTool[], log: Logger, resultCa
     },
     find: (name: string): HubTool | undefined => byName.get(name),
     async call(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
-      const parsed = tool.input.safeParse(args ?? {});
-      if (!parsed.success) return errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error)));
-      try {
-        const output = await tool.run(parsed.data, callContext(extra));
-        if ('passthrough' in output) return output.passthrough;
-        return successResult(output.structured, output.text, resultCapBytes);
-      } catch (error) {
-        if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');
-        else log.error({ tool: tool.name, err: error }, 'unexpected tool error');
-        return errorResult(error);
-      }
+      return withWarning(await callPlain(tool, args, extra), await warning().catch(() => undefined));
     },
   };
 }
