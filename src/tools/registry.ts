@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
+import { RpcError, childError } from '../proxy/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
@@ -217,7 +218,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: CallOutput,
     annotations: { openWorldHint: true },
     async run(input, call) {
-      const result = await manager.call(input.server, input.tool, input.arguments, call.extra as ServerExtra);
+      const result = await manager
+        .call(input.server, input.tool, input.arguments, call.extra as ServerExtra)
+        .catch((error: unknown) => {
+          throw error instanceof RpcError ? childError(input.server, input.tool, error) : error;
+        });
       // The listed output schema makes a client require structuredContent on success: wrap plain content.
       if (result.structuredContent === undefined && result.isError !== true)
         return { passthrough: { ...result, structuredContent: { content: result.content } } };
