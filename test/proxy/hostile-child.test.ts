@@ -149,3 +149,17 @@ describe('what hub takes from a tools/list', () => {
     expect(byName((await hub.client.listTools()).tools, 'echo_echo')).toBeDefined();
   });
 });
+
+describe('a child list that does not depend on the client', () => {
+  test('two clients with different capabilities start the same child and get the same list', async () => {
+    const home = await makeHubHome();
+    const rich = await startHarness(home, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+    await putRecords(rich.store, hostileRecord('bad', { HOSTILE_TOOLS: 'by-client' }));
+    const fromRich = (await rich.manager.start('bad')).map(tool => tool.name);
+    await rich.close();
+    const bare = await startHarness(home, { capabilities: {} });
+    const fromBare = (await bare.manager.start('bad')).map(tool => tool.name);
+    expect(fromBare).toEqual(fromRich);
+    expect(fromBare).toEqual(expect.arrayContaining(['uses_sampling', 'uses_elicitation', 'uses_roots']));
+  });
+});
