@@ -72,9 +72,11 @@ export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
       };
       routes.push(route);
       // Past the budget a tool stays callable (registry.call, its name) but is not listed.
-      bytes += JSON.stringify(route.listed.dotted).length;
-      if (bytes <= LISTING_BUDGET_BYTES) listed.push(route);
-      else unlisted.set(record.name, (unlisted.get(record.name) ?? 0) + 1);
+      const size = Buffer.byteLength(JSON.stringify(route.listed.dotted)) + 1;
+      if (bytes + size <= LISTING_BUDGET_BYTES) {
+        bytes += size;
+        listed.push(route);
+      } else unlisted.set(record.name, (unlisted.get(record.name) ?? 0) + 1);
       tools.set(cached.name, route);
       // Dotted names always hold a dot and underscore names never do: the two sets cannot clash.
       byName.set(dotted, route);

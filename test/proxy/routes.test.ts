@@ -1,7 +1,7 @@
 // The routing table as a pure function of store data: names, budget, collisions, order, modes.
 import { describe, expect, test } from 'vitest';
 import { HUB_TOOL_NAMES, MAX_NAME_LENGTH, baseDottedName } from '../../src/proxy/exposed-names.js';
-import { buildRoutes } from '../../src/proxy/routes.js';
+import { LISTING_BUDGET_BYTES, buildRoutes } from '../../src/proxy/routes.js';
 import type { ServerWithTools } from '../../src/store/schema.js';
 
 const record = (name: string, order: number, tools: string[]): ServerWithTools => ({
@@ -134,5 +134,23 @@ describe('routes', () => {
     expect(table.lists.underscore.map(tool => tool.name)).toEqual(['zed_one', 'zed_two', 'alpha_b_c', 'alpha_b_c_2']);
     expect(new Set(table.byName.keys()).size).toBe(8);
     expect(buildRoutes([z, a]).signature).toBe(table.signature);
+  });
+});
+
+describe("hub's listing budget", () => {
+  test('past LISTING_BUDGET_BYTES tools stay callable but are not listed, and are counted per server', () => {
+    const description = 'd'.repeat(2000);
+    const big = (name: string, order: number): ServerWithTools => ({
+      ...record(name, order, []),
+      tools: Array.from({ length: 500 }, (_, i) => ({ name: `tool_${i}`, description, inputSchema: { type: 'object' as const } })),
+    });
+    const table = buildRoutes(Array.from({ length: 8 }, (_, i) => big(`s${i}`, i + 1)));
+    expect(JSON.stringify(table.lists.dotted).length).toBeLessThanOrEqual(LISTING_BUDGET_BYTES);
+    expect(JSON.stringify(table.lists.underscore).length).toBeLessThanOrEqual(LISTING_BUDGET_BYTES);
+    // Servers installed first are listed whole; the last ones are cut.
+    expect(table.unlisted.get('s0')).toBeUndefined();
+    expect(table.unlisted.get('s7')).toBe(500);
+    expect(table.routes).toHaveLength(4000);
+    expect(table.byName.get('s7.tool_3')?.tool).toBe('tool_3');
   });
 });
