@@ -3,7 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { fastResponse } from '../../src/proxy/raw-result.js';
+import { fastResponse, objectEnd } from '../../src/proxy/raw-result.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub, startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
@@ -53,6 +53,11 @@ describe('a result carrying a second "id"', () => {
       `{"jsonrpc":"2.0","id":"hub-1","result":{"a":"}"},"id":7}`,
     ])
       expect(fastResponse(line), line).toBeUndefined();
+    // A backslash escaping a backslash does not escape the quote after it.
+    const backslash = '{"a":"x\\\\","b":["\\"}"]}';
+    expect(JSON.parse(backslash)).toEqual({ a: 'x\\', b: ['"}'] });
+    expect(objectEnd(backslash, 0)).toBe(backslash.length - 1);
+    expect(objectEnd('{"a":"never closed}', 0)).toBe(-1);
     // Brackets and quotes inside strings do not end the result early.
     const tricky = '{"content":[{"type":"text","text":"} ] \\" },\\"id\\":7 {"}]}';
     expect(fastResponse(`{"jsonrpc":"2.0","id":"hub-4","result":${tricky}}`)?.id).toBe('hub-4');
