@@ -19,6 +19,8 @@ export type HubErrorCode =
   | 'CHILD_UNAVAILABLE'
   | 'CHILD_TIMEOUT'
   | 'CHILD_FAILED'
+  /** The child answered a call with a JSON-RPC error of its own (not a hub failure). */
+  | 'CHILD_ERROR'
   | 'CANCELLED'
   | 'INTERNAL';
 

@@ -2,9 +2,10 @@ import type { LineKind } from './proxy/hub-stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './config.js';
 import type { Logger } from './logger.js';
+import { RpcError } from './proxy/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
@@ -71,7 +72,8 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
       forward = proxied.find(name);
     }
     if (forward) return forward(args, extra);
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
+    // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
+    throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
   });
 
   return {

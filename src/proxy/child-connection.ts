@@ -10,17 +10,21 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { CachedToolSchema, type CachedTool, type ServerRecord } from '../store/schema.js';
+import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../version.js';
 import { childEnvironment } from './child-env.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { FastCalls, type FastCallOptions } from './fast-calls.js';
+import { RpcError } from './rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
+import { noteIssues, takeTools } from './tool-intake.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
 
+// Read loosely: each tool is checked on its own (tool-intake.ts), never the whole list at once.
 const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const MAX_PAGES = 100;
 
 export interface ConnectOptions {
   record: ServerRecord;
@@ -34,14 +38,18 @@ export interface ConnectOptions {
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
-// The child may ask for what hub's client declared, and nothing more.
-function relayedCapabilities(hub: Server): ClientCapabilities {
-  const client = hub.getClientCapabilities() ?? {};
-  const capabilities: ClientCapabilities = {};
-  if (client.sampling) capabilities.sampling = client.sampling;
-  if (client.elicitation) capabilities.elicitation = client.elicitation;
-  if (client.roots) capabilities.roots = { ...client.roots };
-  return capabilities;
+// Every child is started with the same capabilities, whichever client's session starts it, so
+// its tool list does not depend on that client (a list that did caused list_changed in other
+// sessions). A request the current client cannot take is refused when it comes.
+const CHILD_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+function requireClient(hub: Server, capability: 'sampling' | 'elicitation' | 'roots'): void {
+  if (hub.getClientCapabilities()?.[capability]) return;
+  throw new RpcError(-32601, `The client connected to hub does not support ${capability}.`);
 }
 
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
@@ -51,6 +59,8 @@ export class ChildConnection {
     private readonly transport: ChildProcessTransport,
     private readonly fast: FastCalls,
     readonly startedAt: number,
+    private readonly name: string,
+    private readonly log: Logger,
   ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
@@ -72,26 +82,22 @@ export class ChildConnection {
       fast.failAll(new Error(`the server process exited (${signal ?? `code ${code}`}) while the call was in flight`));
       options.onExit(code, signal);
     };
-    const capabilities = relayedCapabilities(hub);
-    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities });
-    if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        hub.createMessage(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }),
-      );
-    }
-    if (capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        hub.elicitInput(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS }),
-      );
-    }
-    if (capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, (request, extra) =>
-        hub.listRoots(request.params, { signal: extra.signal }),
-      );
-    }
+    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+      requireClient(hub, 'sampling');
+      return hub.createMessage(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+    });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      requireClient(hub, 'elicitation');
+      return hub.elicitInput(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+    });
+    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
+      requireClient(hub, 'roots');
+      return hub.listRoots(request.params, { signal: extra.signal });
+    });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
-    const connection = new ChildConnection(client, transport, fast, Date.now());
+    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
     try {
       await client.connect(transport, { timeout: options.startTimeoutMs });
     } catch (error) {
@@ -109,23 +115,27 @@ export class ChildConnection {
     return this.fast.inFlight;
   }
 
-  /** The child's tools (every page); entries that are not valid tools are skipped. */
+  /**
+   * The child's tools (every page), each read on its own and bounded (tool-intake.ts); what was
+   * skipped or cut is logged and noted on the returned list (issuesOf).
+   */
   async listTools(timeoutMs: number): Promise<CachedTool[]> {
-    const tools: CachedTool[] = [];
+    const entries: unknown[] = [];
     let cursor: string | undefined;
+    let pages = 0;
     do {
       const page = await this.client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
         ToolsPageSchema,
         { timeout: timeoutMs },
       );
-      for (const entry of page.tools) {
-        const parsed = CachedToolSchema.safeParse(entry);
-        if (parsed.success) tools.push(parsed.data);
-      }
+      entries.push(...page.tools);
       cursor = page.nextCursor;
-    } while (cursor !== undefined && tools.length < 10_000);
-    return tools;
+      pages += 1;
+    } while (cursor !== undefined && pages < MAX_PAGES);
+    const { tools, issues } = takeTools(entries);
+    if (issues.length > 0) this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
+    return noteIssues(tools, issues);
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {

@@ -1,6 +1,7 @@
-import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcessTransport } from './child-transport.js';
 import { fastResponse, takesRawResults } from './raw-result.js';
+import { RpcError } from './rpc-error.js';
 
 /** The child did not answer within the timeout (reset by each progress notification). */
 export class ChildTimeoutError extends Error {
@@ -139,12 +140,10 @@ export class FastCalls {
       const pending = this.#settle(id);
       if (!pending) return true;
       const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-      if (error)
-        pending.reject(
-          new McpError(Number(error.code ?? -32603), String(error.message ?? 'error from the server'), error.data),
-        );
+      // The child's error word for word (an McpError would prefix its message once more).
+      if (error && typeof error === 'object') pending.reject(RpcError.fromChild(error));
       else if (message.result && typeof message.result === 'object') pending.resolve(message.result as CallToolResult);
-      else pending.reject(new McpError(-32603, 'the server answered tools/call without a result object'));
+      else pending.reject(new RpcError(-32603, 'the server answered tools/call without a result object'));
       return true;
     }
     if (message.method === 'notifications/progress') {

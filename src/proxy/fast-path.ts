@@ -1,8 +1,7 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../errors.js';
 import type { Caller } from './forward.js';
 import type { LineKind } from './hub-stdio-transport.js';
 import { RawToolResult, takesRawResults } from './raw-result.js';
+import { rpcErrorMember } from './rpc-error.js';
 
 type JsonRpcId = string | number;
 
@@ -65,16 +64,7 @@ export function createFastPath(
       (error: unknown) => {
         inFlight.delete(id);
         if (cancelled) return;
-        const code = error instanceof McpError ? error.code : -32603;
-        const data = error instanceof McpError ? error.data : undefined;
-        send(
-          {
-            jsonrpc: '2.0',
-            id,
-            error: { code, message: errorMessage(error), ...(data === undefined ? {} : { data }) },
-          },
-          'response',
-        );
+        send({ jsonrpc: '2.0', id, error: rpcErrorMember(error) }, 'response');
       },
     );
   };

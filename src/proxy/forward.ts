@@ -2,6 +2,7 @@ import { McpError, type CallToolResult, type Progress } from '@modelcontextproto
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import { errorResult } from '../tools/result.js';
 import { CallCancelledError, ChildTimeoutError } from './fast-calls.js';
+import { RpcError } from './rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 
@@ -69,7 +70,7 @@ export async function forwardCall(
   } catch (error) {
     slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
-    if (error instanceof McpError || error instanceof CallCancelledError) throw error;
+    if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) return errorResult(error);
     if (error instanceof ChildTimeoutError) {
       return errorResult(

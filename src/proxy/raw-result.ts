@@ -4,8 +4,9 @@
  * re-serialized. Only two common key orders qualify (anything else is JSON.parse'd as before):
  *   `{"result":{…},"jsonrpc":"2.0","id":"hub-N"}`   (the TypeScript SDK)
  *   `{"jsonrpc":"2.0","id":"hub-N","result":{…}}`   (Python, Go and most others)
- * The line is trusted to be the valid JSON the child owes us; a malformed one reaches the
- * client as it is, where it is dropped like any unparsable line.
+ * The `result` object is walked (strings and nesting, no parse) so that it must end exactly where
+ * our id's frame begins or ends: a line with any other top-level member (a second `"id"`, a second
+ * object) is JSON.parse'd instead, so the id hub routes by is the only one the client can read.
  */
 export class RawToolResult {
   // Never an error: lines that may carry `"isError": true` take the parsed path (see fastResponse).
@@ -28,6 +29,7 @@ export const takesRawResults = new WeakSet<object>();
 const ID_FIRST = '{"jsonrpc":"2.0","id":"hub-';
 const ID_LAST = ',"jsonrpc":"2.0","id":"hub-';
 const RESULT_FIRST = '{"result":{';
+const RESULT_KEY = '","result":{';
 // Lines that may be errors (or mention isError at all with `true`) are parsed to read the first text.
 const MAY_BE_ERROR = /"isError"\s*:\s*true/;
 
@@ -45,6 +47,41 @@ const digitsBetween = (line: string, from: number, to: number): boolean => {
   return true;
 };
 
+// Where strings and brackets are: the scan jumps between these with native search, not per character.
+const STRUCTURE = /["[\]{}]/g;
+
+/** Whether the quote at `at` is escaped (an odd number of backslashes before it). */
+function escapedQuote(line: string, at: number): boolean {
+  let count = 0;
+  for (let i = at - 1; line.charCodeAt(i) === 92; i -= 1) count += 1;
+  return count % 2 === 1;
+}
+
+/**
+ * Index of the `}` closing the object that opens at `from`, or -1 when the brackets do not
+ * balance (string-aware: brackets and quotes inside strings do not count).
+ */
+export function objectEnd(line: string, from: number): number {
+  if (line.charCodeAt(from) !== 123) return -1;
+  let depth = 0;
+  STRUCTURE.lastIndex = from;
+  for (let match = STRUCTURE.exec(line); match !== null; match = STRUCTURE.exec(line)) {
+    const at = match.index;
+    const code = line.charCodeAt(at);
+    if (code === 34) {
+      let close = line.indexOf('"', at + 1);
+      while (close !== -1 && escapedQuote(line, close)) close = line.indexOf('"', close + 1);
+      if (close === -1) return -1;
+      STRUCTURE.lastIndex = close + 1;
+    } else if (code === 123 || code === 91) depth += 1;
+    else {
+      depth -= 1;
+      if (depth === 0) return code === 125 ? at : -1;
+    }
+  }
+  return -1;
+}
+
 /**
  * The result line of one of our `hub-N` calls in a known key order, or undefined (parse it).
  * The id is checked by position: in valid JSON a quote after `:`, `,` or a digit is never an
@@ -57,6 +94,8 @@ export function fastResponse(line: string): FastResponse | undefined {
     const at = line.lastIndexOf(ID_LAST);
     if (at === -1 || !digitsBetween(line, at + ID_LAST.length, line.length - 2)) return undefined;
     if (MAY_BE_ERROR.test(line)) return undefined;
+    // Nothing may sit between the result object and our id (another "id" would be read as well).
+    if (objectEnd(line, RESULT_FIRST.length - 1) !== at - 1) return undefined;
     const idStart = at + ID_LAST.length - 5;
     return {
       id: line.slice(idStart + 1, line.length - 2),
@@ -66,8 +105,10 @@ export function fastResponse(line: string): FastResponse | undefined {
   if (line.startsWith(ID_FIRST)) {
     const close = line.indexOf('"', ID_FIRST.length);
     if (close === -1 || !digitsBetween(line, ID_FIRST.length, close)) return undefined;
-    if (!line.startsWith(',"result":{', close + 1) || line.charCodeAt(line.length - 1) !== 125) return undefined;
+    if (!line.startsWith(RESULT_KEY, close) || line.charCodeAt(line.length - 1) !== 125) return undefined;
     if (MAY_BE_ERROR.test(line)) return undefined;
+    // The result object must close the line: a member after it (a second "id") is not passed on.
+    if (objectEnd(line, close + RESULT_KEY.length - 1) !== line.length - 2) return undefined;
     const idStart = ID_FIRST.length - 5;
     return {
       id: line.slice(idStart + 1, close),

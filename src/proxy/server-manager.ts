@@ -11,10 +11,10 @@ import { watchDb } from './db-watch.js';
 import { createFastPath, type FastForwarder } from './fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
+import { issuesOf, sameTools } from './tool-intake.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 import type { ServerManager, ServerManagerOptions, ServerStatusView } from './manager-types.js';
-
 export type { ServerManager, ServerManagerOptions, ServerState, ServerStatusView } from './manager-types.js';
 
 // What decides how a child is launched: when any of it changes, the running child is stale.
@@ -84,7 +84,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     logFile: name => config.paths.serverLog(name),
     async toolsListed(slot, tools) {
       // Unchanged and already in its own file: nothing to write (an inline list is moved out).
-      const same = JSON.stringify(tools) === JSON.stringify(slot.record.tools);
+      const same = sameTools(tools, slot.record.tools);
       if (same && existsSync(config.paths.toolsFile(slot.name))) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
@@ -96,7 +96,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
-          writeToolCache(config.paths, slot.name, tools, toolsUpdatedAt);
+          writeToolCache(config.paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools));
           toolMemo.set(slot.name, { stamp: toolsUpdatedAt, tools });
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;

@@ -68,11 +68,20 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 /** A record with its cached tools attached (in memory only; the tools live in tools/<name>.json). */
 export type ServerWithTools = ServerRecord & { tools: CachedTool[] };
 
+/** What hub left out of or cut in a child's tools/list (proxy/tool-intake.ts), shown by registry.list { server }. */
+export const ToolIssueSchema = z.object({
+  tool: z.string(),
+  action: z.enum(['skipped', 'trimmed']),
+  reason: z.string(),
+});
+export type ToolIssue = z.infer<typeof ToolIssueSchema>;
+
 // The cache file of one server: HUB_HOME/tools/<name>.json.
 export const ToolCacheFileSchema = z.object({
   server: z.string(),
   updatedAt: z.string(),
   tools: z.array(CachedToolSchema),
+  issues: z.array(ToolIssueSchema).optional(),
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 

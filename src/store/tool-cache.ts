@@ -2,7 +2,14 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { HubPaths } from '../paths.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
 import { readIfExists } from './lock-file.js';
-import { ToolCacheFileSchema, type CachedTool, type ServerRecord, type ServerWithTools } from './schema.js';
+import {
+  ToolCacheFileSchema,
+  type CachedTool,
+  type ServerRecord,
+  type ServerWithTools,
+  type ToolCacheFile,
+  type ToolIssue,
+} from './schema.js';
 
 // Each server's tool list lives in tools/<name>.json, not in db.json: schemas are most of the
 // bytes, and every store change rewrites db.json under the lock. db.json keeps toolsUpdatedAt,
@@ -10,6 +17,15 @@ import { ToolCacheFileSchema, type CachedTool, type ServerRecord, type ServerWit
 
 /** The cached tools in tools/<name>.json; undefined when there is no readable file. */
 export function readToolCache(paths: HubPaths, name: string): CachedTool[] | undefined {
+  return readToolCacheFile(paths, name)?.tools;
+}
+
+/** What hub skipped or trimmed when it last took this server's tools/list (registry.list { server } shows it). */
+export function readToolIssues(paths: HubPaths, name: string): ToolIssue[] {
+  return readToolCacheFile(paths, name)?.issues ?? [];
+}
+
+function readToolCacheFile(paths: HubPaths, name: string): ToolCacheFile | undefined {
   let text: string | undefined;
   try {
     text = readIfExists(paths.toolsFile(name));
@@ -19,7 +35,7 @@ export function readToolCache(paths: HubPaths, name: string): CachedTool[] | und
   if (text === undefined) return undefined;
   try {
     const parsed = ToolCacheFileSchema.safeParse(JSON.parse(text));
-    return parsed.success && parsed.data.server === name ? parsed.data.tools : undefined;
+    return parsed.success && parsed.data.server === name ? parsed.data : undefined;
   } catch {
     // A damaged cache is only a cache: the server lists its tools again when it next starts.
     return undefined;
@@ -30,9 +46,15 @@ export function readToolCache(paths: HubPaths, name: string): CachedTool[] | und
  * Replaces tools/<name>.json atomically (0600 temp file in tools/, then rename). Call it under the
  * store's lock: temp files of this name left by a writer killed mid-write are removed first.
  */
-export function writeToolCache(paths: HubPaths, name: string, tools: readonly CachedTool[], updatedAt: string): void {
+export function writeToolCache(
+  paths: HubPaths,
+  name: string,
+  tools: readonly CachedTool[],
+  updatedAt: string,
+  issues: readonly ToolIssue[] = [],
+): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
-  const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools });
+  const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools, ...(issues.length > 0 && { issues }) });
   const file = new AtomicJsonFile(paths.toolsFile(name));
   file.sweepTemps();
   file.write(`${JSON.stringify(body, null, 2)}\n`);

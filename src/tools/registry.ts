@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
+import { RpcError, childError } from '../proxy/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
 import { InstallResultSchema } from '../registry/install-result.js';
@@ -11,6 +12,8 @@ import {
   toSummary,
   uninstallServer,
 } from '../registry/installed.js';
+import { ToolIssueSchema } from '../store/schema.js';
+import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
@@ -57,6 +60,10 @@ const ListInput = z.strictObject({
 const ListOutput = z.object({
   servers: z.array(ServerSummarySchema),
   tools: z.array(ToolDetailSchema).optional().describe('With server: its tools, for registry.call'),
+  toolIssues: z
+    .array(ToolIssueSchema)
+    .optional()
+    .describe("With server: tools hub skipped or cut when it read the server's list, and why"),
   next: z.string(),
 });
 
@@ -155,6 +162,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     async run(input) {
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode(), store, config.paths, manager);
+        const toolIssues = readToolIssues(config.paths, summary.name);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
           `${summary.name} (${summary.state}) — ${tools.length} tools`,
@@ -162,9 +170,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
             t =>
               `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
           ),
+          ...toolIssues.map(issue => `! ${issue.action} ${issue.tool}: ${issue.reason}`),
           next,
         ];
-        return { structured: { servers: [summary], tools, next }, text: text.join('\n') };
+        const structured = { servers: [summary], tools, ...(toolIssues.length > 0 && { toolIssues }), next };
+        return { structured, text: text.join('\n') };
       }
       const spell = await spelling();
       const servers = (await manager.status())
@@ -217,7 +227,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: CallOutput,
     annotations: { openWorldHint: true },
     async run(input, call) {
-      const result = await manager.call(input.server, input.tool, input.arguments, call.extra as ServerExtra);
+      const result = await manager
+        .call(input.server, input.tool, input.arguments, call.extra as ServerExtra)
+        .catch((error: unknown) => {
+          throw error instanceof RpcError ? childError(input.server, input.tool, error) : error;
+        });
       // The listed output schema makes a client require structuredContent on success: wrap plain content.
       if (result.structuredContent === undefined && result.isError !== true)
         return { passthrough: { ...result, structuredContent: { content: result.content } } };

@@ -20,7 +20,7 @@ describe('forwarding', () => {
 
     const listed = (await hub.client.listTools()).tools;
     const echo = listed.find(tool => tool.name === 'echo.echo');
-    expect(echo?.title).toBe('echo.echo');
+    expect(echo?.title).toBeUndefined();
     expect(echo?.description).toBe('[echo] Echoes text.');
     expect(listed.map(tool => tool.name).slice(0, 3)).toEqual(['echo.echo', 'echo.pid', 'echo.env']);
 

@@ -1,0 +1,147 @@
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CachedToolSchema, type CachedTool, type ToolIssue } from '../store/schema.js';
+
+/**
+ * What hub takes from one child's tools/list. One child must not be able to push hub's own
+ * tools/list past what a client accepts (the SDK reads messages up to 10 MiB, and every byte is
+ * model context), so each tool and each server is bounded; what is left out is reported.
+ */
+export const TOOL_LIMITS = {
+  /** Tools per server (real servers have up to ~100). */
+  maxTools: 500,
+  /** Longer descriptions are cut, with a marker saying so. */
+  descriptionBytes: 8 * 1024,
+  /** inputSchema + outputSchema of one tool as JSON; a bigger tool is skipped (a cut schema would lie). */
+  schemaBytes: 64 * 1024,
+  /** Everything taken from one server, as JSON. */
+  serverBytes: 1024 * 1024,
+  /** Issues kept per server; the rest are summed up in one line. */
+  maxIssues: 50,
+} as const;
+
+export type ToolLimits = { readonly [K in keyof typeof TOOL_LIMITS]: number };
+
+export interface ToolIntake {
+  tools: CachedTool[];
+  issues: ToolIssue[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const CUT_MARKER = (bytes: number) => ` … [cut by hub: the description was ${bytes} bytes]`;
+
+/** A schema with a missing `type` given "object" (server-gitlab sends `$schema` and no type); anything else as it is. */
+function objectSchema(value: unknown, field: string): Json | string {
+  if (!isObject(value)) return `${field} is ${value === undefined ? 'missing' : 'not a JSON object'}`;
+  if (value.type === undefined) return { type: 'object', ...value };
+  if (value.type !== 'object')
+    return `${field}.type is ${JSON.stringify(value.type)}, but MCP requires an object schema ("type": "object")`;
+  return value;
+}
+
+function cutDescription(description: string, limit: number): string {
+  const bytes = Buffer.byteLength(description);
+  const marker = CUT_MARKER(bytes);
+  const room = Math.max(0, limit - Buffer.byteLength(marker));
+  return Buffer.from(description).subarray(0, room).toString('utf8').replace(/\uFFFD$/, '') + marker;
+}
+
+/** One entry of the child's list as hub will list it, or why it cannot be. */
+function takeOne(entry: unknown, limits: ToolLimits): { tool: CachedTool; trimmed?: string } | string {
+  if (!isObject(entry)) return 'the entry is not a JSON object';
+  const tool: Json = { ...entry };
+  const input = objectSchema(entry.inputSchema, 'inputSchema');
+  if (typeof input === 'string') return input;
+  tool.inputSchema = input;
+  if (entry.outputSchema !== undefined) {
+    const output = objectSchema(entry.outputSchema, 'outputSchema');
+    if (typeof output === 'string') return output;
+    tool.outputSchema = output;
+  }
+  const schemaBytes = Buffer.byteLength(JSON.stringify([tool.inputSchema, tool.outputSchema ?? null]));
+  if (schemaBytes > limits.schemaBytes)
+    return `its schemas are ${schemaBytes} bytes, over hub's limit of ${limits.schemaBytes} bytes per tool`;
+  let trimmed: string | undefined;
+  if (typeof entry.description === 'string' && Buffer.byteLength(entry.description) > limits.descriptionBytes) {
+    tool.description = cutDescription(entry.description, limits.descriptionBytes);
+    trimmed = `description cut to ${limits.descriptionBytes} bytes (it was ${Buffer.byteLength(entry.description)})`;
+  }
+  // What every MCP client checks: a tool failing it would make a client reject hub's whole list.
+  const valid = ToolSchema.safeParse(tool);
+  if (!valid.success) {
+    const issue = valid.error.issues[0];
+    return `${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not a valid MCP tool'}`;
+  }
+  const cached = CachedToolSchema.safeParse(tool);
+  if (!cached.success) return 'not a valid MCP tool';
+  return trimmed === undefined ? { tool: cached.data } : { tool: cached.data, trimmed };
+}
+
+const nameOf = (entry: unknown, index: number): string =>
+  isObject(entry) && typeof entry.name === 'string' && entry.name !== '' ? entry.name.slice(0, 200) : `#${index + 1}`;
+
+/**
+ * Reads each entry of a child's tools/list on its own: a bad tool is skipped with its reason and
+ * never takes the others with it; the limits above are applied in the child's order.
+ */
+export function takeTools(entries: readonly unknown[], limits: ToolLimits = TOOL_LIMITS): ToolIntake {
+  const tools: CachedTool[] = [];
+  const issues: ToolIssue[] = [];
+  const seen = new Set<string>();
+  const overLimit: string[] = [];
+  let bytes = 0;
+  entries.forEach((entry, index) => {
+    const name = nameOf(entry, index);
+    const skip = (reason: string) => issues.push({ tool: name, action: 'skipped', reason });
+    if (!isObject(entry) || typeof entry.name !== 'string' || entry.name === '') return skip('it has no name');
+    if (seen.has(entry.name)) return skip('the server lists this name twice; the first one is kept');
+    const taken = takeOne(entry, limits);
+    if (typeof taken === 'string') return skip(taken);
+    const size = Buffer.byteLength(JSON.stringify(taken.tool));
+    if (tools.length >= limits.maxTools || bytes + size > limits.serverBytes) return overLimit.push(name);
+    seen.add(entry.name);
+    bytes += size;
+    tools.push(taken.tool);
+    if (taken.trimmed !== undefined) issues.push({ tool: name, action: 'trimmed', reason: taken.trimmed });
+  });
+  const kept = issues.slice(0, limits.maxIssues);
+  if (issues.length > kept.length)
+    kept.push({ tool: '…', action: 'skipped', reason: `${issues.length - kept.length} more issues not shown` });
+  if (overLimit.length > 0) {
+    kept.push({
+      tool: overLimit.length === 1 ? (overLimit[0] ?? '') : `${overLimit[0]} … ${overLimit.at(-1)}`,
+      action: 'skipped',
+      reason: `${overLimit.length} tools over hub's limit of ${limits.maxTools} tools or ${limits.serverBytes} bytes per server`,
+    });
+  }
+  return { tools, issues: kept };
+}
+
+// The issues ride along with the list they belong to, so the slot code between listing and
+// caching (server-slot.ts) passes them on without a second channel.
+const issuesByList = new WeakMap<readonly CachedTool[], ToolIssue[]>();
+
+export function noteIssues(tools: CachedTool[], issues: ToolIssue[]): CachedTool[] {
+  issuesByList.set(tools, issues);
+  return tools;
+}
+
+/** What takeTools skipped or cut for this list (empty for lists that did not come from it). */
+export const issuesOf = (tools: readonly CachedTool[]): ToolIssue[] => issuesByList.get(tools) ?? [];
+
+// Key order is not content: a child (or a JSON round trip) may reorder keys without a change.
+const canonical = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map(key => [key, canonical(value[key])]),
+  );
+};
+
+/** Whether two tool lists are the same, compared canonically (key order ignored). */
+export const sameTools = (a: readonly CachedTool[], b: readonly CachedTool[]): boolean =>
+  a.length === b.length && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
