@@ -22,6 +22,8 @@ export interface ServerStatusView {
   p95Ms: number | null;
   restarts: number;
   lastError?: string;
+  /** The instructions the server sent at initialize, as kept in its record. */
+  instructions?: string;
   logFile: string;
 }
 
@@ -56,5 +58,9 @@ export interface ServerManagerOptions {
   startTimeoutMs?: number;
   /** Wait between closing stdin, SIGTERM and SIGKILL of a child's group. */
   graceMs?: number;
+  /** How long a child that printed only non-JSON-RPC lines may stay silent before it is not MCP. */
+  notMcpGraceMs?: number;
+  /** Overrides config proxy.allowUnsolicitedRequests. */
+  allowUnsolicitedRequests?: boolean;
   random?: () => number;
 }
