@@ -87,7 +87,7 @@ export async function describeStartFailure(
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new HubError(
       'CHILD_TIMEOUT',
-      `${label} did not complete the MCP handshake within ${startTimeoutMs} ms; check that it is an MCP server that speaks over stdio.${log}`,
+      `${label} did not start (MCP handshake and tools/list) within ${startTimeoutMs} ms; check that it is an MCP server that speaks over stdio.${log}`,
       { cause: error },
     );
   }
