@@ -28,7 +28,7 @@ export interface ServerStatusView {
 }
 
 export interface ServerManager extends ProxiedTools {
-  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED with the stderr tail / CHILD_TIMEOUT). */
+  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
   start(name: string): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
   stop(name: string): Promise<void>;
