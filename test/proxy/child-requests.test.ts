@@ -2,7 +2,7 @@
 // server's name, so no child can pass for hub (e.g. by copying its install-consent prompt), and
 // refused when none of its calls is in progress unless config allows it.
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CreateMessageRequestSchema,
@@ -93,10 +93,11 @@ describe('requests from a child to the person', () => {
     expect(hub.samplings).toEqual([]);
   });
 
-  test('with proxy.allowUnsolicitedRequests a request outside a call is relayed, still labelled', async () => {
+  test('with proxy.allowUnsolicitedRequests in config.json a request outside a call is relayed, still labelled', async () => {
     const home = await makeHubHome();
     const file = join(await mkdtemp(join(home, 'scratch-')), 'events');
-    const hub = await harnessWithPerson(home, { allowUnsolicitedRequests: true });
+    await writeFile(join(home, 'config.json'), JSON.stringify({ proxy: { allowUnsolicitedRequests: true } }));
+    const hub = await harnessWithPerson(home);
     await putRecords(hub.store, commandRecord('asker', [ASKER], { env: { ASK_UNSOLICITED: '1', ASK_EVENTS: file } }));
     await hub.manager.start('asker');
     await until(() => expect(events(file)).toHaveLength(2));
