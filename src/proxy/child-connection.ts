@@ -127,6 +127,11 @@ export class ChildConnection {
     return connection;
   }
 
+  /** How the process ended, once it has. */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.transport.exit;
+  }
+
   /** The instructions the child sent at initialize. */
   get instructions(): string | undefined {
     return this.client.getInstructions();

@@ -36,6 +36,11 @@ const stoppedError = (name: string) =>
     `Server "${name}" was stopped while it was starting; call the tool again to start it.`,
   );
 
+const exitedBeforeListing = (exit: { code: number | null; signal: NodeJS.Signals | null }, cause: unknown) =>
+  new HubError('CHILD_FAILED', `the process exited (${exit.signal ?? `code ${exit.code}`}) before listing its tools`, {
+    cause,
+  });
+
 /**
  * One installed server's lifecycle: stopped → starting → ready → degraded (crashed, restart
  * pending) → failed. Every spawn gets a new generation; events from an older one are ignored.
@@ -132,7 +137,10 @@ export class ServerSlot {
       // One deadline for the whole start: no state stays "starting" past the start timeout.
       const left = Math.max(1, startedAt + this.ctx.startTimeoutMs - Date.now());
       tools = await conn.listTools(left);
-    } catch (error) {
+    } catch (thrown) {
+      // Read before close(), which ends the process itself: a child that died after the handshake.
+      const exit = conn?.exit;
+      const error = exit ? exitedBeforeListing(exit, thrown) : thrown;
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
       const failure = await describeStartFailure(

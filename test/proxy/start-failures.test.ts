@@ -63,6 +63,16 @@ describe('start failures', () => {
     expect(error.code).toBe('CHILD_TIMEOUT');
   });
 
+  test('a child that exits right after the handshake is reported as such, with its error line', async () => {
+    const home = await makeHubHome();
+    const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
+    await putRecords(hub.store, commandRecord('lister', [fixture('child-list-crash.mjs')]));
+    const error = await startError(hub, 'lister');
+    expect(error.code).toBe('CHILD_FAILED');
+    expect(error.message).toContain('the process exited (code 1) before listing its tools');
+    expect(error.message).toContain("TypeError: Cannot read properties of undefined (reading 'map')");
+  });
+
   test('explainingLines keeps the first error line with what continues it, and the last lines', () => {
     const lines = [
       'file.js:126',
