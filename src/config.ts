@@ -24,6 +24,14 @@ const FileConfigSchema = z
         allowScripts: z.boolean(),
       })
       .partial(),
+    proxy: z
+      .object({
+        // A child's elicitation or sampling request with none of its tool calls in progress.
+        allowUnsolicitedRequests: z.boolean(),
+        // A child up this long counts as stable (crash-loop guard, SPEC "Proxied servers").
+        stableMs: z.number().int().min(1000),
+      })
+      .partial(),
   })
   .partial();
 
@@ -45,6 +53,7 @@ export interface HubConfig {
   readonly idleStopMs: number;
   readonly searchTimeoutMs: number;
   readonly install: { readonly confirm: 'if-supported' | 'always' | 'never'; readonly allowScripts: boolean };
+  readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -106,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     install: {
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,
+    },
+    proxy: {
+      allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
+      stableMs: file.proxy?.stableMs ?? 60_000,
     },
     warnings,
   });

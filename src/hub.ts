@@ -10,6 +10,7 @@ import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
 import { pickNameMode, type NameMode } from './tools/naming.js';
+import { instructionsSectionFromDb } from './proxy/instructions-section.js';
 import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
@@ -41,7 +42,12 @@ function lazyAjvValidator(): jsonSchemaValidator {
 export function createHub({ config, log, store }: { config: HubConfig; log: Logger; store: Store }): Hub {
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjvValidator() },
+    {
+      capabilities: { tools: { listChanged: true } },
+      // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
+      instructions: INSTRUCTIONS + instructionsSectionFromDb(config.paths.db),
+      jsonSchemaValidator: lazyAjvValidator(),
+    },
   );
   let initialized = false;
   server.oninitialized = () => {

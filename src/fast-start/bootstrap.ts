@@ -1,3 +1,5 @@
+import { hubPaths } from '../paths.js';
+import { instructionsSectionFromDb } from '../proxy/instructions-section.js';
 import { JsonLineReader } from '../proxy/line-reader.js';
 import { buildRoutes } from '../proxy/routes.js';
 import type { ServerWithTools } from '../store/schema.js';
@@ -50,6 +52,14 @@ function initializeParams(params: unknown): { version: string; clientName: strin
   return { version: params.protocolVersion, clientName: info.name };
 }
 
+// The build's instructions plus the installed servers' section, as the full hub builds it.
+function serverInstructions(listing: FastStartListing, env: NodeJS.ProcessEnv): { instructions?: string } {
+  const home = leanHome(env);
+  const section = home === undefined ? '' : instructionsSectionFromDb(hubPaths(home).db);
+  const instructions = (listing.initialize.instructions ?? '') + section;
+  return instructions === '' ? {} : { instructions };
+}
+
 export function startFastStart(options: {
   listing: FastStartListing;
   env: NodeJS.ProcessEnv;
@@ -97,7 +107,7 @@ export function startFastStart(options: {
       initialized = true;
       clientName = init.clientName;
       const protocolVersion = listing.protocol.supported.includes(init.version) ? init.version : listing.protocol.latest;
-      reply(id, { protocolVersion, ...listing.initialize });
+      reply(id, { protocolVersion, ...listing.initialize, ...serverInstructions(listing, env) });
       return true;
     }
     if (!initialized) return false;

@@ -60,7 +60,7 @@ function isServerRecord(record: unknown, key: string): record is Json {
   if (!isObject(record.env) || !Object.values(record.env).every(isString)) return false;
   if (record.mode !== 'npm' && record.mode !== 'command') return false;
   if (!isString(record.installedAt) || !Number.isInteger(record.order)) return false;
-  const optionalStrings = [record.cwd, record.package, record.version, record.source];
+  const optionalStrings = [record.cwd, record.package, record.version, record.source, record.instructions];
   if (!optionalStrings.every(value => value === undefined || isString(value))) return false;
   if (record.autoStart !== undefined && typeof record.autoStart !== 'boolean') return false;
   return record.tools === undefined || isToolList(record.tools);

@@ -7,9 +7,8 @@ export interface BackoffPolicy {
   readonly jitter: number;
   /** A run this long counts as stable and clears the crash history. */
   readonly stableMs: number;
-  /** This many unstable exits within windowMs → failed. */
+  /** This many consecutive unstable runs (however far apart) → failed. */
   readonly maxUnstableExits: number;
-  readonly windowMs: number;
 }
 
 export const DEFAULT_BACKOFF: BackoffPolicy = {
@@ -18,7 +17,6 @@ export const DEFAULT_BACKOFF: BackoffPolicy = {
   jitter: 0.2,
   stableMs: 60_000,
   maxUnstableExits: 5,
-  windowMs: 60_000,
 };
 
 /** Delay before restart number `attempt` (1-based): base doubling to the cap, ± jitter. */
@@ -31,27 +29,30 @@ export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () 
 /** What to do after an unexpected exit, given when it started and earlier unstable exits. */
 export type ExitVerdict = { action: 'restart'; delayMs: number; attempt: number } | { action: 'fail' };
 
-/** Tracks unstable exits of one server; a stable run forgets them. */
+/**
+ * Counts consecutive unstable runs of one server; a stable run forgets them. No time window: a
+ * server that fails after 30 s (longer than any window would allow between its exits) still
+ * reaches the limit instead of restarting for ever.
+ */
 export class CrashHistory {
-  #exits: number[] = [];
+  #unstable = 0;
 
   constructor(private readonly policy: BackoffPolicy) {}
 
   get unstableExits(): number {
-    return this.#exits.length;
+    return this.#unstable;
   }
 
-  /** Record an exit of a run that began at startedAt (ms) and decide. */
+  /** Record the end of a run that began at startedAt (ms) and decide. */
   onExit(startedAt: number, now: number, random?: () => number): ExitVerdict {
-    if (now - startedAt >= this.policy.stableMs) this.#exits = [];
-    this.#exits = this.#exits.filter(at => now - at < this.policy.windowMs);
-    this.#exits.push(now);
-    if (this.#exits.length >= this.policy.maxUnstableExits) return { action: 'fail' };
-    const attempt = this.#exits.length;
+    // A run that was up long enough was not unstable: the count starts again.
+    this.#unstable = now - startedAt >= this.policy.stableMs ? 0 : this.#unstable + 1;
+    if (this.#unstable >= this.policy.maxUnstableExits) return { action: 'fail' };
+    const attempt = Math.max(1, this.#unstable);
     return { action: 'restart', delayMs: backoffDelay(this.policy, attempt, random), attempt };
   }
 
   reset(): void {
-    this.#exits = [];
+    this.#unstable = 0;
   }
 }

@@ -3,24 +3,32 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ErrorCode,
+  McpError,
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../version.js';
 import { childEnvironment } from './child-env.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { FastCalls, type FastCallOptions } from './fast-calls.js';
+import { relayLabels } from './relay-labels.js';
 import { RpcError } from './rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
+
+// A child that printed only lines that are not JSON-RPC gets this long to answer before it is
+// taken for something other than an MCP server (a banner right before speaking MCP is fine).
+export const NOT_MCP_GRACE_MS = 5_000;
 
 // Read loosely: each tool is checked on its own (tool-intake.ts), never the whole list at once.
 const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
@@ -34,6 +42,9 @@ export interface ConnectOptions {
   log: Logger;
   startTimeoutMs: number;
   graceMs?: number;
+  notMcpGraceMs?: number;
+  /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
+  allowUnsolicitedRequests?: boolean;
   onToolsChanged(): void;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
@@ -83,13 +94,24 @@ export class ChildConnection {
       options.onExit(code, signal);
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
+    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
+    const relays = relayLabels(record.name, () => {
+      if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
+      log.warn({ server: record.name }, 'refused a request to the person from a child with no call in progress');
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `hub relays requests to the person from server "${record.name}" only while one of its tool calls is in progress ` +
+          '(config.json proxy.allowUnsolicitedRequests: true allows them at any time).',
+      );
+    });
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
       requireClient(hub, 'sampling');
-      return hub.createMessage(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+      return hub.createMessage(relays.sampling(request.params), { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
     });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
       requireClient(hub, 'elicitation');
-      return hub.elicitInput(request.params, { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+      return hub.elicitInput(relays.elicitation(request.params), { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
     });
     client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
       requireClient(hub, 'roots');
@@ -97,14 +119,28 @@ export class ChildConnection {
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
-    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
-      await client.connect(transport, { timeout: options.startTimeoutMs });
+      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
     } catch (error) {
+      // Read before close(), which ends the process itself.
+      const exit = transport.exit;
       await transport.close();
-      throw error;
+      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
+    } finally {
+      notMcp.stop();
     }
     return connection;
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.transport.exit;
+  }
+
+  /** The instructions the child sent at initialize. */
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
   }
 
   get pid(): number | undefined {
@@ -150,4 +186,39 @@ export class ChildConnection {
   close(): Promise<void> {
     return this.client.close();
   }
+}
+
+const exitedEarly = (exit: { code: number | null; signal: NodeJS.Signals | null }) =>
+  new HubError(
+    'CHILD_FAILED',
+    `the process exited (${exit.signal ?? `code ${exit.code}`}) before completing the MCP handshake`,
+  );
+
+// Rejects when the child printed lines that are not JSON-RPC and then nothing that is, for graceMs.
+function watchForNotMcp(transport: ChildProcessTransport, graceMs: number): { verdict: Promise<never>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let noise = 0;
+  const verdict = new Promise<never>((_resolve, reject) => {
+    transport.onnoise = () => {
+      noise += 1;
+      if (timer || transport.messages > 0) return;
+      timer = setTimeout(() => {
+        if (transport.messages > 0) return;
+        reject(
+          new HubError(
+            'CHILD_FAILED',
+            `it printed ${noise} line(s) on stdout that are not JSON-RPC and answered nothing within ${graceMs} ms: it does not look like an MCP server that speaks over stdio`,
+          ),
+        );
+      }, graceMs);
+    };
+  });
+  verdict.catch(() => undefined);
+  return {
+    verdict,
+    stop() {
+      clearTimeout(timer);
+      transport.onnoise = undefined;
+    },
+  };
 }

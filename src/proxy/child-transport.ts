@@ -16,6 +16,10 @@ export interface ChildSpawnOptions {
   graceMs?: number;
 }
 
+// Lines of stdout that are not JSON-RPC copied to the log per run: enough to show what it printed.
+const NOISE_LINES_LOGGED = 200;
+const NOISE_LINE_CHARS = 1000;
+
 const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms).unref());
 
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -44,11 +48,18 @@ export class ChildProcessTransport implements Transport {
   interceptLine?: (line: string) => boolean;
   /** The child itself ended (code or signal), before onclose. */
   onexit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+  /** A stdout line that is not a JSON-RPC message (a banner, a CLI's usage text, a stray log). */
+  onnoise?: ((line: string) => void) | undefined;
+  /** JSON-RPC messages read from stdout so far. */
+  messages = 0;
+  /** How the child ended, once it has. */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   #child: ChildProcess | undefined;
   #exited: Promise<void> | undefined;
   #closing = false;
   #write: (line: string) => boolean = () => false;
+  #noiseLogged = 0;
 
   constructor(private readonly options: ChildSpawnOptions) {}
 
@@ -75,6 +86,7 @@ export class ChildProcessTransport implements Transport {
       });
       child.once('spawn', () => resolve());
       child.once('exit', (code, signal) => {
+        this.exit = { code, signal };
         // Descendants left behind by a crash would outlive their server: end the group too.
         if (!this.#closing && child.pid !== undefined) this.#endGroup(child.pid);
         this.onexit?.(code, signal);
@@ -86,16 +98,34 @@ export class ChildProcessTransport implements Transport {
       child.stdin?.on('error', error => this.onerror?.(error));
       const reader = new JsonLineReader(
         message => {
+          if (message.jsonrpc !== '2.0') return this.#noise(JSON.stringify(message));
+          this.messages += 1;
           if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
         },
         error => this.onerror?.(new Error(`server "${command}" stdout: ${error.message}`)),
-        line => this.interceptLine?.(line) === true,
+        line => {
+          if (this.interceptLine?.(line) === true) return true;
+          const start = line.trimStart()[0];
+          if (start === undefined || start === '{' || start === '[') return false;
+          this.#noise(line);
+          return true;
+        },
       );
       const write = corkedWriter(child.stdin as NonNullable<typeof child.stdin>);
       this.#write = write;
       child.stdout?.on('data', (chunk: Buffer) => reader.push(chunk));
       child.stderr?.on('data', (chunk: Buffer) => log.write(chunk));
     });
+  }
+
+  // What a non-MCP program prints goes to its log, so start errors can quote stdout too.
+  #noise(line: string): void {
+    if (this.#noiseLogged < NOISE_LINES_LOGGED) {
+      this.#noiseLogged += 1;
+      const text = line.length > NOISE_LINE_CHARS ? `${line.slice(0, NOISE_LINE_CHARS)}…` : line;
+      this.options.log.write(`[stdout] ${text}\n`);
+    }
+    this.onnoise?.(line);
   }
 
   #endGroup(pgid: number): void {

@@ -22,11 +22,13 @@ export interface ServerStatusView {
   p95Ms: number | null;
   restarts: number;
   lastError?: string;
+  /** The instructions the server sent at initialize, as kept in its record. */
+  instructions?: string;
   logFile: string;
 }
 
 export interface ServerManager extends ProxiedTools {
-  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED with the stderr tail / CHILD_TIMEOUT). */
+  /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
   start(name: string): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
   stop(name: string): Promise<void>;
@@ -56,5 +58,9 @@ export interface ServerManagerOptions {
   startTimeoutMs?: number;
   /** Wait between closing stdin, SIGTERM and SIGKILL of a child's group. */
   graceMs?: number;
+  /** How long a child that printed only non-JSON-RPC lines may stay silent before it is not MCP. */
+  notMcpGraceMs?: number;
+  /** Overrides config proxy.allowUnsolicitedRequests. */
+  allowUnsolicitedRequests?: boolean;
   random?: () => number;
 }

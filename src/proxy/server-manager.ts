@@ -13,8 +13,10 @@ import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
 import { issuesOf, sameTools } from './tool-intake.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
+import { statusView, unavailable } from './status-view.js';
+import { capInstructions } from './instructions-section.js';
 import type { ServerExtra } from './types.js';
-import type { ServerManager, ServerManagerOptions, ServerStatusView } from './manager-types.js';
+import type { ServerManager, ServerManagerOptions } from './manager-types.js';
 export type { ServerManager, ServerManagerOptions, ServerState, ServerStatusView } from './manager-types.js';
 
 // What decides how a child is launched: when any of it changes, the running child is stale.
@@ -76,10 +78,12 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const ctx: SlotContext = {
     hub: server,
     log,
-    policy: { ...DEFAULT_BACKOFF, ...options.backoff },
+    policy: { ...DEFAULT_BACKOFF, stableMs: config.proxy.stableMs, ...options.backoff },
     startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
     graceMs: options.graceMs,
+    notMcpGraceMs: options.notMcpGraceMs,
+    allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     async toolsListed(slot, tools) {
@@ -103,6 +107,23 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
         })
         .catch(error =>
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
+        );
+    },
+    // Kept in the record so registry.list and hub's own instructions show them with no child running.
+    async instructionsSeen(slot, instructions) {
+      const kept = capInstructions(instructions);
+      const key = launchKey(slot.record);
+      const { instructions: _old, ...rest } = slot.record;
+      slot.record = kept === undefined ? rest : { ...rest, instructions: kept };
+      await store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (!record || launchKey(record) !== key) return;
+          if (kept === undefined) delete record.instructions;
+          else record.instructions = kept;
+        })
+        .catch(error =>
+          log.warn({ server: slot.name, err: errorMessage(error) }, 'could not keep the server instructions'),
         );
     },
   };
@@ -264,37 +285,4 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       await Promise.allSettled([...slots.values()].map(slot => slot.stop()));
     },
   };
-}
-
-function unavailable(name: string): CallToolResult {
-  return {
-    content: [
-      {
-        type: 'text',
-        text: `CHILD_UNAVAILABLE: Server "${name}" is no longer installed or hub is shutting down; call tools/list again.`,
-      },
-    ],
-    isError: true,
-  };
-}
-
-function statusView(slot: ServerSlot, table: RouteTable, logFile: string): ServerStatusView {
-  const { record, metrics } = slot;
-  const view: ServerStatusView = {
-    name: record.name,
-    mode: record.mode,
-    state: slot.state,
-    tools: [...(table.byServer.get(record.name)?.values() ?? [])].map(route => route.dotted),
-    calls: metrics.calls,
-    errors: metrics.errors,
-    meanMs: metrics.meanMs,
-    p95Ms: metrics.p95Ms,
-    restarts: metrics.restarts,
-    logFile,
-  };
-  if (record.package !== undefined) view.package = record.package;
-  if (record.version !== undefined) view.version = record.version;
-  if (slot.conn?.pid !== undefined) view.pid = slot.conn.pid;
-  if (metrics.lastError !== undefined) view.lastError = metrics.lastError;
-  return view;
 }

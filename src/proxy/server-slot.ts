@@ -1,12 +1,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection } from './child-connection.js';
 import { CallMetrics } from './metrics.js';
-import { logTail } from './server-log.js';
+import { capInstructions } from './instructions-section.js';
+import { crashLoopSummary, describeStartFailure, logExplanation } from './start-failure.js';
 import type { ServerState } from './manager-types.js';
 
 export interface SlotContext {
@@ -16,10 +16,14 @@ export interface SlotContext {
   readonly startTimeoutMs: number;
   readonly idleStopMs: number;
   readonly graceMs: number | undefined;
+  readonly notMcpGraceMs: number | undefined;
+  readonly allowUnsolicitedRequests: boolean;
   readonly random: () => number;
   logFile(name: string): string;
   /** The child listed these tools (at start or after its list_changed). */
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
+  /** The child sent these instructions at initialize, and the record holds something else. */
+  instructionsSeen(slot: ServerSlot, instructions: string | undefined): Promise<void>;
 }
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
@@ -31,6 +35,11 @@ const stoppedError = (name: string) =>
     'CHILD_UNAVAILABLE',
     `Server "${name}" was stopped while it was starting; call the tool again to start it.`,
   );
+
+const exitedBeforeListing = (exit: { code: number | null; signal: NodeJS.Signals | null }, cause: unknown) =>
+  new HubError('CHILD_FAILED', `the process exited (${exit.signal ?? `code ${exit.code}`}) before listing its tools`, {
+    cause,
+  });
 
 /**
  * One installed server's lifecycle: stopped → starting → ready → degraded (crashed, restart
@@ -119,16 +128,29 @@ export class ServerSlot {
         hub: this.ctx.hub,
         log: this.ctx.log,
         startTimeoutMs: this.ctx.startTimeoutMs,
+        allowUnsolicitedRequests: this.ctx.allowUnsolicitedRequests,
         ...(this.ctx.graceMs === undefined ? {} : { graceMs: this.ctx.graceMs }),
+        ...(this.ctx.notMcpGraceMs === undefined ? {} : { notMcpGraceMs: this.ctx.notMcpGraceMs }),
         onToolsChanged: () => this.#onToolsChanged(generation),
         onExit: (code, signal) => this.#onExit(generation, code, signal),
       });
-      tools = await conn.listTools(this.ctx.startTimeoutMs);
-    } catch (error) {
+      // One deadline for the whole start: no state stays "starting" past the start timeout.
+      const left = Math.max(1, startedAt + this.ctx.startTimeoutMs - Date.now());
+      tools = await conn.listTools(left);
+    } catch (thrown) {
+      // Read before close(), which ends the process itself: a child that died after the handshake.
+      const exit = conn?.exit;
+      const error = exit ? exitedBeforeListing(exit, thrown) : thrown;
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
-      const failure = await this.#describeStartFailure(error);
-      this.#unstableExit(startedAt, failure.message);
+      const failure = await describeStartFailure(
+        this.record,
+        this.ctx.logFile(this.name),
+        error,
+        this.ctx.startTimeoutMs,
+      );
+      this.metrics.lastError = failure.message;
+      this.#unstableExit(startedAt, `could not start (${errorMessage(error)})`);
       throw failure;
     }
     if (generation !== this.#generation) {
@@ -139,25 +161,10 @@ export class ServerSlot {
     this.state = 'ready';
     this.ctx.log.info({ server: this.name, pid: conn.pid, tools: tools.length }, 'child server ready');
     await this.ctx.toolsListed(this, tools);
+    const instructions = capInstructions(conn.instructions);
+    if (instructions !== this.record.instructions) await this.ctx.instructionsSeen(this, instructions);
     this.armIdle();
     return conn;
-  }
-
-  async #describeStartFailure(error: unknown): Promise<HubError> {
-    const tail = await logTail(this.ctx.logFile(this.name));
-    const log = tail
-      ? ` Last lines of ${this.ctx.logFile(this.name)}:\n${tail}`
-      : ` Its log is ${this.ctx.logFile(this.name)}.`;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new HubError(
-        'CHILD_TIMEOUT',
-        `Server "${this.name}" did not complete the MCP handshake within ${this.ctx.startTimeoutMs} ms; check that \`${this.record.command}\` speaks MCP over stdio.${log}`,
-      );
-    }
-    return new HubError(
-      'CHILD_FAILED',
-      `Server "${this.name}" could not start (${errorMessage(error)}); fix the cause shown in its log and reinstall it.${log}`,
-    );
   }
 
   #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
@@ -173,21 +180,20 @@ export class ServerSlot {
     this.#unstableExit(conn.startedAt, reason);
   }
 
-  // A crash or failed start: restart with backoff, or give up after too many in the window.
+  // A crash or failed start: restart with backoff, or give up after too many unstable runs in a row.
   #unstableExit(startedAt: number, reason: string): void {
     const verdict = this.#history.onExit(startedAt, Date.now(), this.ctx.random);
     if (verdict.action === 'fail') {
       this.state = 'failed';
-      const summary =
-        `Server "${this.name}" failed: it stopped ${this.ctx.policy.maxUnstableExits} times within ${this.ctx.policy.windowMs / 1000} s ` +
-        `(last: ${reason.split('\n')[0]}). Fix the cause and reinstall it with registry.install, or restart hub.`;
+      const summary = crashLoopSummary(this.record, this.ctx.policy, reason);
       this.#failure = summary;
       this.metrics.lastError = summary;
       this.ctx.log.error({ server: this.name, reason }, 'child server failed: crash loop');
-      // Calls fail fast with the tail of its stderr, which is what a person needs to fix it.
-      void logTail(this.ctx.logFile(this.name)).then(tail => {
-        if (this.state === 'failed' && this.#failure === summary && tail)
-          this.#failure = `${summary} Last lines of ${this.ctx.logFile(this.name)}:\n${tail}`;
+      // Calls fail fast with the log lines that explain it, which is what a person needs to fix it.
+      void logExplanation(this.ctx.logFile(this.name)).then(log => {
+        if (this.state !== 'failed' || this.#failure !== summary) return;
+        this.#failure = `${summary}${log}`;
+        this.metrics.lastError = this.#failure;
       });
       return;
     }

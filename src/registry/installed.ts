@@ -23,6 +23,7 @@ export const ServerSummarySchema = z.object({
   p95Ms: z.number().nullable(),
   restarts: z.number(),
   lastError: z.string().optional(),
+  instructions: z.string().optional().describe('What the server sent as instructions when it last started'),
   logFile: z.string(),
 });
 export type ServerSummary = z.infer<typeof ServerSummarySchema>;
@@ -48,6 +49,7 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
   p95Ms: view.p95Ms,
   restarts: view.restarts,
   ...(view.lastError !== undefined && { lastError: view.lastError }),
+  ...(view.instructions !== undefined && { instructions: view.instructions }),
   logFile: view.logFile,
 });
 

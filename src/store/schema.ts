@@ -62,6 +62,8 @@ export const ServerRecordSchema = z.object({
   tools: z.array(CachedToolSchema).optional(),
   /** When tools/<name>.json was last written: bumping it is what tells other hubs to re-read it. */
   toolsUpdatedAt: z.string().optional(),
+  /** What the server sent as `instructions` at initialize (kept when it starts; capped). */
+  instructions: z.string().optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 

@@ -166,6 +166,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
           `${summary.name} (${summary.state}) — ${tools.length} tools`,
+          ...(summary.lastError ? [`last error: ${summary.lastError}`] : []),
+          ...(summary.instructions ? [`instructions from the server:\n${summary.instructions}`] : []),
           ...tools.map(
             t =>
               `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
@@ -179,7 +181,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       const spell = await spelling();
       const servers = (await manager.status())
         .map(toSummary)
-        .map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
+        // Instructions only in the one-server view: this list stays short however many are installed.
+        .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) }));
       const next =
         servers.length === 0
           ? 'Nothing installed yet: find a server with registry.search, then registry.install.'

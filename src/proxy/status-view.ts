@@ -1,0 +1,40 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerStatusView } from './manager-types.js';
+import type { RouteTable } from './routes.js';
+import type { ServerSlot } from './server-slot.js';
+
+// What registry.list and the CLI see of one slot, and the result of a call to a server that is gone.
+
+export function unavailable(name: string): CallToolResult {
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `CHILD_UNAVAILABLE: Server "${name}" is no longer installed or hub is shutting down; call tools/list again.`,
+      },
+    ],
+    isError: true,
+  };
+}
+
+export function statusView(slot: ServerSlot, table: RouteTable, logFile: string): ServerStatusView {
+  const { record, metrics } = slot;
+  const view: ServerStatusView = {
+    name: record.name,
+    mode: record.mode,
+    state: slot.state,
+    tools: [...(table.byServer.get(record.name)?.values() ?? [])].map(route => route.dotted),
+    calls: metrics.calls,
+    errors: metrics.errors,
+    meanMs: metrics.meanMs,
+    p95Ms: metrics.p95Ms,
+    restarts: metrics.restarts,
+    logFile,
+  };
+  if (record.package !== undefined) view.package = record.package;
+  if (record.version !== undefined) view.version = record.version;
+  if (slot.conn?.pid !== undefined) view.pid = slot.conn.pid;
+  if (metrics.lastError !== undefined) view.lastError = metrics.lastError;
+  if (record.instructions !== undefined) view.instructions = record.instructions;
+  return view;
+}
