@@ -1,8 +1,10 @@
+import { HubError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { StoreData } from '../store/schema.js';
 import { isKeeperAlive } from './reconcile.js';
 
 export const PORT_RESERVATION_MS = 30_000;
+const OS_PICK_ATTEMPTS = 100;
 
 export interface FreePort {
   readonly port: number;
@@ -32,7 +34,14 @@ export async function allocatePort(store: Store, preferred: readonly number[], h
   return store.update(async data => {
     const nowMs = Date.now();
     const exclude = takenPorts(data, nowMs);
-    const port = await getPort({ port: preferred.filter(p => !exclude.has(p)), exclude, ...(host !== undefined && { host }) });
+    const options = { exclude, ...(host !== undefined && { host }) };
+    // get-port checks `exclude` only against the preferred ports: the port the OS picks (port 0)
+    // is returned unchecked, and the OS readily hands out a port another hub just reserved.
+    let port = await getPort({ ...options, port: preferred.filter(p => !exclude.has(p)) });
+    for (let attempt = 0; exclude.has(port); attempt += 1) {
+      if (attempt >= OS_PICK_ATTEMPTS) throw new HubError('LIMIT', `The OS offered only ports already reserved by a hub (${OS_PICK_ATTEMPTS} tries); wait ${PORT_RESERVATION_MS / 1000} s for reservations to expire, or pass a port in "preferred".`);
+      port = await getPort(options);
+    }
     const until = nowMs + PORT_RESERVATION_MS;
     data.reservations[String(port)] = until;
     return { port, host, reservedUntil: new Date(until).toISOString(), preferredGranted: preferred.includes(port) };
