@@ -1,10 +1,11 @@
+import { closeSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { HubError } from '../errors.js';
 import { liveGroupMembers } from './group.js';
-import { isGroupRunning, ownsGroupIds, reconcileRecord } from './reconcile.js';
+import { isGroupRunning, killMarkerFile, ownsGroupIds, reconcileRecord } from './reconcile.js';
 import { findRecord, forgetRecord, readRecords } from './records.js';
 import { clip } from './clip.js';
 import { stopGroup, type KillSignal } from './stop.js';
@@ -104,6 +105,11 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
     const outcome = strays.length + escaped.length > 0 ? await stopGroup(pgid, spec.signal, spec.graceMs, escaped) : undefined;
     const written = await record(writer(store, paths, found.id, {}, spec.remove, signalledAtMs), found);
     return { record: written.record, alreadyEnded: true, signalSent: outcome ? spec.signal : undefined, escalated: outcome?.escalated ?? false, strayMembers: strays.length, escapedMembers: escaped.length, removed: spec.remove, waitedMs: outcome?.waitedMs ?? 0, warning: written.warning };
+  }
+  try {
+    closeSync(openSync(killMarkerFile(paths, found.id), 'w', 0o600));
+  } catch {
+    // Best effort: the record written after the signals says killed too.
   }
   const escapees = liveSessionStrays(found);
   const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees);

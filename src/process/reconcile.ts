@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
 import { liveGroupMembers } from './group.js';
 import { bootId, isRecordedProcess, readProcessIdentity } from './identity.js';
+
+// Written by kill_process before it signals (an empty file: it fits on a full disk, needs no
+// store lock), so the end is recorded as killed even if the store could not be written then.
+export const killMarkerFile = (paths: HubPaths, id: string): string => `${paths.processExitFile(id).replace(/\.exit$/, '')}.kill`;
 
 export const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -19,7 +24,7 @@ export function reconcileRecord(record: ProcessRecord, paths: HubPaths, nowMs = 
   const exit = readExitFile(paths.processExitFile(record.id));
   // No exit file but a live group: the keeper alone was killed and the command runs on.
   if (!exit && orphanedGroupMembers(record).length > 0) return record;
-  const killed = record.killRequestedAt !== undefined;
+  const killed = record.killRequestedAt !== undefined || existsSync(killMarkerFile(paths, record.id));
   const ended: ProcessRecord = { ...record, status: killed ? 'killed' : 'exited' };
   if (exit) {
     ended.exitCode = exit.code;

@@ -4,13 +4,13 @@ import type { HubPaths } from '../paths.js';
 import type { ProcessRecord, StoreData } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { findKeepers, type FoundKeeper } from './keeper-scan.js';
-import { isPrunable, reconcileRecord } from './reconcile.js';
+import { isPrunable, killMarkerFile, reconcileRecord } from './reconcile.js';
 import { applyKeepers, hasStarting } from './recover.js';
 
 /** Deletes a record with its log and exit file. */
 export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void {
   delete data.processes[id];
-  for (const file of [paths.processLog(id), `${paths.processLog(id)}.cut`, paths.processExitFile(id), `${paths.processExitFile(id)}.tmp`]) rmSync(file, { force: true });
+  for (const file of [paths.processLog(id), `${paths.processLog(id)}.cut`, killMarkerFile(paths, id), paths.processExitFile(id), `${paths.processExitFile(id)}.tmp`]) rmSync(file, { force: true });
 }
 
 // Brings every record in data up to date (keepers found in /proc, status, exit, prune); true
