@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
+import { clip } from './clip.js';
 import { liveGroupMembers } from './group.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
@@ -21,7 +22,7 @@ import { liveGroupMembers } from './group.js';
 // has ended. So the cap holds with no hub running. Its `sleep` is killed with it: no stray member.
 export const KEEPER_SCRIPT = [
   'f=$1; m=$2; l=$3; cap=$4; node=$5; cut=$6; shift 6',
-  'k=$$; q=0; d=1; w=',
+  'k=$$; q=0; d=0.2; w=',
   'capcheck() { s=$(PATH=/usr/bin:/bin:$PATH wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
   'if [ "$cap" -gt 0 ]; then',
   '  ( p=; trap \'[ -n "$p" ] && kill $p 2>/dev/null; exit 0\' TERM',
@@ -102,12 +103,14 @@ export function spawnKeeper(spec: KeeperSpec): number {
     subprocess.unref();
     pid = subprocess.pid;
   } catch (error) {
-    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}": ${(error as Error).message}.`, { cause: error });
+    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": ${clip((error as Error).message)}.`, { cause: error });
   } finally {
     // The child holds its own copy; hub keeps no handle to the log.
     closeSync(fd);
   }
-  if (pid === undefined) throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}" (no pid). Check that /bin/sh exists.`);
+  if (pid === undefined) {
+    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": the system refused it (an argument over 128 KB or all of them over the system's limit, or /bin/sh missing). Shorten "args"/"command" or "env".`);
+  }
   return pid;
 }
 
