@@ -3,30 +3,11 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, type HubSession } from '../helpers/hub.js';
+import { overlappingHandouts, type Handout } from '../helpers/ports.js';
 
 const soak = process.env.HUB_SOAK === '1';
 const HUBS = 8;
-const CALLS = soak ? 200 : 20;
-
-interface Handout {
-  readonly port: number;
-  readonly until: number;
-}
-
-/** Pairs of handouts of one port where the second came before the first one's reservation ended. */
-export function overlappingHandouts(handouts: readonly Handout[], reservationMs: number): string[] {
-  const byPort = new Map<number, number[]>();
-  for (const { port, until } of handouts) byPort.set(port, [...(byPort.get(port) ?? []), until]);
-  const clashes: string[] = [];
-  for (const [port, untils] of byPort) {
-    untils.sort((a, b) => a - b);
-    for (let i = 1; i < untils.length; i += 1) {
-      const given = (untils[i] ?? 0) - reservationMs;
-      if (given < (untils[i - 1] ?? 0)) clashes.push(`port ${port} handed out at ${new Date(given).toISOString()} while reserved until ${new Date(untils[i - 1] ?? 0).toISOString()}`);
-    }
-  }
-  return clashes;
-}
+const CALLS = soak ? 200 : 15;
 
 describe('get_free_port', () => {
   test(`${HUBS} hubs × ${CALLS} calls on one HUB_HOME: no port is handed out twice within its reservation`, async () => {
