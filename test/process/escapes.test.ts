@@ -1,6 +1,6 @@
 // Escapes and edges of process supervision: a child that leaves the keeper's group, a keeper
 // killed alone, exit files under a permissive umask, inputs the OS refuses, a spawn that fails.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { hubPaths } from '../../src/paths.js';
 import { createProcessManager } from '../../src/process/manager.js';
@@ -9,7 +9,6 @@ import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, isAlive } from '../helpers/processes.js';
 import { reapKeepers } from '../helpers/keepers.js';
-import { readFileSync } from 'node:fs';
 
 const never = new AbortController().signal;
 
@@ -86,9 +85,12 @@ describe('edges', () => {
     onTestFinished(() => reapKeepers(home));
     const { manager, paths } = await managerIn(home);
     // One argument over MAX_ARG_STRLEN (128 KB): execve fails with E2BIG.
-    const error = await manager.start({ command: 'echo', args: ['x'.repeat(200_000)] }, undefined, never).catch((caught: unknown) => caught as Error & { code: string });
+    const error: unknown = await manager.start({ command: 'echo', args: ['x'.repeat(200_000)] }, undefined, never).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'SPAWN_FAILED' });
-    expect(error.message.length).toBeLessThan(1_000);
+    expect((error as Error).message.length).toBeLessThan(1_000);
     expect(await manager.list()).toEqual([]);
     expect(readdirSync(paths.processLogsDir)).toEqual([]);
   });
