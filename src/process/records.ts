@@ -5,7 +5,7 @@ import type { ProcessRecord, StoreData } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { findKeepers, type FoundKeeper } from './keeper-scan.js';
 import { isPrunable, killMarkerFile, reconcileRecord } from './reconcile.js';
-import { applyKeepers, hasStarting } from './recover.js';
+import { applyKeepers, hasAbandonedStart } from './recover.js';
 
 /** Deletes a record with its log and exit file. */
 export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void {
@@ -17,7 +17,7 @@ export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void
 // when something changed. keepers: the result of findKeepers, when the caller scanned.
 export function reconcileAll(data: StoreData, paths: HubPaths, nowMs = Date.now(), keepers?: ReadonlyMap<string, FoundKeeper>): boolean {
   let changed = false;
-  const found = keepers ?? (hasStarting(data) ? findKeepers(paths) : undefined);
+  const found = keepers ?? (hasAbandonedStart(data) ? findKeepers(paths) : undefined);
   if (found) changed = applyKeepers(data, found, paths, nowMs);
   for (const [id, record] of Object.entries(data.processes)) {
     const current = reconcileRecord(record, paths, nowMs);
@@ -43,7 +43,7 @@ export interface ReconcileOptions {
 export async function currentRecords(store: Store, paths: HubPaths, options: ReconcileOptions = {}): Promise<ProcessRecord[]> {
   const data = await store.read();
   const nowMs = Date.now();
-  const keepers = options.scan || hasStarting(data) ? findKeepers(paths) : undefined;
+  const keepers = options.scan || hasAbandonedStart(data) ? findKeepers(paths) : undefined;
   const needsWrite =
     (keepers !== undefined && applyKeepers(structuredClone(data), keepers, paths, nowMs)) ||
     Object.values(data.processes).some(record => {
@@ -62,7 +62,7 @@ export async function currentRecords(store: Store, paths: HubPaths, options: Rec
 export async function readRecords(store: Store, paths: HubPaths): Promise<ProcessRecord[]> {
   const data = await store.read();
   const nowMs = Date.now();
-  const keepers = hasStarting(data) ? findKeepers(paths) : undefined;
+  const keepers = hasAbandonedStart(data) ? findKeepers(paths) : undefined;
   if (keepers) applyKeepers(data, keepers, paths, nowMs);
   return Object.values(data.processes).map(record => reconcileRecord(record, paths, nowMs));
 }

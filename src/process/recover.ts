@@ -77,4 +77,7 @@ export function applyKeepers(data: StoreData, keepers: ReadonlyMap<string, Found
   return changed;
 }
 
-export const hasStarting = (data: StoreData): boolean => Object.values(data.processes).some(record => record.startingBy !== undefined);
+// A record whose starting hub is gone must be settled from /proc; while that hub lives it
+// records the keeper itself, so no scan (it reads every process's cmdline) is needed for it.
+export const hasAbandonedStart = (data: StoreData): boolean =>
+  Object.values(data.processes).some(record => record.startingBy !== undefined && !isSameProcess(record.startingBy.pid, record.startingBy.startTicks));
