@@ -7,6 +7,8 @@ export interface ProcessIdentity {
   readonly state: string;
   readonly ppid: number;
   readonly pgid: number;
+  /** Session id (field 6): a child that left the keeper's group with setpgid is still in its session. */
+  readonly sid: number;
   readonly startTicks: number;
 }
 
@@ -21,7 +23,7 @@ export function readProcessIdentity(pid: number): ProcessIdentity | undefined {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const startTicks = Number(fields[19]);
   if (!Number.isFinite(startTicks)) return undefined;
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), startTicks };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTicks };
 }
 
 let bootIdCache: string | undefined;

@@ -1,11 +1,14 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
+import { clip } from './clip.js';
 import { liveGroupMembers } from './group.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
 // process group, runs the command as its foreground child and, once the child is really gone,
-// writes "<exit code> <epoch ms>" to the exit file (tmp + mv, so a reader never sees half a line).
+// writes "<exit code> <epoch ms>" to the exit file (tmp + mv, so a reader never sees half a line;
+// umask 077 first, so the file is 0600 whatever umask hub had).
 // It traps the signals kill_process may send, so a group-wide SIGTERM ends the command but not
 // the keeper: it records the exit even when no hub runs. POSIX shells run trap actions only after
 // a foreground command completes, so the trap never cuts the wait short. The command runs in the
@@ -13,15 +16,39 @@ import { liveGroupMembers } from './group.js';
 // SIGQUIT ignored. A trap action (not `trap ''`) is reset to default on exec, so the command
 // receives every signal normally. `date +%s%3N` is GNU; elsewhere the hub falls back to the
 // exit file's mtime.
+// The log cap: a background subshell checks the log's size every second (every 0.1 s while it
+// grows fast) and, when it is over, runs log-cap-main.js (a short-lived node) to cut it; it ends
+// with the keeper (kill -0), and the keeper stops it and checks the cap once more when the command
+// has ended. So the cap holds with no hub running. Its `sleep` is killed with it: no stray member.
 export const KEEPER_SCRIPT = [
-  'f=$1; m=$2; shift 2',
+  'f=$1; m=$2; l=$3; cap=$4; node=$5; cut=$6; shift 6',
+  'k=$$; q=0; d=0.2; w=',
+  'capcheck() { s=$(PATH=/usr/bin:/bin:$PATH wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
+  'if [ "$cap" -gt 0 ]; then',
+  '  ( p=; trap \'[ -n "$p" ] && kill $p 2>/dev/null; exit 0\' TERM',
+  '    while kill -0 $k 2>/dev/null; do PATH=/usr/bin:/bin:$PATH sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null &',
+  '  w=$!',
+  'fi',
+  // Set after the log-cap subshell starts: a subshell inheriting a caught TERM would drop it
+  // until its own trap is set, and the keeper's TERM to it would be lost.
   "trap : TERM INT HUP QUIT USR1 USR2",
   'if [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1"; else "$@"; fi',
   'c=$?',
+  'if [ -n "$w" ]; then kill $w 2>/dev/null; wait $w 2>/dev/null; capcheck; fi',
+  'umask 077',
   // The command's env may set its own PATH: the keeper's tools come from the system dirs first.
   't=$(PATH=/usr/bin:/bin:$PATH date +%s%3N 2>/dev/null)',
   'printf "%s %s\\n" "$c" "$t" >"$f.tmp" && PATH=/usr/bin:/bin:$PATH mv -f "$f.tmp" "$f"',
 ].join('\n');
+
+// The argv positions (after `-c <script>`), shared with keeper-scan.ts, which reads them back.
+export const KEEPER_ARGV = { name: 3, exitFile: 4, mode: 5, command: 10 } as const;
+
+// The short-lived log cutter the keeper runs: next to this module in dist/, or dist/ when hub
+// runs from its sources (tests).
+const LOG_CAP_MAIN = [new URL('./log-cap-main.js', import.meta.url), new URL('../../dist/process/log-cap-main.js', import.meta.url)]
+  .map(url => fileURLToPath(url))
+  .find(file => existsSync(file));
 
 /** argv[0] of the keeper, as `ps` shows it. */
 export const KEEPER_NAME = 'hub-keeper';
@@ -34,6 +61,8 @@ export interface KeeperSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly logFile: string;
   readonly exitFile: string;
+  /** The log cap the keeper enforces; 0: none. */
+  readonly logCapBytes: number;
 }
 
 // execa is loaded on first use (hub's start path does not need it): prepareKeeper() before spawnKeeper.
@@ -49,7 +78,8 @@ export async function prepareKeeper(): Promise<void> {
 /** Starts the keeper detached (own session and group), output straight into the log file. */
 export function spawnKeeper(spec: KeeperSpec): number {
   const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
-  const argv: string[] = ['-c', KEEPER_SCRIPT, KEEPER_NAME, spec.exitFile, ...tail];
+  const cap = LOG_CAP_MAIN === undefined ? 0 : spec.logCapBytes;
+  const argv: string[] = ['-c', KEEPER_SCRIPT, KEEPER_NAME, spec.exitFile, tail[0] ?? 'shell', spec.logFile, String(cap), process.execPath, LOG_CAP_MAIN ?? '-', ...tail.slice(1)];
   // O_APPEND: every write lands at the end, so the log cap can cut the file in place.
   const fd = openSync(spec.logFile, 'a', 0o600);
   // execa 9's types name only 3..9 as raw descriptors; at runtime any open fd is handed to spawn.
@@ -73,12 +103,14 @@ export function spawnKeeper(spec: KeeperSpec): number {
     subprocess.unref();
     pid = subprocess.pid;
   } catch (error) {
-    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}": ${(error as Error).message}.`, { cause: error });
+    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": ${clip((error as Error).message)}.`, { cause: error });
   } finally {
     // The child holds its own copy; hub keeps no handle to the log.
     closeSync(fd);
   }
-  if (pid === undefined) throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${spec.command}" (no pid). Check that /bin/sh exists.`);
+  if (pid === undefined) {
+    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": the system refused it (an argument over 128 KB or all of them over the system's limit, or /bin/sh missing). Shorten "args"/"command" or "env".`);
+  }
   return pid;
 }
 
@@ -92,14 +124,19 @@ const readText = (file: string): string | undefined => {
   }
 };
 
-// The command has started once the keeper's child has exec'd: its cmdline is no longer the keeper's.
+// The command has started once the keeper's child has exec'd: its cmdline is no longer the
+// keeper's (the log-cap subshell, also a child, keeps the keeper's cmdline).
 function commandExeced(pid: number, keeperCommandLine: string | undefined): boolean {
   const children = readText(`/proc/${pid}/task/${pid}/children`);
-  const child = children?.trim().split(' ')[0];
-  if (children === undefined) return liveGroupMembers(pid).length > 1;
-  if (!child) return false;
-  const commandLine = readText(`/proc/${child}/cmdline`);
-  return commandLine !== undefined && commandLine !== keeperCommandLine;
+  if (children === undefined) return liveGroupMembers(pid).length > 2;
+  return children
+    .trim()
+    .split(' ')
+    .filter(Boolean)
+    .some(child => {
+      const commandLine = readText(`/proc/${child}/cmdline`);
+      return commandLine !== undefined && commandLine !== keeperCommandLine;
+    });
 }
 
 // Until the command has exec'd, a signal would meet the keeper's traps (in the keeper, or in the

@@ -1,12 +1,15 @@
+import { closeSync, openSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { HubError } from '../errors.js';
-import { bootId, readProcessIdentity } from './identity.js';
 import { liveGroupMembers } from './group.js';
-import { isKeeperAlive, reconcileRecord } from './reconcile.js';
-import { currentRecords, findRecord, forgetRecord } from './records.js';
+import { isGroupRunning, killMarkerFile, ownsGroupIds, reconcileRecord } from './reconcile.js';
+import { findRecord, forgetRecord, readRecords } from './records.js';
+import { clip } from './clip.js';
 import { stopGroup, type KillSignal } from './stop.js';
+import { liveSessionStrays } from './session.js';
 
 export interface KillSpec {
   readonly reference: string;
@@ -23,53 +26,99 @@ export interface KillOutcome {
   readonly escalated: boolean;
   /** Leftover members of an ended process's group (orphaned grandchildren) that were stopped. */
   readonly strayMembers: number;
+  /** Processes of its session that had left the group (setpgid) and were stopped too. */
+  readonly escapedMembers: number;
   readonly removed: boolean;
   readonly waitedMs: number;
+  /** Set when the process was stopped but the store could not be written yet (retried in the background). */
+  readonly warning: string | undefined;
 }
 
-// An ended process may leave grandchildren in its group. They are ours only while the group id
-// still names our keeper: no process holds that pid, or it is our keeper's own zombie.
-function strayGroupOf(record: ProcessRecord): number[] {
-  if (record.bootId !== undefined && record.bootId !== bootId()) return [];
-  const pgid = record.pgid ?? record.pid;
-  const leader = readProcessIdentity(pgid);
-  if (leader && (leader.startTicks !== record.startTicks || leader.pgid !== pgid)) return [];
-  return liveGroupMembers(pgid);
+// A record still being started (its keeper not yet recorded) settles within a moment.
+const STARTING_WAIT_MS = 5_000;
+// After the signals, the record is written with these pauses between tries; then in the background.
+const RECORD_RETRY_MS = [250, 1_000];
+const BACKGROUND_RETRY_MS = [2_000, 10_000, 30_000];
+
+async function settled(store: Store, paths: HubPaths, reference: string): Promise<ProcessRecord> {
+  const until = Date.now() + STARTING_WAIT_MS;
+  for (;;) {
+    const found = findRecord(await readRecords(store, paths), reference);
+    if (found.startingBy === undefined) return found;
+    if (Date.now() >= until) throw new HubError('STORE_BUSY', `Process "${found.id}" is still being started by hub pid ${found.startingBy.pid}; try kill_process again in a moment.`);
+    await sleep(50);
+  }
 }
 
-async function finish(store: Store, paths: HubPaths, id: string, patch: Partial<ProcessRecord>, remove: boolean): Promise<ProcessRecord> {
-  return store.update(data => {
-    const stored = data.processes[id];
-    if (!stored) throw new HubError('NOT_FOUND', `Process "${id}" was removed by another hub meanwhile.`);
-    const record = reconcileRecord({ ...stored, ...patch }, paths);
-    if (remove) forgetRecord(data, paths, id);
-    else data.processes[id] = record;
-    return record;
-  });
+// What is written after the signals: the kill (unless the keeper's own exit already recorded
+// more), or the record's removal. The store may refuse (full disk, frozen lock holder): the
+// process is stopped all the same, so the caller gets the outcome with a warning.
+function writer(store: Store, paths: HubPaths, id: string, patch: Partial<ProcessRecord>, remove: boolean, signalledAtMs: number) {
+  return () =>
+    store.update(data => {
+      const stored = data.processes[id];
+      if (!stored) return undefined;
+      let record = reconcileRecord({ ...stored, ...patch }, paths);
+      // Another hub may have recorded the end as an exit meanwhile: it ended by our signal.
+      if (record.status === 'exited' && patch.killRequestedAt !== undefined && Date.parse(record.endedAt ?? '') >= signalledAtMs) record = { ...record, status: 'killed' };
+      if (remove) forgetRecord(data, paths, id);
+      else data.processes[id] = record;
+      return record;
+    });
+}
+
+async function record(write: () => Promise<ProcessRecord | undefined>, expected: ProcessRecord): Promise<{ record: ProcessRecord; warning: string | undefined }> {
+  let lastError: unknown;
+  for (const pause of [0, ...RECORD_RETRY_MS]) {
+    if (pause > 0) await sleep(pause);
+    try {
+      return { record: (await write()) ?? expected, warning: undefined };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  // Keep trying while this hub runs; any hub's next listing records the end anyway.
+  const retry = (index: number): void => {
+    const pause = BACKGROUND_RETRY_MS[index];
+    if (pause === undefined) return;
+    setTimeout(() => void write().catch(() => retry(index + 1)), pause).unref();
+  };
+  retry(0);
+  const reason = clip((lastError as Error | undefined)?.message ?? 'unknown error');
+  return { record: expected, warning: `The process was stopped, but its record could not be written yet (${reason}); hub keeps retrying, and the next list_processes records it once the store is writable.` };
 }
 
 // SIGTERM (or the given signal) to the whole group, SIGKILL after grace, wait until no member
-// lives. The group is signalled only while the recorded keeper is the live process (pid, start
-// time, boot): a recycled pid is never signalled. Killing an ended process returns its record.
+// lives. Signals first, store after: a kill must work when the store cannot be written. The
+// group is signalled only while the recorded keeper is the live process (pid, start time, boot)
+// or its group outlived it: a recycled pid is never signalled. Processes of the keeper's session
+// that left the group (setpgid) are stopped with it. Killing an ended process returns its record.
 export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec): Promise<KillOutcome> {
-  const found = findRecord(await currentRecords(store, paths), spec.reference);
+  const found = await settled(store, paths, spec.reference);
   const pgid = found.pgid ?? found.pid;
-  if (found.status !== 'running' || !isKeeperAlive(found)) {
-    const strays = strayGroupOf(found);
-    const outcome = strays.length > 0 ? await stopGroup(pgid, spec.signal, spec.graceMs) : undefined;
-    const record = await finish(store, paths, found.id, {}, spec.remove);
-    return { record, alreadyEnded: true, signalSent: outcome ? spec.signal : undefined, escalated: outcome?.escalated ?? false, strayMembers: strays.length, removed: spec.remove, waitedMs: outcome?.waitedMs ?? 0 };
+  const signalledAtMs = Date.now();
+  if (!isGroupRunning(found, paths)) {
+    // An ended process may leave grandchildren in its group, or in its session (setpgid).
+    const owned = ownsGroupIds(found);
+    const strays = owned ? liveGroupMembers(pgid) : [];
+    const escaped = owned ? liveSessionStrays(found) : [];
+    const outcome = strays.length + escaped.length > 0 ? await stopGroup(pgid, spec.signal, spec.graceMs, escaped) : undefined;
+    const written = await record(writer(store, paths, found.id, {}, spec.remove, signalledAtMs), found);
+    return { record: written.record, alreadyEnded: true, signalSent: outcome ? spec.signal : undefined, escalated: outcome?.escalated ?? false, strayMembers: strays.length, escapedMembers: escaped.length, removed: spec.remove, waitedMs: outcome?.waitedMs ?? 0, warning: written.warning };
   }
-  await store.update(data => {
-    const stored = data.processes[found.id];
-    if (stored && stored.status === 'running') stored.killRequestedAt = new Date().toISOString();
-  });
-  const outcome = await stopGroup(pgid, spec.signal, spec.graceMs);
+  try {
+    closeSync(openSync(killMarkerFile(paths, found.id), 'w', 0o600));
+  } catch {
+    // Best effort: the record written after the signals says killed too.
+  }
+  const escapees = liveSessionStrays(found);
+  const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees);
   if (!outcome.stopped) {
-    throw new HubError('STOP_FAILED', `Process "${found.id}" (group ${pgid}) still has live members after SIGKILL (${liveGroupMembers(pgid).join(', ')}); they may be stuck in the kernel. Try kill_process again later.`);
+    throw new HubError('STOP_FAILED', `Process "${found.id}" (group ${pgid}) still has live members after SIGKILL (${[...liveGroupMembers(pgid), ...outcome.survivors].join(', ')}); they may be stuck in the kernel. Try kill_process again later.`);
   }
   // The keeper records the exit unless SIGKILL reached it first; then the signal is ours to record.
-  const patch: Partial<ProcessRecord> = { killRequestedAt: new Date().toISOString(), ...(outcome.escalated || spec.signal === 'SIGKILL' ? { signal: 'SIGKILL' } : { signal: spec.signal }) };
-  const record = await finish(store, paths, found.id, patch, spec.remove);
-  return { record, alreadyEnded: false, signalSent: spec.signal, escalated: outcome.escalated, strayMembers: 0, removed: spec.remove, waitedMs: outcome.waitedMs };
+  const patch: Partial<ProcessRecord> = { killRequestedAt: new Date(signalledAtMs).toISOString(), signal: outcome.escalated || spec.signal === 'SIGKILL' ? 'SIGKILL' : spec.signal };
+  const expected = { ...reconcileRecord({ ...found, ...patch }, paths), status: 'killed' as const };
+  const written = await record(writer(store, paths, found.id, patch, spec.remove, signalledAtMs), expected);
+  return { record: written.record, alreadyEnded: false, signalSent: spec.signal, escalated: outcome.escalated, strayMembers: 0, escapedMembers: escapees.length, removed: spec.remove, waitedMs: outcome.waitedMs, warning: written.warning };
 }

@@ -1,8 +1,9 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { markerLine, readLayout } from './log-marker.js';
 
 const COPY_CHUNK_BYTES = 1024 * 1024;
 const NEWLINE_SEARCH_BYTES = 64 * 1024;
+const CUT_LOCK_STALE_MS = 60_000;
 
 // Keeps a log under capBytes while its process runs: when it is over, the oldest part is cut in
 // place and the newest half kept, behind a marker line "[hub: N bytes of older output truncated]"
@@ -12,10 +13,14 @@ const NEWLINE_SEARCH_BYTES = 64 * 1024;
 // landing between the last size check and the truncate can be lost, a window of microseconds.
 // Returns the bytes cut (0 when under the cap).
 export function enforceLogCap(file: string, capBytes: number): number {
+  // One cutter at a time: a hub and the keeper (log-cap-main.ts) may both find the log over.
+  const lock = `${file}.cut`;
+  if (!takeCutLock(lock)) return 0;
   let fd: number;
   try {
     fd = openSync(file, 'r+');
   } catch {
+    rmSync(lock, { force: true });
     return 0;
   }
   try {
@@ -52,5 +57,22 @@ export function enforceLogCap(file: string, capBytes: number): number {
     return cut;
   } finally {
     closeSync(fd);
+    rmSync(lock, { force: true });
   }
+}
+
+// O_EXCL create; a lock older than CUT_LOCK_STALE_MS was left by a cutter that died mid-cut.
+function takeCutLock(lock: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      const info = statSync(lock, { throwIfNoEntry: false });
+      if (info && Date.now() - info.mtimeMs < CUT_LOCK_STALE_MS) return false;
+      rmSync(lock, { force: true });
+    }
+  }
+  return false;
 }

@@ -7,7 +7,7 @@ import type { LineMatcher } from './line-match.js';
 import { readLogSince, tailLog, type LogSlice } from './log-read.js';
 import { killProcess, type KillOutcome, type KillSpec } from './kill.js';
 import { allocatePort, type FreePort } from './ports.js';
-import { isKeeperAlive } from './reconcile.js';
+import { isGroupRunning } from './reconcile.js';
 import { byStartTime, currentRecords, findRecord } from './records.js';
 import { markFailed, settleBriefly, startProcess, type StartSpec } from './start.js';
 import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
@@ -19,6 +19,7 @@ const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.
 const SHELL_SETTLE_MS = 150;
 const START_TAIL_LINES = 20;
+const SCAN_EVERY_MS = 10_000;
 
 export interface ProcessManagerOptions {
   readonly paths: HubPaths;
@@ -79,8 +80,13 @@ export function createProcessManager(options: ProcessManagerOptions) {
     }
   };
 
+  // /proc is searched for keepers no record knows (a hub killed mid-start, lost records) on the
+  // first listing and then at most every SCAN_EVERY_MS: a scan reads every process's cmdline.
+  let lastScanMs = Number.NEGATIVE_INFINITY;
   const records = async (): Promise<ProcessRecord[]> => {
-    const list = await currentRecords(store, paths);
+    const scan = Date.now() - lastScanMs >= SCAN_EVERY_MS;
+    if (scan) lastScanMs = Date.now();
+    const list = await currentRecords(store, paths, { scan });
     enforceCaps(list);
     return list;
   };
@@ -90,11 +96,11 @@ export function createProcessManager(options: ProcessManagerOptions) {
   return {
     async start(spec: StartSpec, wait: WaitSpec | undefined, signal: AbortSignal): Promise<StartOutcome> {
       const started = await startProcess(
-        { paths, store, maxRunning: options.maxRunning, baseCwd: options.baseCwd ?? process.cwd(), baseEnv: options.baseEnv ?? process.env },
+        { paths, store, maxRunning: options.maxRunning, logCapBytes: options.logCapBytes, baseCwd: options.baseCwd ?? process.cwd(), baseEnv: options.baseEnv ?? process.env },
         spec,
       );
       log.info({ process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys }, 'process started');
-      const isRunning = () => isKeeperAlive(started);
+      const isRunning = () => isGroupRunning(started, paths);
       await waitForCommandStarted(started.pid, isRunning);
       let outcome: WaitOutcome | undefined;
       if (wait) outcome = await waitForReady(wait, started.logFile, isRunning, signal);
@@ -131,7 +137,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
 
     kill: (spec: KillSpec): Promise<KillOutcome> => killProcess(store, paths, spec),
 
-    freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> => allocatePort(store, preferred, host),
+    freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> => allocatePort(store, paths, preferred, host),
 
     close(): void {
       if (capTimer) clearInterval(capTimer);

@@ -1,19 +1,30 @@
+import { existsSync } from 'node:fs';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
-import { isRecordedProcess } from './identity.js';
+import { liveGroupMembers } from './group.js';
+import { bootId, isRecordedProcess, readProcessIdentity } from './identity.js';
+
+// Written by kill_process before it signals (an empty file: it fits on a full disk, needs no
+// store lock), so the end is recorded as killed even if the store could not be written then.
+export const killMarkerFile = (paths: HubPaths, id: string): string => `${paths.processExitFile(id).replace(/\.exit$/, '')}.kill`;
 
 export const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 // The current truth about one record, from the OS and the keeper's exit file; no subprocess.
-// A record is running only while its keeper is the very process that was started (pid + start
-// ticks + boot id); a recycled pid or a zombie counts as ended.
+// A record is running while its keeper is the very process that was started (pid + start
+// ticks + boot id), or while its group lives on after the keeper alone was killed (no exit
+// file: a group outliving a recorded exit is only strays); a recycled
+// pid or a zombie counts as ended. A record still being started (startingBy) is left as it is:
+// reconcileAll settles it, with the keepers found in /proc.
 export function reconcileRecord(record: ProcessRecord, paths: HubPaths, nowMs = Date.now()): ProcessRecord {
-  if (record.status !== 'running') return record;
+  if (record.status !== 'running' || record.startingBy !== undefined) return record;
   if (isKeeperAlive(record)) return record;
   // Checked after the identity: the keeper writes the file before it exits.
   const exit = readExitFile(paths.processExitFile(record.id));
-  const killed = record.killRequestedAt !== undefined;
+  // No exit file but a live group: the keeper alone was killed and the command runs on.
+  if (!exit && orphanedGroupMembers(record).length > 0) return record;
+  const killed = record.killRequestedAt !== undefined || existsSync(killMarkerFile(paths, record.id));
   const ended: ProcessRecord = { ...record, status: killed ? 'killed' : 'exited' };
   if (exit) {
     ended.exitCode = exit.code;
@@ -35,4 +46,24 @@ export function isPrunable(record: ProcessRecord, nowMs = Date.now()): boolean {
 
 /** The keeper recorded for this process is still the live, non-zombie group leader. */
 export const isKeeperAlive = (record: ProcessRecord): boolean =>
-  isRecordedProcess(record.pid, { startTicks: record.startTicks, bootId: record.bootId, pgid: record.pgid ?? record.pid });
+  record.startingBy === undefined && isRecordedProcess(record.pid, { startTicks: record.startTicks, bootId: record.bootId, pgid: record.pgid ?? record.pid });
+
+// Members of the recorded group alive after its keeper ended (the keeper alone was killed, or a
+// grandchild outlived the command). The group is ours while no other process holds its number
+// as pid: the kernel does not reuse a pid that is still some live group's id.
+export function orphanedGroupMembers(record: ProcessRecord): number[] {
+  return ownsGroupIds(record) ? liveGroupMembers(record.pgid ?? record.pid) : [];
+}
+
+/** The record's group (and session) id still names its keeper: no other process holds that pid. */
+export function ownsGroupIds(record: ProcessRecord): boolean {
+  if (record.startTicks === undefined || record.startingBy !== undefined) return false;
+  if (record.bootId !== undefined && record.bootId !== bootId()) return false;
+  const pgid = record.pgid ?? record.pid;
+  if (pgid <= 1) return false;
+  const leader = readProcessIdentity(pgid);
+  return !leader || (leader.startTicks === record.startTicks && leader.pgid === pgid);
+}
+
+/** The command still runs: its keeper is alive, or the keeper alone died and the group lives on. */
+export const isGroupRunning = (record: ProcessRecord, paths: HubPaths): boolean => record.status === 'running' && reconcileRecord(record, paths).status === 'running';

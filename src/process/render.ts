@@ -29,9 +29,10 @@ export function renderLogs(slice: LogSlice, withCursor: boolean): string {
   return [...notes.filter(note => note.includes('cursor pointed')), ...(body ? [body] : []), ...notes.filter(note => !note.includes('cursor pointed'))].join('\n');
 }
 
-export function renderKill(view: ProcessView, outcome: Pick<KillOutcome, 'alreadyEnded' | 'signalSent' | 'escalated' | 'strayMembers' | 'removed' | 'waitedMs'>): string {
+export function renderKill(view: ProcessView, outcome: Pick<KillOutcome, 'alreadyEnded' | 'signalSent' | 'escalated' | 'strayMembers' | 'removed' | 'waitedMs'> & Partial<Pick<KillOutcome, 'escapedMembers' | 'warning'>>): string {
+  const escaped = (outcome.escapedMembers ?? 0) > 0 ? `; stopped ${outcome.escapedMembers} process group(s) that had left its group (same session)` : '';
   const what = outcome.alreadyEnded
     ? `Already ended: ${describeProcess(view)}${outcome.strayMembers > 0 ? `; stopped ${outcome.strayMembers} leftover member(s) of its group` : ''}`
     : `Stopped ${describeProcess(view)} with ${outcome.signalSent ?? 'SIGTERM'}${outcome.escalated ? ', escalated to SIGKILL' : ''} in ${outcome.waitedMs} ms`;
-  return `${what}${outcome.removed ? '; record and log removed' : ''}.`;
+  return `${what}${escaped}${outcome.removed ? '; record and log removed' : ''}.${outcome.warning ? `\nWarning: ${outcome.warning}` : ''}`;
 }

@@ -2,13 +2,14 @@ import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
+import { clip } from './clip.js';
 import type { HubPaths } from '../paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { bootId, readProcessIdentity } from './identity.js';
 import { newProcessId } from './ids.js';
 import { prepareKeeper, spawnKeeper } from './keeper.js';
-import { reconcileAll } from './records.js';
+import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
 
@@ -26,46 +27,72 @@ export interface StartContext {
   readonly paths: HubPaths;
   readonly store: Store;
   readonly maxRunning: number;
+  /** The keeper holds the log under this size (0: no cap). */
+  readonly logCapBytes: number;
   /** Hub's working directory and environment, which the process inherits. */
   readonly baseCwd: string;
   readonly baseEnv: NodeJS.ProcessEnv;
 }
 
+// The OS refuses a NUL byte in any path, argument or env entry, and paths past PATH_MAX; said
+// here with the field's name rather than as a spawn or internal error.
+const PATH_MAX = 4096;
+function checkText(field: string, value: string): void {
+  if (value.includes('\0')) throw new HubError('INVALID_INPUT', `Field "${field}" contains a NUL byte, which no program can receive; remove it.`);
+}
+
 function checkCwd(cwd: string): void {
-  const info = statSync(cwd, { throwIfNoEntry: false });
+  checkText('cwd', cwd);
+  if (Buffer.byteLength(cwd) >= PATH_MAX) throw new HubError('INVALID_INPUT', `Field "cwd" is ${Buffer.byteLength(cwd)} bytes long, past the system's path limit (${PATH_MAX}); pass a shorter path.`);
+  let info;
+  try {
+    info = statSync(cwd, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new HubError('INVALID_INPUT', `Field "cwd": the directory "${clip(cwd)}" cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'}). Pass an existing directory, or omit cwd.`, { cause: error });
+  }
   if (!info?.isDirectory()) {
-    throw new HubError('INVALID_INPUT', `Field "cwd": the directory "${cwd}" does not exist${info ? ' (it is a file)' : ''}. Pass an existing directory, or omit cwd to use hub's working directory.`);
+    throw new HubError('INVALID_INPUT', `Field "cwd": the directory "${clip(cwd)}" does not exist${info ? ' (it is a file)' : ''}. Pass an existing directory, or omit cwd to use hub's working directory.`);
+  }
+}
+
+function checkSpecText(spec: StartSpec): void {
+  checkText('command', spec.command);
+  spec.args?.forEach((arg, index) => checkText(`args[${index}]`, arg));
+  for (const [key, value] of Object.entries(spec.env ?? {})) {
+    checkText(`env.${clip(key)}`, key);
+    checkText(`env.${clip(key)}`, value);
   }
 }
 
 function checkCommand(spec: StartSpec, cwd: string, pathValue: string | undefined): void {
   const program = spec.args === undefined ? firstProgramOfShellLine(spec.command) : spec.command;
   if (program === undefined || resolveExecutable(program, pathValue, cwd) !== undefined) return;
-  throw new HubError('SPAWN_FAILED', `Field "command": "${program}" was not found on PATH or is not executable (cwd "${cwd}"). Check the spelling, install it, or give its full path.`);
+  throw new HubError('SPAWN_FAILED', `Field "command": "${clip(program)}" was not found on PATH or is not executable (cwd "${clip(cwd)}"). Check the spelling, install it, or give its full path.`);
 }
 
-// Validates, then (under the store lock, so the name and limit checks hold across hubs) starts
-// the keeper and records it. Nothing is spawned for invalid input.
+// The record is written first (under the store lock, so the name and limit checks hold across
+// hubs), marked startingBy this hub; then the keeper is spawned, then its pid recorded. A hub
+// killed at any moment leaves a record: either startingBy a dead hub (settled as failed, or
+// attached to its keeper found in /proc by id) or complete. Nothing is spawned for invalid input.
 export async function startProcess(context: StartContext, spec: StartSpec): Promise<ProcessRecord> {
+  checkSpecText(spec);
   const cwd = resolve(context.baseCwd, spec.cwd ?? '.');
   checkCwd(cwd);
   checkCommand(spec, cwd, spec.env?.PATH ?? context.baseEnv.PATH);
   mkdirSync(context.paths.processLogsDir, { recursive: true, mode: 0o700 });
   await prepareKeeper();
-  return context.store.update(data => {
+  const self = readProcessIdentity(process.pid);
+  const intent = await context.store.update(data => {
     reconcileAll(data, context.paths);
     const running = Object.values(data.processes).filter(record => record.status === 'running');
     if (spec.name !== undefined && running.some(record => record.name === spec.name)) {
-      throw new HubError('ALREADY_EXISTS', `Field "name": a running process is already named "${spec.name}". Pick another name, or kill_process "${spec.name}" first.`);
+      throw new HubError('ALREADY_EXISTS', `Field "name": a running process is already named "${clip(spec.name)}". Pick another name, or kill_process "${clip(spec.name)}" first.`);
     }
     if (running.length >= context.maxRunning) {
       throw new HubError('LIMIT', `${running.length} processes are running, the limit is ${context.maxRunning}. Stop some with kill_process (list_processes shows them).`);
     }
     let id = newProcessId();
     while (data.processes[id]) id = newProcessId();
-    const logFile = context.paths.processLog(id);
-    const pid = spawnKeeper({ command: spec.command, args: spec.args, cwd, env: spec.env ?? {}, logFile, exitFile: context.paths.processExitFile(id) });
-    const identity = readProcessIdentity(pid);
     const record: ProcessRecord = {
       id,
       ...(spec.name !== undefined && { name: spec.name }),
@@ -75,15 +102,30 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       envKeys: Object.keys(spec.env ?? {}).sort(),
       tags: [...(spec.tags ?? [])],
       ports: [...(spec.ports ?? [])],
-      pid,
-      pgid: pid,
-      startTicks: identity?.startTicks ?? 0,
-      bootId: bootId(),
+      pid: 0,
       status: 'running',
       startedAt: new Date().toISOString(),
-      logFile,
+      logFile: context.paths.processLog(id),
+      startingBy: { pid: process.pid, startTicks: self?.startTicks ?? 0 },
     };
     data.processes[id] = record;
+    return record;
+  });
+  let pid: number;
+  try {
+    pid = spawnKeeper({ command: spec.command, args: spec.args, cwd, env: spec.env ?? {}, logFile: intent.logFile, exitFile: context.paths.processExitFile(intent.id), logCapBytes: context.logCapBytes });
+  } catch (error) {
+    await context.store.update(data => forgetRecord(data, context.paths, intent.id)).catch(() => undefined);
+    throw error;
+  }
+  const identity = readProcessIdentity(pid);
+  const keeper = { pid, pgid: pid, startTicks: identity?.startTicks ?? 0, bootId: bootId() };
+  return context.store.update(data => {
+    const stored = data.processes[intent.id];
+    // Another hub may have attached the keeper already (found in /proc): same values.
+    const { startingBy: _startingBy, ...rest } = stored ?? intent;
+    const record: ProcessRecord = { ...rest, ...keeper };
+    data.processes[intent.id] = record;
     return record;
   });
 }

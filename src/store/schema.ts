@@ -28,6 +28,11 @@ export const ProcessRecordSchema = z.object({
   startTicks: z.number().optional(),
   bootId: z.string().optional(),
   killRequestedAt: z.string().optional(),
+  // Set while the record is written but its keeper not yet: the hub starting it (pid + start
+  // ticks). Written before the spawn, so a hub killed mid-start never leaves a process without a record.
+  startingBy: z.object({ pid: z.number().int(), startTicks: z.number() }).optional(),
+  /** When a live keeper with no (or an ended) record was found and recorded again. */
+  recoveredAt: z.string().optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 

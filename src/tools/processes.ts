@@ -79,8 +79,10 @@ const KillOutput = z.object({
   signal_sent: KillSignalName.optional(),
   escalated: z.boolean().describe('SIGKILL was needed after grace_ms'),
   stray_members: z.number().int().describe('Leftover members of an already-ended process group that were stopped'),
+  escaped_members: z.number().int().describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
   removed: z.boolean(),
   waited_ms: z.number().int(),
+  warning: z.string().optional().describe('Set when the process was stopped but its record could not be written yet (store not writable); hub retries'),
 });
 
 const PortInput = z.strictObject({
@@ -199,8 +201,10 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         ...(outcome.signalSent !== undefined && { signal_sent: outcome.signalSent }),
         escalated: outcome.escalated,
         stray_members: outcome.strayMembers,
+        escaped_members: outcome.escapedMembers,
         removed: outcome.removed,
         waited_ms: outcome.waitedMs,
+        ...(outcome.warning !== undefined && { warning: outcome.warning }),
       };
       return { structured, text: renderKill(view, outcome) };
     },

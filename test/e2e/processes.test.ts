@@ -108,7 +108,9 @@ describe('processes over stdio', () => {
     } finally {
       await Promise.all(hubs.map(hub => hub.close()));
     }
-  });
+    // Each start takes the store lock twice (record first, then its keeper): 40 at once on a
+    // loaded 2-core machine can pass the default 30 s.
+  }, 90_000);
 
   test('env values never appear in results, hub.log, the CLI or db.json', async () => {
     const home = await makeHubHome();

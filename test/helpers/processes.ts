@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { reapKeepers } from './keepers.js';
 
 function statFields(pid: number | string): string[] | undefined {
   try {
@@ -28,8 +29,10 @@ export function groupMembers(pgid: number): number[] {
     .map(Number);
 }
 
-/** SIGKILL the group of every process recorded in home's store (test cleanup). */
+/** SIGKILL the group of every process recorded in home's store, and of every keeper of home still running (test cleanup). */
 export async function reapAll(home: string): Promise<void> {
+  // Keepers no record names yet (a start cut short by the test's end) would write on into home.
+  reapKeepers(home);
   let data: { processes?: Record<string, { pid?: number; pgid?: number }> };
   try {
     data = JSON.parse(await readFile(join(home, 'db.json'), 'utf8'));

@@ -1,0 +1,17 @@
+import type { ProcessRecord } from '../store/schema.js';
+import { liveProcesses } from './group.js';
+
+// The keeper leads its own session (spawned detached: setsid), so a child that leaves the
+// keeper's process group with setpgid(0,0) stays in the session: found by session id, it is
+// stopped with the group rather than left running. (A child that calls setsid itself leaves
+// both; nothing in /proc ties it to the keeper any more once it is reparented.)
+// The caller has checked that the record's keeper (or its surviving group) is ours: the kernel
+// does not reuse a pid still used as a session id.
+
+/** Process groups of the keeper's session other than its own. */
+export function liveSessionStrays(record: ProcessRecord): number[] {
+  const sid = record.pgid ?? record.pid;
+  if (sid <= 1) return [];
+  const groups = new Set(liveProcesses(identity => identity.sid === sid && identity.pgid !== sid).map(identity => identity.pgid));
+  return [...groups];
+}
