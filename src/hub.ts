@@ -2,12 +2,13 @@ import type { LineKind } from './proxy/hub-stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './config.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
-import { pickNameMode, type NameMode } from './tools/naming.js';
+import { createToolListing } from './tools/listing.js';
+import { pickNameMode, spellText } from './tools/naming.js';
 import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
@@ -23,6 +24,7 @@ export interface Hub {
   close(): Promise<void>;
 }
 
+// Written with dotted names; spelled the way the client sees them when the server is built.
 const INSTRUCTIONS =
   'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
   'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
@@ -35,11 +37,28 @@ function lazyAjvValidator(): jsonSchemaValidator {
   return { getValidator: schema => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
+// How long a tool call that changed the listing holds its result for the client's re-list.
+const RELIST_WAIT_MS = 500;
+
+export interface HubOptions {
+  config: HubConfig;
+  log: Logger;
+  store: Store;
+  /** Upper bound on holding a result until the client re-lists (clients that ignore list_changed never do). */
+  relistWaitMs?: number;
+}
+
 // The factory: no I/O at import, everything stateful built here from its dependencies.
-export function createHub({ config, log, store }: { config: HubConfig; log: Logger; store: Store }): Hub {
+export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
+  // One spelling for every client (SPEC "Tool names"): it is known before any client connects.
+  const mode = pickNameMode(config.toolNames);
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjvValidator() },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: spellText(INSTRUCTIONS, mode),
+      jsonSchemaValidator: lazyAjvValidator(),
+    },
   );
   let initialized = false;
   server.oninitialized = () => {
@@ -48,21 +67,37 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
   const deps: ToolDeps = { config, log, store, server, isInitialized: () => initialized };
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
-  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], log, config.resultCapBytes);
   const proxied = registryGroup.proxied;
+  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], {
+    log,
+    resultCapBytes: config.resultCapBytes,
+    mode,
+    spelling: () => ready.spelling(),
+  });
+  const ready = createToolListing(table.list(), proxied, mode);
 
-  // Decided per session from the client's name at initialize (SPEC "Tool names").
-  const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await proxied.refresh?.();
-    return { tools: [...table.list(mode()), ...proxied.list(mode())] };
+  // Answered from the ready listing, never after I/O: a client re-lists right after
+  // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
+  // picked up behind the answer and announced with list_changed.
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = ready.tools();
+    ready.served();
+    proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
+    return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = table.find(name);
-    if (tool) return table.call(tool, args, extra);
+    if (tool) {
+      const before = ready.version();
+      const result = await table.call(tool, args, extra);
+      // It changed the tools (install, uninstall, a first start): list_changed went out, so the
+      // result waits until the client has the new listing, bounded for clients that never re-list.
+      const after = ready.version();
+      if (after !== before && initialized) await ready.relisted(after, relistWaitMs, extra.signal);
+      return result;
+    }
     let forward = proxied.find(name);
     if (!forward) {
       // Perhaps installed by another hub since this one last looked.
@@ -70,7 +105,10 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
       forward = proxied.find(name);
     }
     if (forward) return forward(args, extra);
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
+    // A plain error with a code: McpError would put "MCP error -32602:" in the message, and the
+    // client adds its own.
+    const message = spellText(`Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`, mode);
+    throw Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
   });
 
   return {

@@ -90,7 +90,7 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
     { config, log: silentLogger, store, server, isInitialized: () => initialized },
     { graceMs: 500, ...options.manager },
   );
-  const mode = () => pickNameMode(config.toolNames, server.getClientVersion()?.name);
+  const mode = () => pickNameMode(config.toolNames);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: manager.list(mode()) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const forward = manager.find(request.params.name);
