@@ -133,6 +133,21 @@ describe('guidance in structuredContent (clients that show the model only that)'
   });
 });
 
+describe('guidance in structuredContent for the registry tools', () => {
+  test('registry_search (offline catalog) says how to install a result, in the listed spelling', async () => {
+    await withHub(async hub => {
+      await hub.client.listTools();
+      const found = await hub.call('registry_search', { query: 'memory', sources: ['catalog'] });
+      expect(found.isError, textOf(found)).toBeFalsy();
+      const { next } = found.structuredContent as { next: string };
+      expect(next).toContain('registry_install { package: "@modelcontextprotocol/server-memory", name: "memory" }');
+      expect(textOf(found)).toContain('install: registry_install {');
+      const none = await hub.call('registry_search', { query: 'zzzzqqqq-nothing', sources: ['catalog'] });
+      expect((none.structuredContent as { next: string }).next).toMatch(/^No MCP servers found; try another word or registry_search/);
+    });
+  });
+});
+
 describe('input schemas every client can convert', () => {
   test('no anyOf/oneOf/allOf/not at any level, and every property has one type', async () => {
     await withHub(async hub => {
