@@ -45,7 +45,7 @@ export interface HubOptions {
   log: Logger;
   store: Store;
   /** Upper bound on holding a result until the client re-lists (clients that ignore list_changed never do). */
-  relistWaitMs?: number;
+  relistWaitMs?: number | undefined;
 }
 
 // The factory: no I/O at import, everything stateful built here from its dependencies.
