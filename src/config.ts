@@ -103,7 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     paths,
     registryUrl: (vars.HUB_REGISTRY_URL ?? file.registryUrl ?? DEFAULT_REGISTRY_URL).replace(/\/+$/, ''),
     npmRegistry: vars.HUB_NPM_REGISTRY ?? file.npmRegistry,
-    toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? 'auto',
+    toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? 'underscore',
     logLevel: vars.HUB_LOG_LEVEL ?? file.logLevel ?? 'info',
     maxRunningProcesses: file.maxRunningProcesses ?? 64,
     logCapBytes: file.logCapBytes ?? 50 * 1024 * 1024,

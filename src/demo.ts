@@ -106,12 +106,15 @@ async function main(): Promise<void> {
     step(2, 'tools/list: what hub offers any client.');
     const names = (await client.listTools()).tools.map(tool => tool.name);
     detail(`${names.length} tools: ${names.join(', ')}`);
-    const missing = NEEDED_TOOLS.filter(name => !names.includes(name));
+    // hub lists underscore names by default (HUB_TOOL_NAMES=dotted keeps dots): use what it lists.
+    const dots = names.includes('registry.search');
+    const n = (dotted: string): string => (dots ? dotted : dotted.replaceAll('.', '_'));
+    const missing = NEEDED_TOOLS.map(n).filter(name => !names.includes(name));
     if (missing.length > 0)
       throw new DemoError(`this hub does not offer ${missing.join(', ')} yet, so the demo cannot go on`);
 
-    step(3, 'registry.search { query: "memory" }: find MCP servers to install.');
-    const search = await call('registry.search', {
+    step(3, `${n('registry.search')} { query: "memory" }: find MCP servers to install.`);
+    const search = await call(n('registry.search'), {
       query: 'memory',
       limit: 3,
       ...(offline && { sources: ['catalog'] }),
@@ -125,14 +128,14 @@ async function main(): Promise<void> {
         );
     }
 
-    step(4, "registry.install: add a server; its tools appear next to hub's own.");
+    step(4, `${n('registry.install')}: add a server; its tools appear next to hub's own.`);
     let server = 'everything';
-    let proxied = { tool: 'everything.echo', args: { message: 'hello through hub' } as Structured };
+    let proxied = { tool: n('everything.echo'), args: { message: 'hello through hub' } as Structured };
     if (!offline) {
       detail(`Installing @modelcontextprotocol/server-memory from npm (up to ${INSTALL_TIMEOUT_MS / 1000} s)...`);
       try {
         const installed = await call(
-          'registry.install',
+          n('registry.install'),
           { package: '@modelcontextprotocol/server-memory', name: 'memory' },
           { timeout: INSTALL_TIMEOUT_MS, signal: AbortSignal.timeout(INSTALL_TIMEOUT_MS) },
         );
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
         );
         server = 'memory';
         proxied = {
-          tool: 'memory.create_entities',
+          tool: n('memory.create_entities'),
           args: { entities: [{ name: 'hub', entityType: 'tool', observations: ['installed by the demo'] }] },
         };
       } catch (error) {
@@ -152,8 +155,8 @@ async function main(): Promise<void> {
     }
     if (server === 'everything') {
       const path = everythingServerPath();
-      detail(`Registering the bundled everything server: registry.install { command: node, args: [${path}] }`);
-      const installed = await call('registry.install', {
+      detail(`Registering the bundled everything server: ${n('registry.install')} { command: node, args: [${path}] }`);
+      const installed = await call(n('registry.install'), {
         command: process.execPath,
         args: [path, 'stdio'],
         name: 'everything',
@@ -162,18 +165,18 @@ async function main(): Promise<void> {
         `Registered everything: ${(installed.structured.tools as string[]).length} tools, state ${String(installed.structured.state)}.`,
       );
     }
-    const after = (await client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith(`${server}.`));
+    const after = (await client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith(`${server}.`) || name.startsWith(`${server}_`));
     detail(`tools/list now also shows ${after.length} ${server} tools, e.g. ${after.slice(0, 3).join(', ')}`);
 
     step(5, `Call a proxied tool: ${proxied.tool}. Hub forwards it to the ${server} server.`);
     const answer = (await client.callTool({ name: proxied.tool, arguments: proxied.args })) as CallToolResult;
     if (answer.isError) throw new DemoError(`${proxied.tool} failed: ${textOf(answer)}`);
     detail(`< ${compact(textOf(answer))}`);
-    const listed = await call('registry.list');
+    const listed = await call(n('registry.list'));
     const summary = (listed.structured.servers as { name: string; state: string; calls: number }[]).find(
       entry => entry.name === server,
     );
-    detail(`registry.list: ${server} is ${summary?.state ?? '?'} after ${summary?.calls ?? 0} call(s).`);
+    detail(`${n('registry.list')}: ${server} is ${summary?.state ?? '?'} after ${summary?.calls ?? 0} call(s).`);
 
     step(6, 'get_free_port: pick a port no other hub process will hand out for 30 s.');
     const port = (await call('get_free_port', { preferred: 4321 })).structured.port as number;

@@ -9,8 +9,9 @@ import { RpcError } from './proxy/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
-import { pickNameMode, type NameMode } from './tools/naming.js';
 import { instructionsSectionFromDb } from './proxy/instructions-section.js';
+import { createToolListing } from './tools/listing.js';
+import { pickNameMode, spellText } from './tools/naming.js';
 import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
@@ -26,6 +27,7 @@ export interface Hub {
   close(): Promise<void>;
 }
 
+// Written with dotted names; spelled the way the client sees them when the server is built.
 const INSTRUCTIONS =
   'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
   'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
@@ -38,14 +40,27 @@ function lazyAjvValidator(): jsonSchemaValidator {
   return { getValidator: schema => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
+// How long a tool call that changed the listing holds its result for the client's re-list.
+const RELIST_WAIT_MS = 500;
+
+export interface HubOptions {
+  config: HubConfig;
+  log: Logger;
+  store: Store;
+  /** Upper bound on holding a result until the client re-lists (clients that ignore list_changed never do). */
+  relistWaitMs?: number | undefined;
+}
+
 // The factory: no I/O at import, everything stateful built here from its dependencies.
-export function createHub({ config, log, store }: { config: HubConfig; log: Logger; store: Store }): Hub {
+export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
+  // One spelling for every client (SPEC "Tool names"): it is known before any client connects.
+  const mode = pickNameMode(config.toolNames);
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
       capabilities: { tools: { listChanged: true } },
       // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
-      instructions: INSTRUCTIONS + instructionsSectionFromDb(config.paths.db),
+      instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
       jsonSchemaValidator: lazyAjvValidator(),
     },
   );
@@ -56,21 +71,38 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
   const deps: ToolDeps = { config, log, store, server, isInitialized: () => initialized };
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
-  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], log, config.resultCapBytes, async () => (await currentStoreHealth(config.paths, () => store.read())).warning);
   const proxied = registryGroup.proxied;
+  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], {
+    log,
+    resultCapBytes: config.resultCapBytes,
+    mode,
+    spelling: () => ready.spelling(),
+    warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
+  });
+  const ready = createToolListing(table.list(), proxied, mode);
 
-  // Decided per session from the client's name at initialize (SPEC "Tool names").
-  const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await proxied.refresh?.();
-    return { tools: [...table.list(mode()), ...proxied.list(mode())] };
+  // Answered from the ready listing, never after I/O: a client re-lists right after
+  // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
+  // picked up behind the answer and announced with list_changed.
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = ready.tools();
+    ready.served();
+    proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
+    return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = table.find(name);
-    if (tool) return table.call(tool, args, extra);
+    if (tool) {
+      const before = ready.version();
+      const result = await table.call(tool, args, extra);
+      // It changed the tools (install, uninstall, a first start): list_changed went out, so the
+      // result waits until the client has the new listing, bounded for clients that never re-list.
+      const after = ready.version();
+      if (after !== before && initialized) await ready.relisted(after, relistWaitMs, extra.signal);
+      return result;
+    }
     let forward = proxied.find(name);
     if (!forward) {
       // Perhaps installed by another hub since this one last looked.
@@ -79,7 +111,7 @@ export function createHub({ config, log, store }: { config: HubConfig; log: Logg
     }
     if (forward) return forward(args, extra);
     // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
-    throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`);
+    throw new RpcError(ErrorCode.InvalidParams, spellText(`Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`, mode));
   });
 
   return {

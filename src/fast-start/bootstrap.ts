@@ -3,7 +3,7 @@ import { instructionsSectionFromDb } from '../proxy/instructions-section.js';
 import { JsonLineReader } from '../proxy/line-reader.js';
 import { buildRoutes } from '../proxy/routes.js';
 import type { ServerWithTools } from '../store/schema.js';
-import { pickNameMode } from '../tools/naming.js';
+import { pickNameMode, spellText, type NameMode } from '../tools/naming.js';
 import type { FastStartListing } from './listing.js';
 import { leanHome, leanServers, leanToolNames } from './read-servers.js';
 
@@ -44,19 +44,19 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
 // At least as strict as the SDK's InitializeRequestSchema on what this lane reads.
-function initializeParams(params: unknown): { version: string; clientName: string } | undefined {
+function initializeParams(params: unknown): { version: string } | undefined {
   if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
   if (!Object.values(params.capabilities).every(value => value === undefined || isObject(value))) return undefined;
   const info = params.clientInfo;
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
-  return { version: params.protocolVersion, clientName: info.name };
+  return { version: params.protocolVersion };
 }
 
 // The build's instructions plus the installed servers' section, as the full hub builds it.
-function serverInstructions(listing: FastStartListing, env: NodeJS.ProcessEnv): { instructions?: string } {
+function serverInstructions(listing: FastStartListing, env: NodeJS.ProcessEnv, mode: NameMode): { instructions?: string } {
   const home = leanHome(env);
-  const section = home === undefined ? '' : instructionsSectionFromDb(hubPaths(home).db);
-  const instructions = (listing.initialize.instructions ?? '') + section;
+  const section = home === undefined ? '' : spellText(instructionsSectionFromDb(hubPaths(home).db), mode);
+  const instructions = (listing.initialize[mode].instructions ?? '') + section;
   return instructions === '' ? {} : { instructions };
 }
 
@@ -69,7 +69,7 @@ export function startFastStart(options: {
   const { listing, env, stdin, write } = options;
   const chunks: Buffer[] = [];
   const answered = new Set<Id>();
-  let clientName: string | undefined;
+  let mode: NameMode | undefined;
   let initialized = false;
   let deferring = false;
   let ended = false;
@@ -83,13 +83,17 @@ export function startFastStart(options: {
     write(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
   };
 
-  const toolsList = (): Json[] | undefined => {
+  // The spelling decides the instructions too, so it is read at initialize.
+  const nameMode = (): NameMode | undefined => {
     const home = leanHome(env);
-    if (home === undefined) return undefined;
-    const setting = leanToolNames(env, home);
-    const servers = setting && leanServers(home, listing.storeVersion);
-    if (!setting || !servers) return undefined;
-    const mode = pickNameMode(setting, clientName);
+    const setting = home === undefined ? undefined : leanToolNames(env, home);
+    return setting && pickNameMode(setting);
+  };
+
+  const toolsList = (mode: NameMode): Json[] | undefined => {
+    const home = leanHome(env);
+    const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
+    if (!servers) return undefined;
     const routes = buildRoutes(servers as unknown as ServerWithTools[]);
     listed = routes.signature;
     return [...listing.tools[mode], ...routes.lists[mode]];
@@ -103,20 +107,20 @@ export function startFastStart(options: {
     if (!isId(id) || answered.has(id)) return false;
     if (method === 'initialize' && !initialized) {
       const init = initializeParams(params);
-      if (!init) return false;
+      mode = nameMode();
+      if (!init || !mode) return false;
       initialized = true;
-      clientName = init.clientName;
       const protocolVersion = listing.protocol.supported.includes(init.version) ? init.version : listing.protocol.latest;
-      reply(id, { protocolVersion, ...listing.initialize, ...serverInstructions(listing, env) });
+      reply(id, { protocolVersion, ...listing.initialize[mode], ...serverInstructions(listing, env, mode) });
       return true;
     }
-    if (!initialized) return false;
+    if (!initialized || !mode) return false;
     if (method === 'ping' && (params === undefined || isObject(params))) {
       reply(id, {});
       return true;
     }
     if (method === 'tools/list' && (params === undefined || isObject(params))) {
-      const tools = toolsList();
+      const tools = toolsList(mode);
       if (!tools) return false;
       reply(id, { tools });
       want();

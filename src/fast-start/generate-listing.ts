@@ -31,12 +31,12 @@ async function ask(mode: NameMode): Promise<{ init: Json; tools: Json[] }> {
 
 const dotted = await ask('dotted');
 const underscore = await ask('underscore');
-const { protocolVersion: _negotiated, ...initialize } = dotted.init;
+const withoutVersion = ({ protocolVersion: _negotiated, ...rest }: Json) => rest as unknown as FastStartListing['initialize'][NameMode];
 const listing: FastStartListing = {
   hubVersion: HUB_VERSION,
   storeVersion: STORE_VERSION,
   protocol: { latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS },
-  initialize: initialize as unknown as FastStartListing['initialize'],
+  initialize: { dotted: withoutVersion(dotted.init), underscore: withoutVersion(underscore.init) },
   tools: { dotted: dotted.tools, underscore: underscore.tools },
 };
 writeFileSync(LISTING_FILE, `${JSON.stringify(listing)}\n`);

@@ -11,7 +11,8 @@ export interface FastStartListing {
   readonly hubVersion: string;
   readonly storeVersion: number;
   readonly protocol: { readonly latest: string; readonly supported: readonly string[] };
-  readonly initialize: { readonly capabilities: Json; readonly serverInfo: Json; readonly instructions?: string };
+  /** The instructions name tools, so each spelling has its own answer. */
+  readonly initialize: Record<NameMode, { readonly capabilities: Json; readonly serverInfo: Json; readonly instructions?: string }>;
   readonly tools: Record<NameMode, Json[]>;
 }
 
@@ -21,7 +22,7 @@ export const LISTING_FILE = new URL('./listing.json', import.meta.url);
 export function loadListing(hubVersion: string): FastStartListing | undefined {
   try {
     const listing = JSON.parse(readFileSync(LISTING_FILE, 'utf8')) as FastStartListing;
-    return listing.hubVersion === hubVersion && Array.isArray(listing.tools?.dotted) ? listing : undefined;
+    return listing.hubVersion === hubVersion && Array.isArray(listing.tools?.dotted) && listing.initialize?.underscore !== undefined ? listing : undefined;
   } catch {
     return undefined;
   }

@@ -43,9 +43,9 @@ export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 
   const fromEnv = env.HUB_TOOL_NAMES;
   if (fromEnv !== undefined) return fromEnv === 'dotted' || fromEnv === 'underscore' || fromEnv === 'auto' ? fromEnv : undefined;
   const file = readJson(hubPaths(home).configFile);
-  if (file === null) return 'auto';
+  if (file === null) return 'underscore';
   // A file that sets toolNames counts only if all of it validates: the full hub decides.
-  return isObject(file) && !('toolNames' in file) ? 'auto' : undefined;
+  return isObject(file) && !('toolNames' in file) ? 'underscore' : undefined;
 }
 
 const isCachedTool = (tool: unknown): tool is Json =>

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { EnvKey, KillSignalName, PortNumber, ProcessName, ProcessReference, RegexText, WAIT_DEFAULT_MS, WAIT_MAX_MS } from '../process/inputs.js';
 import { compileLinePattern } from '../process/line-match.js';
@@ -33,6 +34,7 @@ const StartOutput = z.object({
   reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
   waited_ms: z.number().int().optional(),
   log_tail: z.array(z.string()).describe('The last lines of its log'),
+  next: z.string().describe('What to call next, with the ids filled in'),
 });
 
 const ListInput = z.strictObject({
@@ -45,6 +47,7 @@ const ListOutput = z.object({
   processes: z.array(ProcessViewSchema),
   total: z.number().int(),
   running: z.number().int(),
+  next: z.string().describe('What to call next, with the ids filled in'),
 });
 
 const LogsInput = z.strictObject({
@@ -64,6 +67,7 @@ const LogsOutput = z.object({
   cursor_reset: z.boolean().describe('The cursor pointed at output since cut by the log cap; reading restarted at the oldest kept line'),
   dropped_bytes: z.number().int().describe('Bytes of the oldest output cut by the log size cap so far'),
   log_file: z.string(),
+  next: z.string().describe('What to call next, with the ids filled in'),
 });
 
 const KillInput = z.strictObject({
@@ -85,9 +89,25 @@ const KillOutput = z.object({
   warning: z.string().optional().describe('Set when the process was stopped but its record could not be written yet (store not writable); hub retries'),
 });
 
+// Plain JSON Schema types only (no anyOf): LangChain's converter drops union types, and the
+// Inspector CLI sends `preferred=5173` as a string unless the type says number (or as a bare
+// number for an array): both, and one port given alone, are taken as the list they mean.
+const digitsToNumber = (value: unknown): unknown => (typeof value === 'string' && /^\d{1,5}$/.test(value.trim()) ? Number(value) : value);
+const PortList = z.preprocess(
+  value => {
+    const numeric = digitsToNumber(value);
+    return Array.isArray(numeric) ? numeric.map(digitsToNumber) : typeof numeric === 'number' ? [numeric] : numeric;
+  },
+  z.array(PortNumber).min(1).max(64),
+);
+
 const PortInput = z.strictObject({
-  preferred: z.union([PortNumber, z.array(PortNumber).min(1).max(64)]).optional().describe('A port, or ports in order of preference, to use when free'),
-  host: z.union([z.ipv4(), z.ipv6()]).optional().describe('Check only this address (default: all local addresses)'),
+  preferred: PortList.optional().describe('Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)'),
+  host: z
+    .string()
+    .refine(value => isIP(value) !== 0, 'must be an IP address such as 127.0.0.1 or ::1')
+    .optional()
+    .describe('Check only this IP address (default: all local addresses)'),
 });
 
 const PortOutput = z.object({
@@ -95,7 +115,22 @@ const PortOutput = z.object({
   host: z.string().optional(),
   reserved_until: z.string().describe('Not handed out again by any hub on this HUB_HOME before this time'),
   preferred_granted: z.boolean(),
+  next: z.string().describe('What to call next, with the ids filled in'),
 });
+
+// Claude Code and Codex show the model only structuredContent: the guidance goes there too.
+function nextAfterStart(id: string, status: string): string {
+  const logs = `get_process_logs {"id":"${id}"}`;
+  return status === 'running'
+    ? `${logs} reads its output (pass next_cursor back as cursor to follow it); kill_process {"id":"${id}"} stops it.`
+    : `It is no longer running (${status}): ${logs} shows why.`;
+}
+
+function nextAfterLogs(id: string, cursor: number, more: boolean): string {
+  return more
+    ? `More output follows: get_process_logs {"id":"${id}","cursor":${cursor}}.`
+    : `For newer output only: get_process_logs {"id":"${id}","cursor":${cursor}}.`;
+}
 
 // start_process, list_processes, get_process_logs, kill_process, get_free_port: thin handlers
 // over the ProcessManager (src/process/), which the CLI uses too.
@@ -117,7 +152,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   const startProcess = defineTool({
     name: 'start_process',
-    title: 'Start a background process',
+    title: 'Start a process',
     description:
       'Start a long-running command (dev server, watcher, build) detached from hub: it keeps running after hub or the client restarts, ' +
       'its stdout+stderr go to a log file. Give wait_for {port} or {pattern} to return only once it is ready (no sleep-and-poll). ' +
@@ -135,6 +170,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         process: view,
         ...(outcome.wait && { ready: outcome.wait.ready, reason: outcome.wait.reason, waited_ms: outcome.wait.waitedMs }),
         log_tail: outcome.tail,
+        next: nextAfterStart(view.id, view.status),
       };
       return { structured, text: renderStart(view, outcome.wait, outcome.tail) };
     },
@@ -142,7 +178,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   const listProcesses = defineTool({
     name: 'list_processes',
-    title: 'List background processes',
+    title: 'List processes',
     description:
       'Every process started with start_process (by any hub on this machine) with its current status: running, exited (with exit code), ' +
       'killed or failed. Read-only. Next: get_process_logs {id} or kill_process {id}.',
@@ -153,13 +189,17 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
       const records = await (await managerOf()).list(input);
       const processes = records.map(toProcessView);
       const running = processes.filter(view => view.status === 'running').length;
-      return { structured: { processes, total: processes.length, running }, text: renderList(processes) };
+      const next =
+        processes.length === 0
+          ? 'No processes. Start one with start_process.'
+          : 'get_process_logs {"id":"<id>"} reads a process\'s output; kill_process {"id":"<id>"} stops one.';
+      return { structured: { processes, total: processes.length, running, next }, text: renderList(processes) };
     },
   });
 
   const getProcessLogs = defineTool({
     name: 'get_process_logs',
-    title: 'Read a process log',
+    title: 'Read process logs',
     description:
       "The last lines of a process's output (stdout+stderr), read from the end of its log so it is cheap on any size. " +
       'The result text is the log itself. Pass next_cursor back as cursor to get only output written since (follow mode); grep filters lines by regex. Read-only.',
@@ -177,6 +217,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         cursor_reset: slice.cursorReset,
         dropped_bytes: slice.droppedBytes,
         log_file: record.logFile,
+        next: nextAfterLogs(record.id, slice.nextCursor, slice.truncated && input.cursor !== undefined),
       };
       return { structured, text: renderLogs(slice, input.cursor !== undefined) };
     },
@@ -184,7 +225,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   const killProcess = defineTool({
     name: 'kill_process',
-    title: 'Stop a background process',
+    title: 'Stop a process',
     description:
       'Stop a process started with start_process together with everything it spawned (its whole process group): sends signal (default SIGTERM), ' +
       'then SIGKILL after grace_ms, and returns once nothing of it is left. Killing a process that already ended returns its record. ' +
@@ -212,7 +253,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   const getFreePort = defineTool({
     name: 'get_free_port',
-    title: 'Get a free TCP port',
+    title: 'Get a free port',
     description:
       'A TCP port that is free right now, preferring the given port(s). The port is reserved for 30 s across every hub sharing HUB_HOME ' +
       '(and ports of running processes are never handed out). Next: start_process with it in ports / wait_for.port.',
@@ -220,10 +261,11 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: PortOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const preferred = input.preferred === undefined ? [] : Array.isArray(input.preferred) ? input.preferred : [input.preferred];
+      const preferred = input.preferred ?? [];
       const port = await (await managerOf()).freePort(preferred, input.host);
-      const structured = { port: port.port, ...(port.host !== undefined && { host: port.host }), reserved_until: port.reservedUntil, preferred_granted: port.preferredGranted };
-      return { structured, text: `Port ${port.port} is free${preferred.length > 0 && !port.preferredGranted ? ' (the preferred port was taken)' : ''}; reserved until ${port.reservedUntil}.` };
+      const next = `Use it now: start_process with ports [${port.port}] or wait_for {"port":${port.port}}.`;
+      const structured = { port: port.port, ...(port.host !== undefined && { host: port.host }), reserved_until: port.reservedUntil, preferred_granted: port.preferredGranted, next };
+      return { structured, text: `Port ${port.port} is free${preferred.length > 0 && !port.preferredGranted ? ' (the preferred port was taken)' : ''}; reserved until ${port.reservedUntil}.\nNext: ${next}` };
     },
   });
 

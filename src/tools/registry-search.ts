@@ -13,6 +13,16 @@ const SearchInput = z.strictObject({
     .describe('Sources to ask (default all): catalog (bundled, offline), official (MCP Registry), npm'),
 });
 
+// Claude Code and Codex show the model only structuredContent: what to do next goes there too.
+const SearchToolOutput = SearchOutputSchema.extend({ next: z.string().describe('What to call next') });
+
+export function nextAfterSearch(output: SearchOutput): string {
+  if (output.results.length === 0) return 'No MCP servers found; try another word or registry.search with fewer words.';
+  const first = output.results.find(result => !result.installed);
+  const example = first ? ` (e.g. registry.install { package: "${first.package}", name: "${first.name}" })` : '';
+  return `Install one with registry.install { package, name } from a result, with env for its requiredEnv${example}; a result marked installed is ready: registry.list { server } shows its tools.`;
+}
+
 /** The short text for clients that show only text: one line per result with how to install it. */
 export function renderSearch(output: SearchOutput): string {
   const lines = output.results.map(result => {
@@ -35,17 +45,17 @@ export function createSearchTool(deps: ToolDeps): HubTool {
   const loadSearcher = () => (searcher ??= import('../registry/search.js').then(module => module.createSearch(deps)));
   return defineTool({
     name: 'registry.search',
-    title: 'Find MCP servers',
+    title: 'Search the MCP registry',
     description:
       'Search MCP servers to install: the catalog bundled with hub, the official MCP Registry and npm, merged and ranked. ' +
       'Each result gives the npm package, a suggested server name, required env vars and suggested args for registry.install. ' +
       'A source that fails or times out is reported in sources[] while the others still answer. Read-only.',
     input: SearchInput,
-    output: SearchOutputSchema,
+    output: SearchToolOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, call) {
       const output = await (await loadSearcher()).search({ query: input.query, limit: input.limit, ...(input.sources && { sources: input.sources }), signal: call.signal });
-      return { structured: output, text: renderSearch(output) };
+      return { structured: { ...output, next: nextAfterSearch(output) }, text: renderSearch(output) };
     },
   });
 }

@@ -75,6 +75,7 @@ const UninstallOutput = z.object({
   removedTools: z.array(z.string()),
   folderRemoved: z.string().optional(),
   logFile: z.string().describe('Kept for inspection; delete it by hand if not needed'),
+  next: z.string().describe('What to call next'),
 });
 
 const CallInput = z.strictObject({
@@ -83,7 +84,7 @@ const CallInput = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'The tool name as the server gives it (registry.list { server } shows them), without the "<server>." prefix',
+      'The tool name as the server gives it (registry.list { server } shows them), without the server prefix hub adds',
     ),
   arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments, matching its input schema"),
 });
@@ -111,9 +112,9 @@ const loadInstall = () =>
 export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
   const { config, log, store, server } = deps;
   const manager = createServerManager(deps);
-  // Results name tools the way this client sees them listed (SPEC "Tool names").
-  const mode = (): NameMode => pickNameMode(config.toolNames, server.getClientVersion()?.name);
-  const spelling = () => exposedSpelling(store, config.paths, mode());
+  // Results name tools the way clients see them listed (SPEC "Tool names").
+  const mode: NameMode = pickNameMode(config.toolNames);
+  const spelling = () => exposedSpelling(store, config.paths, mode);
 
   const install = defineTool({
     name: 'registry.install',
@@ -161,7 +162,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
       if (input.server !== undefined) {
-        const { summary, tools } = await describeServer(input.server, mode(), store, config.paths, manager);
+        const { summary, tools } = await describeServer(input.server, mode, store, config.paths, manager);
         const toolIssues = readToolIssues(config.paths, summary.name);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
@@ -212,6 +213,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         removedTools: result.removedTools,
         logFile: result.logFile,
         ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }),
+        next: 'registry.list shows the servers still installed; registry.search finds new ones.',
       };
       return {
         structured,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CallContext, HubTool } from './define.js';
-import { spell, type NameMode } from './naming.js';
+import { spell, spellText, type NameMode, type Spelling } from './naming.js';
 import { describeInputIssues, errorResult, successResult } from './result.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -32,7 +32,6 @@ export function callContext(extra: Extra): CallContext {
   };
 }
 
-/** Hub's own tools: listed in either spelling, found by either spelling, called with validation and error shaping. */
 // Every result of hub's own tools carries the store's warning while there is one (a damaged
 // db.json kept aside, a HUB_HOME that cannot be written: store/health.ts), as text and as
 // store_warning, so clients that show the model only structuredContent pass it on too.
@@ -51,45 +50,71 @@ function withWarning(result: CallToolResult, warning: string | undefined): CallT
   return { ...result, content, ...(structured && { structuredContent: structured }) };
 }
 
-export function createToolTable(tools: readonly HubTool[], log: Logger, resultCapBytes: number, warning: () => Promise<string | undefined> = () => Promise.resolve(undefined)) {
+/** Hub's own tools: listed in the client's spelling, found by either spelling, called with validation and error shaping. */
+export function createToolTable(
+  tools: readonly HubTool[],
+  options: {
+    log: Logger;
+    resultCapBytes: number;
+    mode: NameMode;
+    spelling: () => Spelling;
+    /** The store's warning, while there is one. */
+    warning?: () => Promise<string | undefined>;
+  },
+) {
+  const { log, resultCapBytes, mode, spelling } = options;
+  const warning = options.warning ?? (() => Promise.resolve(undefined));
   const byName = new Map<string, HubTool>();
   for (const tool of tools) {
     byName.set(tool.name, tool);
     byName.set(spell(tool.name, 'underscore'), tool);
   }
-  // Schemas are derived once: listing is on the cold-start path.
-  const listings = tools.map(tool => ({
-    tool,
-    inputSchema: jsonSchema(tool.input, 'input'),
-    outputSchema: withWarningField(jsonSchema(tool.output, 'output')),
-  }));
+  // Built once: the mode is fixed per hub, and listing is on the cold-start path. Descriptions
+  // (the schemas' too) name other tools, so they are spelled the way the client sees them.
+  const listed: Tool[] = tools.map(tool => {
+    const entry: Tool = {
+      name: spell(tool.name, mode),
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchema(tool.input, 'input'),
+      outputSchema: withWarningField(jsonSchema(tool.output, 'output')) as NonNullable<Tool['outputSchema']>,
+      ...(tool.annotations && { annotations: { title: tool.title, ...tool.annotations } }),
+    };
+    return JSON.parse(spellText(JSON.stringify(entry), mode)) as Tool;
+  });
+
+  // What hub writes (text, the `next` guidance, errors) names tools as this client sees them.
+  const spellResult = (result: CallToolResult): CallToolResult => {
+    if (mode === 'dotted') return result;
+    const names = spelling();
+    const content = result.content.map(block => (block.type === 'text' ? { ...block, text: spellText(block.text, mode, names) } : block));
+    const structured = result.structuredContent;
+    const next = structured?.next;
+    return {
+      ...result,
+      content,
+      ...(structured && typeof next === 'string' && { structuredContent: { ...structured, next: spellText(next, mode, names) } }),
+    };
+  };
 
   async function callPlain(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
     const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error)));
+    if (!parsed.success) return spellResult(errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error))));
     try {
       const output = await tool.run(parsed.data, callContext(extra));
+      // A passthrough is the child's own result (registry.call): its text is not hub's to change.
       if ('passthrough' in output) return output.passthrough;
-      return successResult(output.structured, output.text, resultCapBytes);
+      return spellResult(successResult(output.structured, output.text, resultCapBytes));
     } catch (error) {
       if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');
       else log.error({ tool: tool.name, err: error }, 'unexpected tool error');
-      return errorResult(error);
+      return spellResult(errorResult(error));
     }
   }
 
   return {
     names: (): ReadonlySet<string> => new Set(byName.keys()),
-    list(mode: NameMode): Tool[] {
-      return listings.map(({ tool, inputSchema, outputSchema }) => ({
-        name: spell(tool.name, mode),
-        title: tool.name,
-        description: tool.description,
-        inputSchema,
-        outputSchema: outputSchema as NonNullable<Tool['outputSchema']>,
-        ...(tool.annotations && { annotations: { title: tool.title, ...tool.annotations } }),
-      }));
-    },
+    list: (): Tool[] => listed,
     find: (name: string): HubTool | undefined => byName.get(name),
     async call(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
       return withWarning(await callPlain(tool, args, extra), await warning().catch(() => undefined));

@@ -17,7 +17,7 @@ test('npm run demo (HUB_OFFLINE=1) walks search, install, proxied call and a dev
   });
   for (const expected of [
     /tools\/list: what hub offers/,
-    /registry\.search .*\n\s+- memory: @modelcontextprotocol\/server-memory/,
+    /registry_search .*\n\s+- memory: @modelcontextprotocol\/server-memory/,
     /Registered everything: \d+ tools, state ready/,
     /< Echo: hello through hub/,
     /ready=true \(port\)/,

@@ -36,18 +36,19 @@ async function seededHome(): Promise<string> {
 }
 
 /** What a hub without the lane answers (createHub in this process, raw JSON-RPC). */
-const referenceAnswers = (home: string, init: Json & { id: number }) => askHub({ HUB_HOME: home }, init);
+const referenceAnswers = (home: string, init: Json & { id: number }, env: Record<string, string> = {}) => askHub({ HUB_HOME: home, ...env }, init);
 
 const laneAnswered = async (home: string): Promise<number[]> =>
   [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match => Number(match[1]));
 
 describe('cold-start lane', () => {
   test.each([
-    ['a dotted client, a supported protocol version', 'raw-test', '2025-06-18'],
-    ['claude-ai (underscore names), an unknown protocol version', 'claude-ai', '1999-01-01'],
-  ])('answers initialize and tools/list as the full hub does: %s', async (_label, clientName, version) => {
+    ['underscore names by default, a supported protocol version', {}, '2025-06-18', 'echo_echo'],
+    ['HUB_TOOL_NAMES=dotted, an unknown protocol version', { HUB_TOOL_NAMES: 'dotted' }, '1999-01-01', 'echo.echo'],
+  ])('answers initialize and tools/list as the full hub does: %s', async (_label, env: Record<string, string>, version, echo) => {
+    const clientName = 'raw-test';
     const home = await seededHome();
-    const hub = spawnRawHub(home);
+    const hub = spawnRawHub(home, env);
     hub.write(initialize(1, clientName, version));
     const init = await hub.response(1);
     hub.write(initialized, { id: 'list', method: 'tools/list' });
@@ -55,12 +56,14 @@ describe('cold-start lane', () => {
     expect(await hub.end()).toBe(0);
     expect(await laneAnswered(home)).toEqual([2]);
 
-    const reference = await referenceAnswers(home, initialize(1, clientName, version));
+    const reference = await referenceAnswers(home, initialize(1, clientName, version), env);
     expect(init).toEqual(reference.init);
     expect(list).toEqual(reference.list);
     const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
     expect(names).toHaveLength(10 + echoTools.length + longTools.length + 1);
-    expect(names).toContain(clientName === 'claude-ai' ? 'echo_echo' : 'echo.echo');
+    expect(names).toContain(echo);
+    // The instructions name tools in the same spelling.
+    expect(JSON.stringify((init.result as Json).instructions)).toContain(echo === 'echo_echo' ? 'registry_install' : 'registry.install');
   });
 
   test('hands off to the full hub: pipelined calls to hub and proxied tools are each answered once', async () => {
@@ -101,7 +104,7 @@ describe('cold-start lane', () => {
     await vi.waitFor(() => expect(hub.received.some(message => message.method === 'notifications/tools/list_changed')).toBe(true), { timeout: 10_000 });
     hub.write({ id: 3, method: 'tools/list' });
     const names = (((await hub.response(3)).result as Json).tools as Json[]).map(tool => tool.name);
-    expect(names).toContain('late.echo');
+    expect(names).toContain('late_echo');
     expect(await hub.end()).toBe(0);
   });
 
@@ -117,19 +120,20 @@ describe('cold-start lane', () => {
     expect(await hub.end()).toBe(0);
     expect(await laneAnswered(home)).toEqual([1]);
     const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
-    expect(names).toContain('echo.echo');
+    expect(names).toContain('echo_echo');
     expect(names.some(name => String(name).startsWith('broken'))).toBe(false);
   });
 
   test('a toolNames setting in config.json is left to the full config validation', async () => {
     const home = await seededHome();
-    await writeFile(join(home, 'config.json'), JSON.stringify({ toolNames: 'underscore' }));
+    await writeFile(join(home, 'config.json'), JSON.stringify({ toolNames: 'dotted' }));
     const hub = spawnRawHub(home);
     hub.write(initialize(1), initialized, { id: 'list', method: 'tools/list' });
     const list = await hub.response('list');
     expect(await hub.end()).toBe(0);
-    expect(await laneAnswered(home)).toEqual([1]);
-    expect(((list.result as Json).tools as Json[]).map(tool => tool.name)).toContain('echo_echo');
+    // The spelling decides the instructions too, so even initialize waits for the full hub.
+    expect(await laneAnswered(home)).toEqual([0]);
+    expect(((list.result as Json).tools as Json[]).map(tool => tool.name)).toContain('echo.echo');
     expect(list).toEqual((await referenceAnswers(home, initialize(1))).list);
   });
 

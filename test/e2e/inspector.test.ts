@@ -11,11 +11,11 @@ import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS } from '../helpers/hub.js';
 
 const HUB_TOOLS = [
-  'registry.search',
-  'registry.install',
-  'registry.list',
-  'registry.uninstall',
-  'registry.call',
+  'registry_search',
+  'registry_install',
+  'registry_list',
+  'registry_uninstall',
+  'registry_call',
   'start_process',
   'list_processes',
   'get_process_logs',
@@ -75,5 +75,13 @@ const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; ad
     };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.port).toBeGreaterThan(0);
+  }, 90_000);
+
+  test('passes preferred=<port> to get_free_port (plain types the CLI can convert)', async () => {
+    const home = await makeHubHome();
+    const args = ['--method', 'tools/call', '--tool-name', 'get_free_port', '--tool-arg', 'preferred=5173', 'host=127.0.0.1'];
+    const result = (await inspect(home, args)) as { isError?: boolean; content: { text: string }[]; structuredContent?: { port: number } };
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    expect(result.structuredContent?.port).toBeGreaterThan(0);
   }, 90_000);
 });

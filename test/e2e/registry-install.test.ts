@@ -57,7 +57,7 @@ describe('registry.install refusals', () => {
         expect(result.isError, spec).toBe(true);
         expect(result.structuredContent).toBeUndefined();
         expect(textOf(result)).toMatch(
-          /^INVALID_INPUT: Field "package" .* registry\.install accepts only an npm package name/,
+          /^INVALID_INPUT: Field "package" .* registry_install accepts only an npm package name/,
         );
       }
       expect(childrenOf(hub.pid ?? 0)).toEqual([]);
@@ -99,7 +99,7 @@ describe('registry.install refusals', () => {
       });
       const taken = await hub.call('registry.install', { package: 'other-server', name: 'some' });
       expect(textOf(taken)).toMatch(
-        /^ALREADY_EXISTS: A server named "some" is already installed \(package some-server@1\.2\.3\).*registry\.uninstall/,
+        /^ALREADY_EXISTS: A server named "some" is already installed \(package some-server@1\.2\.3\).*registry_uninstall/,
       );
       expect(await npm.runs()).toHaveLength(1);
     });
@@ -213,7 +213,7 @@ describe('registry.install with the fake npm', () => {
         tools: [],
       });
       expect((result.structuredContent as { next: string }).next).toMatch(
-        /registry\.install again .*env \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \}.*registry\.uninstall/,
+        /registry_install again .*env \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \}.*registry_uninstall/,
       );
       expect(JSON.stringify(result)).not.toContain('secret-value-1');
       expect(childrenOf(hub.pid ?? 0)).toEqual([]);
@@ -277,10 +277,10 @@ describe('registry.install with the fake npm', () => {
       const result = await hub.call('registry.install', { package: 'mcp-thing' });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ name: 'thing', state: 'ready', missingEnv: [] });
-      expect((result.structuredContent as { tools: string[] }).tools).toContain('thing.echo');
+      expect((result.structuredContent as { tools: string[] }).tools).toContain('thing_echo');
       await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
-      expect(names).toContain('thing.echo');
+      expect(names).toContain('thing_echo');
       expect(textOf(await hub.call('thing.echo', { message: 'hi' }))).toContain('hi');
 
       const again = await hub.call('registry.install', { package: 'mcp-thing', env: { TOKEN: 'x' } });
@@ -291,7 +291,7 @@ describe('registry.install with the fake npm', () => {
       const removed = await hub.call('registry.uninstall', { name: 'thing' });
       expect(removed.structuredContent).toMatchObject({ name: 'thing', folderRemoved: join(home, 'servers', 'thing') });
       await vi.waitFor(() => expect(changes).toBeGreaterThan(before));
-      expect((await hub.client.listTools()).tools.map(tool => tool.name)).not.toContain('thing.echo');
+      expect((await hub.client.listTools()).tools.map(tool => tool.name)).not.toContain('thing_echo');
       expect(existsSync(join(home, 'servers', 'thing'))).toBe(false);
     });
   });

@@ -52,7 +52,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
 
       await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
       expect((await hub.client.listTools()).tools.map(tool => tool.name)).toEqual(
-        expect.arrayContaining(['memory.read_graph', 'memory.create_entities']),
+        expect.arrayContaining(['memory_read_graph', 'memory_create_entities']),
       );
       const created = await hub.call('memory.create_entities', {
         entities: [{ name: 'hub-test', entityType: 'test', observations: ['made by registry-memory.test'] }],
@@ -68,7 +68,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
     const again = await spawnHub(home, { env: NETWORK_ENV });
     try {
       const names = (await again.client.listTools()).tools.map(tool => tool.name);
-      expect(names).toContain('memory.read_graph');
+      expect(names).toContain('memory_read_graph');
       expect(processesMentioning(folder)).toEqual([]);
       const graph = await again.call('memory.read_graph');
       expect(graph.isError, textOf(graph)).toBeFalsy();

@@ -7,21 +7,25 @@ import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS, spawnHub } from '../helpers/hub.js';
 
 describe('stdio server', () => {
-  test('lists hub tools dotted for an ordinary client and underscored for claude-ai', async () => {
+  test('lists underscore names to every client (whatever its name) by default, dotted only when asked', async () => {
     const home = await makeHubHome();
-    const dotted = await spawnHub(home);
-    const underscored = await spawnHub(home, { clientName: 'claude-ai' });
+    // mastra reports the user's config key as its client name: names must not depend on it.
+    const plain = await spawnHub(home, { clientName: 'my-tools' });
+    const auto = await spawnHub(home, { env: { HUB_TOOL_NAMES: 'auto' } });
+    const dotted = await spawnHub(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
     try {
-      const a = (await dotted.client.listTools()).tools.map(t => t.name);
-      const b = (await underscored.client.listTools()).tools.map(t => t.name);
+      const a = (await plain.client.listTools()).tools.map(t => t.name);
+      const b = (await dotted.client.listTools()).tools.map(t => t.name);
+      expect((await auto.client.listTools()).tools.map(t => t.name)).toEqual(a);
+      expect(a).toContain('registry_search');
+      expect(b).toContain('registry.search');
       expect(a.length).toBe(b.length);
-      for (const name of b) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      for (const name of a) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       for (const name of [...a, ...b]) expect(name).not.toContain('__');
       // The proxy reserves exactly hub's own names (both spellings), so no child can shadow one.
       expect(new Set([...a, ...b])).toEqual(HUB_TOOL_NAMES);
     } finally {
-      await dotted.close();
-      await underscored.close();
+      await Promise.all([plain.close(), auto.close(), dotted.close()]);
     }
   });
 

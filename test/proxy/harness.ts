@@ -71,6 +71,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   clientName?: string;
+  /** HUB_TOOL_NAMES for this hub (default here: dotted). */
+  toolNames?: 'dotted' | 'underscore' | 'auto';
   capabilities?: ClientCapabilities;
   manager?: ServerManagerOptions;
   /** Set up client request handlers (elicitation, sampling) before it connects. */
@@ -79,7 +81,8 @@ export interface HarnessOptions {
 
 /** hub as the lead wires it, reduced to the proxy: ListTools/CallTool over the manager. */
 export async function startHarness(home: string, options: HarnessOptions = {}): Promise<Harness> {
-  const config = loadConfig({ HUB_HOME: home });
+  // The proxy tests read dotted names; the default (underscore) spelling is tested in naming.test.ts.
+  const config = loadConfig({ HUB_HOME: home, HUB_TOOL_NAMES: options.toolNames ?? 'dotted' });
   const store = openStore(config.paths);
   const server = new Server({ name: 'hub', version: '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
   let initialized = false;
@@ -90,7 +93,7 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
     { config, log: silentLogger, store, server, isInitialized: () => initialized },
     { graceMs: 500, ...options.manager },
   );
-  const mode = () => pickNameMode(config.toolNames, server.getClientVersion()?.name);
+  const mode = () => pickNameMode(config.toolNames);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: manager.list(mode()) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const forward = manager.find(request.params.name);

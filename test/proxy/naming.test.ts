@@ -9,9 +9,9 @@ const LONG = 'summarize_the_entire_repository_history_in_detail';
 const EXTRA = JSON.stringify(['start_process', 'registry.list', 'get_free_port', LONG]);
 
 describe('naming with a real child', () => {
-  test('a claude-ai client gets underscore names and both spellings call the same tool', async () => {
+  test('the default (auto) setting gives underscore names and both spellings call the same tool', async () => {
     const home = await makeHubHome();
-    const hub = await startHarness(home, { clientName: 'claude-ai' });
+    const hub = await startHarness(home, { toolNames: 'auto' });
     await putRecords(hub.store, commandRecord('echo', [ECHO]));
     await hub.manager.start('echo');
     const names = (await hub.client.listTools()).tools.map(tool => tool.name);

@@ -30,8 +30,8 @@ async function connect() {
   const config = loadConfig({ HUB_HOME: home, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry });
   const server = new Server({ name: 'hub-search-test', version: '1.0.0' }, { capabilities: { tools: {} } });
   const tool = createSearchTool({ config, log: silentLogger, store: openStore(config.paths), server, isInitialized: () => true });
-  const table = createToolTable([tool], silentLogger, config.resultCapBytes);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: table.list('dotted') }));
+  const table = createToolTable([tool], { log: silentLogger, resultCapBytes: config.resultCapBytes, mode: 'dotted', spelling: () => new Map() });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: table.list() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => table.call(tool, request.params.arguments, extra));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
@@ -89,7 +89,7 @@ describe('registry.search tool', () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home, { env: { HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry } });
     try {
-      expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('registry.search');
+      expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('registry_search');
       for (const name of ['registry.search', 'registry_search']) {
         const result = await hub.call(name, { query: 'weather' });
         expect(result.isError).toBeFalsy();

@@ -40,13 +40,13 @@ describe('registry tools with server-everything in command mode', () => {
       await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
       expect(names.slice(0, 5)).toEqual([
-        'registry.search',
-        'registry.install',
-        'registry.list',
-        'registry.uninstall',
-        'registry.call',
+        'registry_search',
+        'registry_install',
+        'registry_list',
+        'registry_uninstall',
+        'registry_call',
       ]);
-      expect(names).toContain('everything.echo');
+      expect(names).toContain('everything_echo');
       expect(textOf(await hub.call('everything.echo', { message: 'direct' }))).toBe('Echo: direct');
       expect(existsSync(join(home, 'servers', 'everything'))).toBe(false);
     });
@@ -81,7 +81,7 @@ describe('registry tools with server-everything in command mode', () => {
       const all = await hub.call('registry.list');
       const [summary] = (all.structuredContent as { servers: Array<Record<string, unknown>> }).servers;
       expect(summary).toMatchObject({ name: 'everything', mode: 'command', state: 'ready' });
-      expect(summary?.tools).toContain('everything.echo');
+      expect(summary?.tools).toContain('everything_echo');
       expect(summary?.calls).toBeGreaterThanOrEqual(1);
 
       const one = await hub.call('registry.list', { server: 'everything' });
@@ -96,10 +96,10 @@ describe('registry tools with server-everything in command mode', () => {
         }
       ).tools;
       const echo = tools.find(tool => tool.tool === 'echo');
-      expect(echo).toMatchObject({ exposedName: 'everything.echo' });
+      expect(echo).toMatchObject({ exposedName: 'everything_echo' });
       expect(echo?.description).toBeTruthy();
       expect(echo?.inputSchema.properties).toHaveProperty('message');
-      expect(textOf(one)).toContain('registry.call');
+      expect(textOf(one)).toContain('registry_call');
     });
   });
 
@@ -113,10 +113,10 @@ describe('registry tools with server-everything in command mode', () => {
         name: 'everything',
         logFile: join(home, 'logs', 'servers', 'everything.log'),
       });
-      expect((removed.structuredContent as { removedTools: string[] }).removedTools).toContain('everything.echo');
+      expect((removed.structuredContent as { removedTools: string[] }).removedTools).toContain('everything_echo');
       await vi.waitFor(() => expect(changes()).toBeGreaterThan(before));
       expect(
-        (await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything.')),
+        (await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything_')),
       ).toEqual([]);
       expect(textOf(await hub.call('registry.list'))).toMatch(/Nothing installed yet/);
     });
@@ -129,7 +129,7 @@ describe('registry tools: errors', () => {
     const hub = await startHubInProcess(home);
     try {
       expect(textOf(await hub.call('registry.list', { server: 'nope' }))).toMatch(
-        /^NOT_FOUND: No server named "nope" is installed; call registry\.list/,
+        /^NOT_FOUND: No server named "nope" is installed; call registry_list/,
       );
       expect(textOf(await hub.call('registry.uninstall', { name: 'nope' }))).toMatch(
         /^NOT_FOUND: No server named "nope"/,
@@ -154,9 +154,10 @@ describe('registry tools: errors', () => {
 });
 
 describe('registry tools: names and start failures', () => {
-  test('a client that rejects dots (claude-ai) gets underscore names in results too', async () => {
+  test('every client, whatever its name, gets underscore names in results and texts too', async () => {
     const home = await makeHubHome();
-    const hub = await startHubInProcess(home, { clientName: 'claude-ai' });
+    // Mastra reports the user's config key as its client name.
+    const hub = await startHubInProcess(home, { clientName: 'my-tools' });
     try {
       const installed = await hub.call('registry_install', {
         command: process.execPath,
@@ -164,6 +165,9 @@ describe('registry tools: names and start failures', () => {
         name: 'everything',
       });
       expect((installed.structuredContent as { tools: string[] }).tools).toContain('everything_echo');
+      const next = (installed.structuredContent as { next: string }).next;
+      expect(next).toMatch(/everything_\w+.*registry_list \{ server: "everything" \}.*registry_call/);
+      expect(`${textOf(installed)}\n${next}`).not.toMatch(/registry\.|everything\.(?!log)/);
       const one = await hub.call('registry_list', { server: 'everything' });
       const tools = (one.structuredContent as { tools: Array<{ tool: string; exposedName?: string }> }).tools;
       expect(tools.find(tool => tool.tool === 'echo')?.exposedName).toBe('everything_echo');
@@ -188,7 +192,7 @@ describe('registry tools: names and start failures', () => {
       });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(
-        /^CHILD_\w+: Server "broken" was installed \(record kept\) but did not start; .*registry\.uninstall \{ name: "broken" \}\.[\s\S]*broken\.log[\s\S]*boom at start/,
+        /^CHILD_\w+: Server "broken" was installed \(record kept\) but did not start; .*registry_uninstall \{ name: "broken" \}\.[\s\S]*broken\.log[\s\S]*boom at start/,
       );
       const listed = (await hub.call('registry.list')).structuredContent as { servers: Array<{ name: string }> };
       expect(listed.servers.map(server => server.name)).toEqual(['broken']);
