@@ -51,7 +51,7 @@ export async function planConfig(
 ): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
   const previous = serversOf(document)?.[HUB_KEY];
-  const entry = mergeEntry(previous, client.entry(launch));
+  const entry = mergeEntry(previous, client.entry(launch, context.env));
   const before = document.text ?? '';
   const state =
     document.text === undefined
