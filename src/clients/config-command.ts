@@ -29,7 +29,8 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   const serverJs = deps.serverJs ?? defaultServerJs();
   const absolute = hubLaunch(serverJs, deps.nodePath);
   // A project file is shared through git: a portable `hub` command when this hub is on PATH.
-  const portable: PortableLaunch = scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
+  const portable: PortableLaunch =
+    scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
   if (portable.warning && !flags.booleans.has('json')) io.err(`hub config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch);
@@ -53,7 +54,9 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
         : `${diff}\n(dry run: nothing was written)\n`,
     );
     if (lostComments(plan.before, plan.after) > 0)
-      io.out('Note: this file could not be edited in place, so its comments would not be kept; --write backs the file up first.\n');
+      io.out(
+        'Note: this file could not be edited in place, so its comments would not be kept; --write backs the file up first.\n',
+      );
     return 0;
   }
   if (write) {

@@ -24,9 +24,20 @@ function isOurs(found: string, serverJs: string): boolean {
   const real = realpathOrSelf(found);
   if (real === realpathOrSelf(serverJs)) return true;
   try {
-    const ownName = (JSON.parse(readFileSync(join(dirname(dirname(serverJs)), 'package.json'), 'utf8')) as { name?: string }).name;
-    const theirs = JSON.parse(readFileSync(join(dirname(dirname(real)), 'package.json'), 'utf8')) as { name?: string; bin?: unknown };
-    return ownName !== undefined && theirs.name === ownName && typeof theirs.bin === 'object' && theirs.bin !== null && 'hub' in theirs.bin;
+    const ownName = (
+      JSON.parse(readFileSync(join(dirname(dirname(serverJs)), 'package.json'), 'utf8')) as { name?: string }
+    ).name;
+    const theirs = JSON.parse(readFileSync(join(dirname(dirname(real)), 'package.json'), 'utf8')) as {
+      name?: string;
+      bin?: unknown;
+    };
+    return (
+      ownName !== undefined &&
+      theirs.name === ownName &&
+      typeof theirs.bin === 'object' &&
+      theirs.bin !== null &&
+      'hub' in theirs.bin
+    );
   } catch {
     return false;
   }

@@ -37,13 +37,15 @@ test('project scope writes "command": "hub" when the hub on PATH is this package
   });
   expect(machine.output()).not.toContain('warning');
   await configure(machine, serverJs, bin, ['cursor', '--scope', 'user', '--write']);
-  expect(((await readJson(join(machine.home, '.cursor', 'mcp.json'))).mcpServers as Record<string, unknown>).hub).toEqual({
+  expect(
+    ((await readJson(join(machine.home, '.cursor', 'mcp.json'))).mcpServers as Record<string, unknown>).hub,
+  ).toEqual({
     command: NODE,
     args: [serverJs],
   });
 });
 
-test("another install of this package on PATH counts as this hub", async () => {
+test('another install of this package on PATH counts as this hub', async () => {
   const machine = await makeMachine();
   const { serverJs, bin } = await install(machine);
   const other = join(machine.root, 'global', 'lib', 'node_modules', 'hub');
@@ -52,7 +54,9 @@ test("another install of this package on PATH counts as this hub", async () => {
   await writeFile(join(other, 'dist', 'server.js'), '#!/usr/bin/env node\n', { mode: 0o755 });
   await symlink(join(other, 'dist', 'server.js'), join(bin, 'hub'));
   await configure(machine, serverJs, bin, ['cursor', '--scope', 'project', '--write']);
-  expect(((await readJson(join(machine.project, '.cursor', 'mcp.json'))).mcpServers as Record<string, unknown>).hub).toEqual({
+  expect(
+    ((await readJson(join(machine.project, '.cursor', 'mcp.json'))).mcpServers as Record<string, unknown>).hub,
+  ).toEqual({
     command: 'hub',
     args: [],
   });
@@ -65,12 +69,16 @@ test("a foreign hub on PATH (GitHub's CLI) keeps the absolute launch and warns w
   await writeFile(foreign, '#!/bin/sh\necho "git version 2.40.0"\necho "hub version 2.14.2"\n');
   await chmod(foreign, 0o755);
   await configure(machine, serverJs, bin, ['vscode', '--write']);
-  expect(((await readJson(join(machine.project, '.vscode', 'mcp.json'))).servers as Record<string, unknown>).hub).toEqual({
+  expect(
+    ((await readJson(join(machine.project, '.vscode', 'mcp.json'))).servers as Record<string, unknown>).hub,
+  ).toEqual({
     type: 'stdio',
     command: NODE,
     args: [serverJs],
   });
-  expect(machine.output()).toContain(`warning: This project file now holds absolute paths of this machine: the "hub" on PATH (${foreign}) is another program`);
+  expect(machine.output()).toContain(
+    `warning: This project file now holds absolute paths of this machine: the "hub" on PATH (${foreign}) is another program`,
+  );
 });
 
 test('no hub on PATH keeps the absolute launch and says how to get the portable one', async () => {
