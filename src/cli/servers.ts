@@ -6,6 +6,7 @@ import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
 import { openContext } from './context.js';
+import { sharedView } from './server-view.js';
 import { HUB_VERSION } from '../version.js';
 import { EXIT_USAGE } from './errors.js';
 import type { CliCommand } from './index.js';
@@ -46,7 +47,10 @@ const pad = (rows: string[][]): string => {
 
 export const servers: CliCommand = async (argv, io) => {
   const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: true });
-  const list = await withManager(async ({ manager }) => (await manager.status()).map(toSummary));
+  const list = await withManager(async ({ manager, context }) => {
+    const records = (await context.store.read()).servers;
+    return (await manager.status()).map(view => sharedView(toSummary(view), records[view.name], context.config.paths));
+  });
   if (values.json) {
     io.out(`${JSON.stringify(list, null, 2)}\n`);
     return 0;
@@ -56,17 +60,24 @@ export const servers: CliCommand = async (argv, io) => {
     return 0;
   }
   const rows = [
-    ['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS'],
+    ['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS', 'ERRORS'],
     ...list.map(s => [
       s.name,
       s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`,
-      s.state,
+      s.missingEnv.length > 0 && s.state === 'stopped' ? 'needs env' : s.state,
       String(s.tools.length),
       String(s.calls),
+      String(s.errors),
     ]),
   ];
+  const notes = list
+    .filter(s => s.missingEnv.length > 0)
+    .map(
+      s =>
+        `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
+    );
   io.out(
-    `${pad(rows)}\n\nState and calls are this command's view; running servers belong to each client's hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
+    `${pad(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
   );
   return 0;
 };

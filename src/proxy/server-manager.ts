@@ -11,6 +11,7 @@ import { watchDb } from './db-watch.js';
 import { createFastPath, type FastForwarder } from './fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
+import { serverStateDir } from './shared-state.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 import type { ServerManager, ServerManagerOptions, ServerStatusView } from './manager-types.js';
@@ -82,6 +83,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     graceMs: options.graceMs,
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
+    stateDir: name => serverStateDir(config.paths, name),
     async toolsListed(slot, tools) {
       // Unchanged and already in its own file: nothing to write (an inline list is moved out).
       const same = JSON.stringify(tools) === JSON.stringify(slot.record.tools);

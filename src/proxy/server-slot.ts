@@ -20,6 +20,8 @@ export interface SlotContext {
   logFile(name: string): string;
   /** The child listed these tools (at start or after its list_changed). */
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
+  /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
+  stateDir?(name: string): string;
 }
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
@@ -37,9 +39,19 @@ const stoppedError = (name: string) =>
  * pending) → failed. Every spawn gets a new generation; events from an older one are ignored.
  */
 export class ServerSlot {
-  state: ServerState = 'stopped';
+  #state: ServerState = 'stopped';
   conn: ChildConnection | undefined;
   readonly metrics = new CallMetrics();
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  // Every state change is published (metrics.ts), so `hub servers` shows what this hub runs.
+  set state(next: ServerState) {
+    this.#state = next;
+    this.metrics.stateChanged(next);
+  }
   /** Calls in flight (idle stop waits for zero). */
   active = 0;
   #generation = 0;
@@ -56,6 +68,7 @@ export class ServerSlot {
     private readonly ctx: SlotContext,
   ) {
     this.#history = new CrashHistory(ctx.policy);
+    if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
   }
 
   get name(): string {
