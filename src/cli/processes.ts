@@ -9,6 +9,7 @@ import { toProcessView, type ProcessView } from '../process/view.js';
 import { ProcessStatus } from '../store/schema.js';
 import { openContext } from './context.js';
 import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
+import { renderTable } from './table.js';
 import type { CliCommand, CliIo } from './index.js';
 
 const FOLLOW_POLL_MS = 500;
@@ -62,11 +63,7 @@ function table(views: readonly ProcessView[]): string {
     ago(view.startedAt),
     [view.command, ...(view.args ?? [])].join(' '),
   ]);
-  const header = ['ID', 'NAME', 'STATUS', 'PID', 'PORTS', 'STARTED', 'COMMAND'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => row[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
-  return `${[header, ...rows].map(line).join('\n')}\n`;
+  return `${renderTable([['ID', 'NAME', 'STATUS', 'PID', 'PORTS', 'STARTED', 'COMMAND'], ...rows])}\n`;
 }
 
 export const ps: CliCommand = async (argv, io) => {

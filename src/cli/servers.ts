@@ -7,6 +7,7 @@ import { installServer } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
 import { openContext } from './context.js';
 import { sharedView } from './server-view.js';
+import { renderTable } from './table.js';
 import { HUB_VERSION } from '../version.js';
 import { EXIT_USAGE } from './errors.js';
 import type { CliCommand } from './index.js';
@@ -32,18 +33,6 @@ export async function withManager<T>(
 }
 
 const baseDeps = () => openContext();
-
-const pad = (rows: string[][]): string => {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map(row => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map(row =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-};
 
 export const servers: CliCommand = async (argv, io) => {
   const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: true });
@@ -77,7 +66,7 @@ export const servers: CliCommand = async (argv, io) => {
         `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
     );
   io.out(
-    `${pad(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
+    `${renderTable(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
   );
   return 0;
 };
