@@ -4,9 +4,10 @@ import type { HubConfig } from './config.js';
 
 export type { Logger } from 'pino';
 
-// Every line goes to logs/hub.log (JSON lines); warnings and errors also to stderr.
+// Every line goes to logs/hub.log (JSON lines); warnings and errors also to stderr, except for
+// the CLI (stderr: false), which prints one readable line per error itself.
 // Never fd 1: stdout belongs to JSON-RPC. sync writes so a crash keeps its last lines.
-export function createLogger(config: HubConfig, name = 'hub'): Logger {
+export function createLogger(config: HubConfig, name = 'hub', options: { stderr?: boolean } = {}): Logger {
   const level = config.logLevel as pino.Level | 'silent';
   const streams: pino.StreamEntry[] = [];
   let fileProblem: string | undefined;
@@ -17,7 +18,8 @@ export function createLogger(config: HubConfig, name = 'hub'): Logger {
     // A read-only or full HUB_HOME must not stop hub from answering reads: log to stderr only.
     fileProblem = (error as Error).message;
   }
-  if (level !== 'silent') streams.push({ level: 'warn', stream: pino.destination({ dest: 2, sync: true }) });
+  if (level !== 'silent' && (options.stderr !== false || fileProblem !== undefined))
+    streams.push({ level: 'warn', stream: pino.destination({ dest: 2, sync: true }) });
   const log = pino({ name, level, base: { pid: process.pid } }, pino.multistream(streams));
   if (fileProblem !== undefined) log.warn(`cannot write ${config.paths.hubLog} (${fileProblem}); logging to stderr only.`);
   return log;

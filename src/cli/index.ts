@@ -1,5 +1,8 @@
 // hub <command> for people: plain text for a terminal, --json for scripts. Each command
 // lives in its own module, loaded only when used so `hub ps` does not load the proxy.
+import { exitCodeFor, errorLine } from './errors.js';
+import { COMMANDS, type CommandName } from './usage.js';
+
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
@@ -7,44 +10,59 @@ export interface CliIo {
 
 export type CliCommand = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
-  ps: { summary: 'list processes started with start_process', load: async () => (await import('./processes.js')).ps },
-  logs: { summary: 'hub logs <id> [-n N] [-f]: show or follow a process log', load: async () => (await import('./processes.js')).logs },
-  kill: { summary: 'hub kill <id> [--signal SIG] [--remove]: stop a process and its group', load: async () => (await import('./processes.js')).kill },
-  servers: { summary: 'list installed MCP servers', load: async () => (await import('./servers.js')).servers },
-  search: { summary: 'hub search <query>: find MCP servers', load: async () => (await import('./search.js')).search },
-  install: { summary: 'hub install <package> [--name N]: install an MCP server from npm', load: async () => (await import('./servers.js')).install },
-  config: { summary: 'hub config <client> [--write] [--dry-run]: add hub to an MCP client', load: async () => (await import('./clients.js')).config },
-  import: { summary: 'hub import <client> [--remove]: move a client\'s servers behind hub', load: async () => (await import('./clients.js')).importServers },
+const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
+  ps: async () => (await import('./processes.js')).ps,
+  logs: async () => (await import('./processes.js')).logs,
+  kill: async () => (await import('./processes.js')).kill,
+  servers: async () => (await import('./servers.js')).servers,
+  search: async () => (await import('./search.js')).search,
+  install: async () => (await import('./servers.js')).install,
+  upgrade: async () => (await import('./lifecycle.js')).upgrade,
+  uninstall: async () => (await import('./lifecycle.js')).uninstall,
+  config: async () => (await import('./clients.js')).config,
+  import: async () => (await import('./clients.js')).importServers,
 };
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map(name => name.length));
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
-  return `Usage: hub [command] [--json]\n\nWith no command, hub runs the stdio MCP server (what client configs start).\n\nCommands:\n${lines.join('\n')}\n`;
+  return `Usage: hub [command] [options]\n\nWith no command, hub runs the stdio MCP server (what client configs start).\n\nCommands:\n${lines.join('\n')}\n\nhub <command> --help shows a command's options. Exit codes: 0 ok, 1 failed, 2 wrong usage.\n`;
 }
 
-export async function runCli(argv: readonly string[], io: CliIo = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) }): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) },
+): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage());
+    const topic =
+      name === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0])
+        ? COMMANDS[rest[0] as CommandName]
+        : undefined;
+    io.out(topic ? `Usage: ${topic.usage}\n${topic.summary}\n` : usage());
     return 0;
   }
   if (name === '--version' || name === '-v') {
     io.out(`${(await import('../version.js')).HUB_VERSION}\n`);
     return 0;
   }
-  const command = name === undefined ? undefined : COMMANDS[name];
+  const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!command) {
     io.err(`hub: unknown command "${name ?? ''}".\n\n${usage()}`);
     return 2;
   }
+  // Every subcommand answers --help the same way, before its own parsing can refuse anything.
+  const end = rest.indexOf('--');
+  if ((end === -1 ? rest : rest.slice(0, end)).some(word => word === '--help' || word === '-h')) {
+    io.out(`Usage: ${command.usage}\n${command.summary}\n`);
+    return 0;
+  }
   let code: number;
   try {
-    code = await (await command.load())(rest, io);
+    code = await (await LOADERS[name as CommandName]())(rest, io);
   } catch (error) {
-    io.err(`hub ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    code = 1;
+    io.err(errorLine(name!, error, command.usage));
+    code = exitCodeFor(error);
   }
   // A damaged store kept aside, or a HUB_HOME that cannot be written: said after every command
   // that uses the store, with a non-zero exit, until a person acts (store/health.ts).

@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { HubError } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { errorMessage, HubError } from '../errors.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
 import { compileLinePattern } from '../process/line-match.js';
 import { createProcessManager } from '../process/manager.js';
@@ -10,16 +8,16 @@ import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
 import { ProcessStatus } from '../store/schema.js';
-import { openStore } from '../store/store.js';
+import { openContext } from './context.js';
+import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
+import { renderTable } from './table.js';
 import type { CliCommand, CliIo } from './index.js';
 
 const FOLLOW_POLL_MS = 500;
 
 // The same ProcessManager and store the MCP tools use, so `hub ps` shows what any hub started.
 function openManager() {
-  const config = loadConfig();
-  const log = createLogger(config, 'hub-cli');
-  const store = openStore(config.paths, log);
+  const { config, log, store } = openContext();
   const manager = createProcessManager({
     paths: config.paths,
     store,
@@ -32,8 +30,13 @@ function openManager() {
 }
 
 function reference(value: string | undefined, command: string): string {
-  if (value === undefined) throw new HubError('INVALID_INPUT', `Usage: hub ${command} <id or name>. Run hub ps to see them.`);
-  if (!REFERENCE_PATTERN.test(value)) throw new HubError('INVALID_INPUT', `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub ps to see them.`);
+  if (value === undefined)
+    throw new HubError('INVALID_INPUT', `Usage: hub ${command} <id or name>. Run hub ps to see them.`);
+  if (!REFERENCE_PATTERN.test(value))
+    throw new HubError(
+      'INVALID_INPUT',
+      `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub ps to see them.`,
+    );
   return value;
 }
 
@@ -52,21 +55,32 @@ function statusText(view: ProcessView): string {
 }
 
 function table(views: readonly ProcessView[]): string {
-  const rows = views.map(view => [view.id, view.name ?? '-', statusText(view), String(view.pid), view.ports.join(',') || '-', ago(view.startedAt), [view.command, ...(view.args ?? [])].join(' ')]);
-  const header = ['ID', 'NAME', 'STATUS', 'PID', 'PORTS', 'STARTED', 'COMMAND'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => row[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
-  return `${[header, ...rows].map(line).join('\n')}\n`;
+  const rows = views.map(view => [
+    view.id,
+    view.name ?? '-',
+    statusText(view),
+    String(view.pid),
+    view.ports.join(',') || '-',
+    ago(view.startedAt),
+    [view.command, ...(view.args ?? [])].join(' '),
+  ]);
+  return `${renderTable([['ID', 'NAME', 'STATUS', 'PID', 'PORTS', 'STARTED', 'COMMAND'], ...rows])}\n`;
 }
 
 export const ps: CliCommand = async (argv, io) => {
-  const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' }, status: { type: 'string' }, tag: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { json: { type: 'boolean' }, status: { type: 'string' }, tag: { type: 'string' } },
+    strict: true,
+  });
   const status = values.status === undefined ? undefined : ProcessStatus.safeParse(values.status);
-  if (status && !status.success) throw new HubError('INVALID_INPUT', `--status must be one of ${ProcessStatus.options.join(', ')}.`);
+  if (status && !status.success)
+    throw new HubError('INVALID_INPUT', `--status must be one of ${ProcessStatus.options.join(', ')}.`);
   const { manager } = openManager();
   const views = (await manager.list({ status: status?.data, tag: values.tag })).map(toProcessView);
   if (values.json) io.out(`${JSON.stringify(views, null, 2)}\n`);
-  else io.out(views.length === 0 ? 'No processes. Start one with start_process (through an MCP client).\n' : table(views));
+  else
+    io.out(views.length === 0 ? 'No processes. Start one with start_process (through an MCP client).\n' : table(views));
   return 0;
 };
 
@@ -77,7 +91,13 @@ const writeLines = (io: CliIo, lines: readonly string[]) => {
 export const logs: CliCommand = async (argv, io) => {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { lines: { type: 'string', short: 'n' }, follow: { type: 'boolean', short: 'f' }, grep: { type: 'string' }, raw: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: {
+      lines: { type: 'string', short: 'n' },
+      follow: { type: 'boolean', short: 'f' },
+      grep: { type: 'string' },
+      raw: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -87,15 +107,27 @@ export const logs: CliCommand = async (argv, io) => {
   const grep = values.grep === undefined ? undefined : compileLinePattern(values.grep, '--grep');
   const { manager } = openManager();
   let { record, slice } = await manager.logs({ reference: id, lines, grep, raw: values.raw });
-  if (values.json) io.out(`${JSON.stringify({ id: record.id, status: record.status, lines: slice.lines, next_cursor: slice.nextCursor, truncated: slice.truncated })}\n`);
+  if (values.json)
+    io.out(
+      `${JSON.stringify({ id: record.id, status: record.status, lines: slice.lines, next_cursor: slice.nextCursor, truncated: slice.truncated })}\n`,
+    );
   else writeLines(io, slice.lines);
   // Follow: poll from the cursor until the process ends (or Ctrl-C).
   while (values.follow) {
     const wasRunning = record.status === 'running';
     if (wasRunning) await sleep(FOLLOW_POLL_MS);
-    ({ record, slice } = await manager.logs({ reference: record.id, lines: 2000, cursor: slice.nextCursor, grep, raw: values.raw }));
+    ({ record, slice } = await manager.logs({
+      reference: record.id,
+      lines: 2000,
+      cursor: slice.nextCursor,
+      grep,
+      raw: values.raw,
+    }));
     if (values.json) {
-      if (slice.lines.length > 0) io.out(`${JSON.stringify({ id: record.id, status: record.status, lines: slice.lines, next_cursor: slice.nextCursor })}\n`);
+      if (slice.lines.length > 0)
+        io.out(
+          `${JSON.stringify({ id: record.id, status: record.status, lines: slice.lines, next_cursor: slice.nextCursor })}\n`,
+        );
     } else writeLines(io, slice.lines);
     if (!wasRunning && !slice.truncated) break;
   }
@@ -105,20 +137,49 @@ export const logs: CliCommand = async (argv, io) => {
 export const kill: CliCommand = async (argv, io) => {
   const { values, positionals } = parseArgs({
     args: [...argv],
-    options: { signal: { type: 'string', short: 's' }, grace: { type: 'string' }, remove: { type: 'boolean' }, json: { type: 'boolean' } },
+    options: {
+      signal: { type: 'string', short: 's' },
+      grace: { type: 'string' },
+      remove: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
-  const id = reference(positionals[0], 'kill <id> [--signal SIG] [--remove]');
-  const signal = (values.signal === undefined ? 'SIGTERM' : values.signal.toUpperCase().replace(/^(?!SIG)/, 'SIG')) as KillSignal;
-  if (!KILL_SIGNALS.includes(signal)) throw new HubError('INVALID_INPUT', `--signal must be one of ${KILL_SIGNALS.join(', ')}.`);
+  if (positionals.length === 0) reference(undefined, 'kill <id>... [--signal SIG] [--remove]');
+  const ids = positionals.map(id => reference(id, 'kill <id>... [--signal SIG] [--remove]'));
+  const signal = (
+    values.signal === undefined ? 'SIGTERM' : values.signal.toUpperCase().replace(/^(?!SIG)/, 'SIG')
+  ) as KillSignal;
+  if (!KILL_SIGNALS.includes(signal))
+    throw new HubError('INVALID_INPUT', `--signal must be one of ${KILL_SIGNALS.join(', ')}.`);
   const { config, manager } = openManager();
   const graceMs = values.grace === undefined ? config.stopGraceMs : Number(values.grace);
-  if (!Number.isInteger(graceMs) || graceMs < 0) throw new HubError('INVALID_INPUT', '--grace must be a whole number of milliseconds.');
-  const outcome = await manager.kill({ reference: id, signal, graceMs, remove: values.remove ?? false });
-  const view = toProcessView(outcome.record);
-  if (values.json) {
-    io.out(`${JSON.stringify({ process: view, already_ended: outcome.alreadyEnded, signal_sent: outcome.signalSent, escalated: outcome.escalated, removed: outcome.removed, waited_ms: outcome.waitedMs }, null, 2)}\n`);
-  } else io.out(`${renderKill(view, outcome)}\n`);
-  return 0;
+  if (!Number.isInteger(graceMs) || graceMs < 0)
+    throw new HubError('INVALID_INPUT', '--grace must be a whole number of milliseconds.');
+  // Each one in turn: one that cannot be stopped (unknown, already gone) does not spare the others.
+  const reports: unknown[] = [];
+  let failed = false;
+  for (const id of ids) {
+    try {
+      const outcome = await manager.kill({ reference: id, signal, graceMs, remove: values.remove ?? false });
+      const view = toProcessView(outcome.record);
+      reports.push({
+        process: view,
+        already_ended: outcome.alreadyEnded,
+        signal_sent: outcome.signalSent,
+        escalated: outcome.escalated,
+        removed: outcome.removed,
+        waited_ms: outcome.waitedMs,
+      });
+      if (!values.json) io.out(`${renderKill(view, outcome)}\n`);
+    } catch (error) {
+      failed = true;
+      reports.push({ reference: id, error: errorMessage(error) });
+      io.err(errorLine('kill', error));
+    }
+  }
+  // One id keeps the single object scripts already read; several give an array, in order.
+  if (values.json) io.out(`${JSON.stringify(ids.length === 1 ? reports[0] : reports, null, 2)}\n`);
+  return failed ? EXIT_FAILED : EXIT_OK;
 };

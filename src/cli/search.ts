@@ -5,8 +5,10 @@ import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search.js';
 import { SearchSource, type SearchOutput } from '../registry/search-schema.js';
 import { openStore } from '../store/store.js';
 import type { CliCommand } from './index.js';
+import { renderTable } from './table.js';
+import { usageOf } from './usage.js';
 
-const USAGE = 'Usage: hub search <query> [--limit N] [--source catalog|official|npm]... [--json]\n';
+const USAGE = `${usageOf('search')}\n`;
 
 const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 
@@ -18,13 +20,14 @@ export function renderSearchTable(output: SearchOutput): string {
     result.sources.join(','),
     cut(result.description || result.title, 70),
   ]);
-  const header = ['NAME', 'PACKAGE', 'SOURCES', 'DESCRIPTION'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => (row[column] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
-  const lines = output.results.length > 0 ? [line(header), ...rows.map(line)] : ['No MCP servers found.'];
+  const lines =
+    output.results.length > 0
+      ? [renderTable([['NAME', 'PACKAGE', 'SOURCES', 'DESCRIPTION'], ...rows])]
+      : ['No MCP servers found.'];
   if (output.results.some(result => result.installed)) lines.push('', '* installed');
   else if (output.results.length > 0) lines.push('', 'Install one with: hub install <package>');
-  for (const source of output.sources.filter(report => !report.ok)) lines.push(`note: ${source.source} source failed: ${source.error ?? 'unknown error'}`);
+  for (const source of output.sources.filter(report => !report.ok))
+    lines.push(`note: ${source.source} source failed: ${source.error ?? 'unknown error'}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -34,7 +37,12 @@ export const search: CliCommand = async (argv, io) => {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { limit: { type: 'string', short: 'n' }, json: { type: 'boolean' }, source: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        limit: { type: 'string', short: 'n' },
+        json: { type: 'boolean' },
+        source: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     io.err(`hub search: ${(error as Error).message}\n${USAGE}`);
@@ -50,7 +58,11 @@ export const search: CliCommand = async (argv, io) => {
   const sources = values.source?.flatMap(value => value.split(','));
   const badSource = sources?.find(source => !SearchSource.safeParse(source).success);
   if (!query || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT || badSource !== undefined) {
-    const why = !query ? 'a query is required' : badSource !== undefined ? `unknown source "${badSource}"` : `--limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
+    const why = !query
+      ? 'a query is required'
+      : badSource !== undefined
+        ? `unknown source "${badSource}"`
+        : `--limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
     io.err(`hub search: ${why}.\n${USAGE}`);
     return 2;
   }

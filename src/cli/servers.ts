@@ -1,19 +1,22 @@
 import { parseArgs } from 'node:util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { loadConfig } from '../config.js';
 import { HubError } from '../errors.js';
-import { createLogger } from '../logger.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
-import { openStore } from '../store/store.js';
+import { openContext } from './context.js';
+import { sharedView } from './server-view.js';
+import { renderTable } from './table.js';
 import { HUB_VERSION } from '../version.js';
+import { EXIT_USAGE } from './errors.js';
 import type { CliCommand } from './index.js';
+import { usageOf } from './usage.js';
+import { npmLinePrinter } from './npm-output.js';
 
 // The CLI drives the same ServerManager as the MCP server, with a server object that never
 // connects: nothing is sent anywhere, and children it starts are closed before it returns.
-async function withManager<T>(
+export async function withManager<T>(
   fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>,
 ): Promise<T> {
   const context = baseDeps();
@@ -29,27 +32,14 @@ async function withManager<T>(
   }
 }
 
-function baseDeps() {
-  const config = loadConfig();
-  const log = createLogger(config, 'hub-cli');
-  return { config, log, store: openStore(config.paths, log) };
-}
-
-const pad = (rows: string[][]): string => {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map(row => (row[column] ?? '').length))) ?? [];
-  return rows
-    .map(row =>
-      row
-        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-};
+const baseDeps = () => openContext();
 
 export const servers: CliCommand = async (argv, io) => {
   const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: true });
-  const list = await withManager(async ({ manager }) => (await manager.status()).map(toSummary));
+  const list = await withManager(async ({ manager, context }) => {
+    const records = (await context.store.read()).servers;
+    return (await manager.status()).map(view => sharedView(toSummary(view), records[view.name], context.config.paths));
+  });
   if (values.json) {
     io.out(`${JSON.stringify(list, null, 2)}\n`);
     return 0;
@@ -59,17 +49,24 @@ export const servers: CliCommand = async (argv, io) => {
     return 0;
   }
   const rows = [
-    ['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS'],
+    ['NAME', 'PACKAGE', 'STATE', 'TOOLS', 'CALLS', 'ERRORS'],
     ...list.map(s => [
       s.name,
       s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`,
-      s.state,
+      s.missingEnv.length > 0 && s.state === 'stopped' ? 'needs env' : s.state,
       String(s.tools.length),
       String(s.calls),
+      String(s.errors),
     ]),
   ];
+  const notes = list
+    .filter(s => s.missingEnv.length > 0)
+    .map(
+      s =>
+        `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
+    );
   io.out(
-    `${pad(rows)}\n\nState and calls are this command's view; running servers belong to each client's hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
+    `${renderTable(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
   );
   return 0;
 };
@@ -84,13 +81,14 @@ export const install: CliCommand = async (argv, io) => {
       env: { type: 'string', multiple: true },
       arg: { type: 'string', multiple: true },
       'no-start': { type: 'boolean' },
+      verbose: { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
   const [spec, ...extra] = positionals;
   if (spec === undefined || extra.length > 0) {
-    io.err('Usage: hub install <package>[@version] [--name N] [--env K=V ...] [--arg A ...] [--no-start] [--json]\n');
-    return 2;
+    io.err(`hub install: give one package.\n${usageOf('install')}\n`);
+    return EXIT_USAGE;
   }
   const env: Record<string, string> = {};
   for (const pair of values.env ?? []) {
@@ -98,44 +96,36 @@ export const install: CliCommand = async (argv, io) => {
     if (at <= 0) throw new HubError('INVALID_INPUT', `--env "${pair.split('=')[0] ?? ''}" must be KEY=VALUE.`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  try {
-    const result = await withManager(({ manager, context }) =>
-      installServer(
-        { package: spec, name: values.name, args: values.arg, env, start: values['no-start'] !== true },
-        {
-          ...context,
-          manager,
-          // The person typed the command: that is the consent.
-          confirm: async () => undefined,
-          deriveName: suggestServerName,
-          lookup: catalogHints,
-          pathEnv: process.env.PATH,
-          onNpmLine: line => io.err(`${line}\n`),
-          progress: (message, heartbeat) => {
-            if (!heartbeat) io.err(`hub: ${message}\n`);
-          },
+  const result = await withManager(({ manager, context }) =>
+    installServer(
+      { package: spec, name: values.name, args: values.arg, env, start: values['no-start'] !== true },
+      {
+        ...context,
+        manager,
+        // The person typed the command: that is the consent.
+        confirm: async () => undefined,
+        deriveName: suggestServerName,
+        lookup: catalogHints,
+        pathEnv: process.env.PATH,
+        onNpmLine: npmLinePrinter(io, values.verbose === true),
+        progress: (message, heartbeat) => {
+          if (!heartbeat) io.err(`hub: ${message}\n`);
         },
-      ),
+      },
+    ),
+  );
+  if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    const what = `${result.name} (${result.package ?? spec}@${result.version ?? '?'})`;
+    const head =
+      result.missingEnv.length > 0
+        ? `Installed ${what}, not started: missing ${result.missingEnv.join(', ')} (run hub install ${spec} --name ${result.name} --env KEY=VALUE).`
+        : result.state === 'stopped'
+          ? `Installed ${what}; not started (its tools are listed after its first start).`
+          : `Installed ${what}: ${result.tools.length} tools.`;
+    io.out(
+      `${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`,
     );
-    if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
-    else {
-      const what = `${result.name} (${result.package ?? spec}@${result.version ?? '?'})`;
-      const head =
-        result.missingEnv.length > 0
-          ? `Installed ${what}, not started: missing ${result.missingEnv.join(', ')} (run hub install ${spec} --name ${result.name} --env KEY=VALUE).`
-          : result.state === 'stopped'
-            ? `Installed ${what}; not started (its tools are listed after its first start).`
-            : `Installed ${what}: ${result.tools.length} tools.`;
-      io.out(
-        `${head}\n${result.tools.map(tool => `  ${tool}\n`).join('')}Run as: ${result.command}\nLog: ${result.logFile}\n`,
-      );
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof HubError) {
-      io.err(`hub install: ${error.code}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
   }
+  return 0;
 };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ClientSpec, Launch, Scope } from './types.js';
+import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { shellQuote } from './os-paths.js';
 
 // Codex (https://developers.openai.com/codex/mcp and openai/codex docs/config.md): TOML,
@@ -41,9 +41,18 @@ export const gemini: ClientSpec = {
     format: 'json',
     serversPath: ['mcpServers'],
   }),
-  entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  entry: (launch, env) => ({ command: launch.command, args: [...launch.args], ...geminiEnv(env) }),
   notes: (launch: Launch, scope: Scope) => [
     `Or let Gemini CLI write it: gemini mcp add --scope ${scope} hub ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
     'Check it inside Gemini CLI with /mcp.',
   ],
 };
+
+// Gemini CLI drops variables whose names match CERT, KEY, TOKEN (and more) from the environment
+// of the servers it starts, so NODE_EXTRA_CA_CERTS (a corporate CA) never reaches hub. npm reads
+// `npm_config_cafile` as its cafile setting, and hub takes its registry CA from npm's settings:
+// the same file under a name Gemini keeps reaches both hub's own requests and the npm installs.
+export function geminiEnv(env: ClientContext['env'] | undefined): { env?: Record<string, string> } {
+  const caFile = env?.NODE_EXTRA_CA_CERTS?.trim();
+  return caFile ? { env: { npm_config_cafile: caFile } } : {};
+}

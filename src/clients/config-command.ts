@@ -3,7 +3,8 @@ import { findClient } from './index.js';
 import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from './configure.js';
 import { parseFlags } from './flags.js';
 import type { CommandDeps } from './command-deps.js';
-import { hubLaunch } from './launch.js';
+import { defaultServerJs, hubLaunch } from './launch.js';
+import { portableLaunch, type PortableLaunch } from './portable.js';
 
 const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
 
@@ -25,7 +26,13 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   }
   const client = findClient(flags.positional[0]);
   const scope = pickScope(client, flags.strings.get('scope'));
-  const launch = hubLaunch(deps.serverJs, deps.nodePath);
+  const serverJs = deps.serverJs ?? defaultServerJs();
+  const absolute = hubLaunch(serverJs, deps.nodePath);
+  // A project file is shared through git: a portable `hub` command when this hub is on PATH.
+  const portable: PortableLaunch =
+    scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
+  const launch = portable.launch;
+  if (portable.warning && !flags.booleans.has('json')) io.err(`hub config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch);
   const file = plan.document.target.file;
   const notes = client.notes?.(launch, scope) ?? [];
@@ -36,7 +43,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
 
   if (flags.booleans.has('json')) {
     io.out(
-      `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes }, null, 2)}\n`,
+      `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes, warnings: portable.warning ? [portable.warning] : [] }, null, 2)}\n`,
     );
     return 0;
   }
@@ -47,7 +54,9 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
         : `${diff}\n(dry run: nothing was written)\n`,
     );
     if (lostComments(plan.before, plan.after) > 0)
-      io.out('Note: this file could not be edited in place, so its comments would not be kept; --write backs the file up first.\n');
+      io.out(
+        'Note: this file could not be edited in place, so its comments would not be kept; --write backs the file up first.\n',
+      );
     return 0;
   }
   if (write) {

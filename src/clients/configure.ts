@@ -1,9 +1,9 @@
-import { isDeepStrictEqual } from 'node:util';
 import { stringify as stringifyToml } from 'smol-toml';
 import { HubError } from '../errors.js';
 import { unifiedDiff } from './diff.js';
 import { readDocument, render, serversOf, withServers, type ConfigDocument } from './document.js';
 import { setMember } from './json-edit.js';
+import { mergeEntry, sameEntry } from './merge-entry.js';
 import { setTomlTable } from './toml-edit.js';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
@@ -50,15 +50,15 @@ export async function planConfig(
   launch: Launch,
 ): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
-  const entry = client.entry(launch);
   const previous = serversOf(document)?.[HUB_KEY];
+  const entry = mergeEntry(previous, client.entry(launch, context.env));
   const before = document.text ?? '';
   const state =
     document.text === undefined
       ? 'new-file'
       : previous === undefined
         ? 'added'
-        : isDeepStrictEqual(previous, entry)
+        : sameEntry(previous, entry)
           ? 'unchanged'
           : 'replaced';
   const after = state === 'unchanged' ? before : withHub(document, entry);
@@ -70,7 +70,10 @@ export async function applyConfig(plan: ConfigPlan): Promise<{ backup: string | 
   if (plan.state === 'unchanged') return { backup: undefined };
   // Fresh read: a client (Claude Code) may have rewritten its file since the plan was made.
   const fresh = await readDocument(plan.document.target);
-  const after = fresh.text === plan.document.text ? plan.after : withHub(fresh, plan.entry);
+  const after =
+    fresh.text === plan.document.text
+      ? plan.after
+      : withHub(fresh, mergeEntry(serversOf(fresh)?.[HUB_KEY], plan.entry));
   const backup = fresh.text === undefined ? undefined : await backupFile(fresh.realFile);
   await writeConfigFile(fresh.realFile, after);
   return { backup };

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { HubError } from '../errors.js';
 
 export interface ParsedFlags {
@@ -6,32 +7,39 @@ export interface ParsedFlags {
   readonly strings: Map<string, string>;
 }
 
-/** `--flag`, `--key value` and `--key=value`; anything unknown is an error naming it. */
+/**
+ * `--flag`, `--key value` and `--key=value` through node:util parseArgs, the CLI's one argument
+ * parser; anything unknown is a usage error (exit 2) that lists the options.
+ */
 export function parseFlags(
   argv: readonly string[],
   booleans: readonly string[],
   strings: readonly string[],
 ): ParsedFlags {
-  const parsed: ParsedFlags = { positional: [], booleans: new Set(), strings: new Map() };
-  for (let index = 0; index < argv.length; index++) {
-    const word = argv[index]!;
-    if (!word.startsWith('-') || word === '-') {
-      parsed.positional.push(word);
-      continue;
-    }
-    const [flag, inline] = word.split(/=(.*)/s, 2) as [string, string | undefined];
-    const name = flag.replace(/^--?/, '');
-    if (booleans.includes(name) && inline === undefined) parsed.booleans.add(name);
-    else if (strings.includes(name)) {
-      const value = inline ?? argv[++index];
-      if (value === undefined) throw new HubError('INVALID_INPUT', `${flag} needs a value.`);
-      parsed.strings.set(name, value);
-    } else {
-      throw new HubError(
-        'INVALID_INPUT',
-        `Unknown option ${flag}: the options are ${[...booleans, ...strings].map(f => `--${f}`).join(', ')}.`,
-      );
-    }
+  const options = Object.fromEntries([
+    ...booleans.map(name => [name, { type: 'boolean' as const }]),
+    ...strings.map(name => [name, { type: 'string' as const }]),
+  ]);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    const word = /'(-[\w-]*)/.exec(message)?.[1] ?? '';
+    const why = /argument missing/.test(message)
+      ? `${word} needs a value`
+      : /does not take an argument/.test(message)
+        ? `${word} takes no value`
+        : `Unknown option ${word}`;
+    throw new HubError(
+      'INVALID_INPUT',
+      `${why}: the options are ${[...booleans, ...strings].map(f => `--${f}`).join(', ')}.`,
+    );
   }
-  return parsed;
+  const result: ParsedFlags = { positional: [...parsed.positionals], booleans: new Set(), strings: new Map() };
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (value === true) result.booleans.add(name);
+    else if (typeof value === 'string') result.strings.set(name, value);
+  }
+  return result;
 }

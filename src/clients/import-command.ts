@@ -41,20 +41,22 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   const hubHome = loadConfig(context.env as NodeJS.ProcessEnv).home;
   const json = flags.booleans.has('json');
 
-  // Start each new server once so its tools are cached and listed at once by every hub.
+  // Start each server that never ran under hub once, so its tools are cached and listed at once
+  // by every hub, and so --remove knows it works (imported earlier with --no-start included).
+  const noStart = flags.booleans.has('no-start');
+  const toProbe = outcome.candidates.filter(candidate => !candidate.started).map(candidate => candidate.name);
   let probes = new Map<string, ProbeResult>();
-  if (!flags.booleans.has('no-start') && outcome.imported.length > 0) {
-    if (!json)
-      io.out(`Starting ${outcome.imported.length} imported server(s) once to read their tools (up to 30 s each)...\n`);
-    probes = await probeServers(
-      outcome.imported.map(server => server.name),
-      context,
-    );
+  if (!noStart && toProbe.length > 0) {
+    if (!json) io.out(`Starting ${toProbe.length} server(s) once to read their tools (up to 30 s each)...\n`);
+    probes = await probeServers(toProbe, context);
   }
-  // A server that did not start under hub stays in the client: removing it would lose a working setup.
-  const failedImports = outcome.imported.filter(server => probes.get(server.name)?.ok === false);
-  const failed = new Set(failedImports.map(server => `${server.file}\0${server.key}`));
-  const removable = outcome.removable.filter(server => !failed.has(`${server.document.target.file}\0${server.key}`));
+  // Only a server that started under hub leaves the client: removing one that never ran (or
+  // did not start) would lose a working setup.
+  const removable = outcome.candidates
+    .filter(candidate => candidate.started || probes.get(candidate.name)?.ok === true)
+    .map(candidate => candidate.server);
+  const failedImports = outcome.candidates.filter(candidate => probes.get(candidate.name)?.ok === false);
+  const unchecked = outcome.candidates.filter(candidate => !candidate.started && !probes.has(candidate.name));
 
   let removed: Awaited<ReturnType<typeof removeFromClient>> = [];
   let declined = false;
@@ -81,6 +83,8 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
       skipped: servers.skipped,
       removed,
       declined,
+      // Left in the client because they did not start, or were not tried (--no-start).
+      kept: remove ? [...failedImports, ...unchecked].map(candidate => candidate.server.key) : [],
     };
     io.out(`${JSON.stringify(report, null, 2)}\n`);
     return 0;
@@ -123,8 +127,14 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   for (const done of removed) io.out(`Removed ${done.keys.join(', ')} from ${done.file} (backup: ${done.backup}).\n`);
   if (declined) io.out('Left the client config as it was.\n');
   if (remove && failedImports.length > 0) {
-    const keys = failedImports.map(server => server.key).join(', ');
+    const keys = failedImports.map(candidate => candidate.server.key).join(', ');
     io.out(`Kept ${keys} in ${client.title}'s config: they did not start under hub.\n`);
+  }
+  if (remove && unchecked.length > 0) {
+    const keys = unchecked.map(candidate => candidate.server.key).join(', ');
+    io.out(
+      `Kept ${keys} in ${client.title}'s config: they have not started under hub yet (--no-start). Run hub import ${client.id} --remove without --no-start to try them and then remove them.\n`,
+    );
   }
   if (!remove && removable.length > 0)
     io.out(

@@ -26,8 +26,11 @@ export interface ImportOutcome {
   readonly imported: ImportedServer[];
   /** Already in hub: the same command (safe to drop from the client) or a different server of that name. */
   readonly existing: { key: string; name: string; file: string; same: boolean }[];
-  /** Servers now behind hub: imported now, or imported before with the same command. */
-  readonly removable: FoundServer[];
+  /**
+   * Servers now behind hub: imported now, or imported before with the same command. `started`
+   * says whether hub has ever started it (its tools were listed); only those may leave the client.
+   */
+  readonly candidates: { server: FoundServer; name: string; started: boolean }[];
 }
 
 const sameLaunch = (record: ServerRecord, server: FoundServer): boolean =>
@@ -56,7 +59,7 @@ export async function registerServers(
   const used = new Set<string>();
   const named = found.map(server => ({ server, name: nameFor(server.key, used) }));
   return store.update(data => {
-    const outcome: ImportOutcome = { imported: [], existing: [], removable: [] };
+    const outcome: ImportOutcome = { imported: [], existing: [], candidates: [] };
     let order = Math.max(0, ...Object.values(data.servers).map(record => record.order));
     for (const { server, name } of named) {
       const file = server.document.target.file;
@@ -64,7 +67,7 @@ export async function registerServers(
       if (current) {
         const same = sameLaunch(current, server);
         outcome.existing.push({ key: server.key, name, file, same });
-        if (same) outcome.removable.push(server);
+        if (same) outcome.candidates.push({ server, name, started: current.toolsUpdatedAt !== undefined });
         continue;
       }
       data.servers[name] = {
@@ -89,7 +92,7 @@ export async function registerServers(
         variableKeys: Object.keys(server.env).filter(key => /\$\{[^}]+\}/.test(server.env[key]!)),
         ...(server.cwd !== undefined && { cwd: server.cwd }),
       });
-      outcome.removable.push(server);
+      outcome.candidates.push({ server, name, started: false });
     }
     return outcome;
   });

@@ -18,7 +18,7 @@ export async function probeServers(
   context: ClientContext,
 ): Promise<Map<string, ProbeResult>> {
   const config = loadConfig(context.env as NodeJS.ProcessEnv);
-  const log = createLogger(config, 'hub-import');
+  const log = createLogger(config, 'hub-import', { stderr: false });
   const store = openStore(config.paths, log);
   const server = new Server({ name: 'hub-import', version: HUB_VERSION }, { capabilities: {} });
   const manager = createServerManager(

@@ -40,8 +40,8 @@ export interface ClientSpec {
   readonly scopes: readonly Scope[];
   readonly defaultScope: Scope;
   locate(scope: Scope, context: ClientContext): ClientFile;
-  /** The value stored under the `hub` key. */
-  entry(launch: Launch): Record<string, unknown>;
+  /** The value stored under the `hub` key; env is the person's environment (what to carry over). */
+  entry(launch: Launch, env?: ClientContext['env']): Record<string, unknown>;
   /** Extra lines for people: a client's own CLI that does the same, restart hints. */
   notes?(launch: Launch, scope: Scope): string[];
 }

@@ -1,15 +1,27 @@
-const RESERVOIR_SIZE = 512;
+import type { ServerState } from './manager-types.js';
+import { writeSharedState } from './shared-state.js';
 
-/** Per-server call metrics, in memory only (never a store write on the call path). */
+const RESERVOIR_SIZE = 512;
+// Calls are published at most this often; a state change is published at once.
+const PUBLISH_EVERY_MS = 1_000;
+
+/**
+ * Per-server call metrics, in memory on the call path (never a store write there). With
+ * shareTo(dir), they and the slot's state are also published to HUB_HOME/state/<server>/ so
+ * `hub servers` and other hubs see the same truth.
+ */
 export class CallMetrics {
   calls = 0;
   errors = 0;
-  restarts = 0;
+  #restarts = 0;
   lastError: string | undefined;
   #totalMs = 0;
   // The latest RESERVOIR_SIZE latencies, for p95.
   #recent = new Float64Array(RESERVOIR_SIZE);
   #next = 0;
+  #state: ServerState = 'stopped';
+  #shareDir: string | undefined;
+  #timer: NodeJS.Timeout | undefined;
 
   record(ms: number, error?: string): void {
     this.calls += 1;
@@ -20,6 +32,19 @@ export class CallMetrics {
       this.errors += 1;
       this.lastError = error;
     }
+    if (this.#shareDir !== undefined && this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.publish(), PUBLISH_EVERY_MS);
+      this.#timer.unref();
+    }
+  }
+
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  set restarts(count: number) {
+    this.#restarts = count;
+    this.publish();
   }
 
   get meanMs(): number | null {
@@ -31,6 +56,35 @@ export class CallMetrics {
     if (count === 0) return null;
     const sorted = this.#recent.slice(0, count).sort();
     return round(sorted[Math.min(count - 1, Math.ceil(count * 0.95) - 1)] ?? 0);
+  }
+
+  /** Publish to this folder (HUB_HOME/state/<server>) from now on. */
+  shareTo(dir: string): void {
+    this.#shareDir = dir;
+  }
+
+  /** The slot's state changed: published at once, so a reader never sees "ready" for a dead child. */
+  stateChanged(state: ServerState): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    this.publish();
+  }
+
+  publish(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#shareDir === undefined) return;
+    writeSharedState(this.#shareDir, {
+      pid: process.pid,
+      state: this.#state,
+      calls: this.calls,
+      errors: this.errors,
+      meanMs: this.meanMs,
+      p95Ms: this.p95Ms,
+      restarts: this.#restarts,
+      ...(this.lastError !== undefined && { lastError: this.lastError }),
+      updatedAt: new Date().toISOString(),
+    });
   }
 }
 

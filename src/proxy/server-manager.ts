@@ -12,6 +12,7 @@ import { createFastPath, type FastForwarder } from './fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
 import { issuesOf, sameTools } from './tool-intake.js';
+import { serverStateDir } from './shared-state.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
 import { statusView, unavailable } from './status-view.js';
 import { capInstructions } from './instructions-section.js';
@@ -86,6 +87,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
+    stateDir: name => serverStateDir(config.paths, name),
     async toolsListed(slot, tools) {
       // Unchanged and already in its own file: nothing to write (an inline list is moved out).
       const same = sameTools(tools, slot.record.tools);

@@ -24,6 +24,8 @@ export interface SlotContext {
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
   /** The child sent these instructions at initialize, and the record holds something else. */
   instructionsSeen(slot: ServerSlot, instructions: string | undefined): Promise<void>;
+  /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
+  stateDir?(name: string): string;
 }
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
@@ -46,9 +48,19 @@ const exitedBeforeListing = (exit: { code: number | null; signal: NodeJS.Signals
  * pending) → failed. Every spawn gets a new generation; events from an older one are ignored.
  */
 export class ServerSlot {
-  state: ServerState = 'stopped';
+  #state: ServerState = 'stopped';
   conn: ChildConnection | undefined;
   readonly metrics = new CallMetrics();
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  // Every state change is published (metrics.ts), so `hub servers` shows what this hub runs.
+  set state(next: ServerState) {
+    this.#state = next;
+    this.metrics.stateChanged(next);
+  }
   /** Calls in flight (idle stop waits for zero). */
   active = 0;
   #generation = 0;
@@ -65,6 +77,7 @@ export class ServerSlot {
     private readonly ctx: SlotContext,
   ) {
     this.#history = new CrashHistory(ctx.policy);
+    if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
   }
 
   get name(): string {

@@ -120,7 +120,7 @@ describe('hub config --write merges hub into an existing client file', () => {
     expect(text).toContain('# Codex settings');
   });
 
-  test('codex: an existing hub table (and its env subtable) is replaced where it stands', async () => {
+  test('codex: an existing hub table is updated where it stands, its env subtable kept', async () => {
     const machine = await makeMachine();
     const file = join(machine.home, '.codex', 'config.toml');
     await mkdir(dirname(file), { recursive: true });
@@ -144,7 +144,7 @@ describe('hub config --write merges hub into an existing client file', () => {
     expect(await runConfig(['codex', '--write'], machine.deps())).toBe(0);
     const text = await readFile(file, 'utf8');
     expect((parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers).toEqual({
-      hub: HUB_ENTRY,
+      hub: { ...HUB_ENTRY, env: { HUB_TOOL_NAMES: 'underscore' } },
       other: { command: 'other' },
     });
     expect(text.startsWith('# mine\nmodel = "o3"\n\n[mcp_servers.hub]\n')).toBe(true);
@@ -223,6 +223,39 @@ describe('hub config file handling', () => {
     expect(machine.output()).toContain('--- /dev/null');
     await expect(stat(join(machine.home, '.codeium'))).rejects.toThrow(/ENOENT/);
   });
+
+  // Issue 10.4: the README tells people to set HUB_TOOL_NAMES in the entry's env and re-run.
+  for (const item of [
+    { client: 'claude-code', file: (home: string) => join(home, '.claude.json'), format: 'json' },
+    { client: 'gemini', file: (home: string) => join(home, '.gemini', 'settings.json'), format: 'json' },
+    { client: 'codex', file: (home: string) => join(home, '.codex', 'config.toml'), format: 'toml' },
+  ] as const) {
+    test(`${item.client}: a re-run keeps the env and other fields a person added to the hub entry`, async () => {
+      const machine = await makeMachine();
+      const file = item.file(machine.home);
+      await mkdir(dirname(file), { recursive: true });
+      const mine =
+        item.format === 'toml'
+          ? '[mcp_servers.hub]\ncommand = "/old/node"\nargs = ["/old/server.js"]\nstartup_timeout_sec = 30\n\n[mcp_servers.hub.env]\nHUB_TOOL_NAMES = "dotted"\n'
+          : `${JSON.stringify({ mcpServers: { hub: { command: '/old/node', args: ['/old/server.js'], env: { HUB_TOOL_NAMES: 'dotted' }, timeout: 30000 } } }, null, 2)}\n`;
+      await writeFile(file, mine);
+      expect(await runConfig([item.client, '--write'], machine.deps())).toBe(0);
+      const text = await readFile(file, 'utf8');
+      const hub = ((item.format === 'toml' ? parseToml(text) : JSON.parse(text)) as Record<string, Record<string, Record<string, unknown>>>)[
+        item.format === 'toml' ? 'mcp_servers' : 'mcpServers'
+      ]!.hub!;
+      expect(hub.command).toBe(NODE);
+      expect(hub.args).toEqual([SERVER_JS]);
+      expect(hub.env).toEqual({ HUB_TOOL_NAMES: 'dotted' });
+      expect(hub[item.format === 'toml' ? 'startup_timeout_sec' : 'timeout']).toBe(item.format === 'toml' ? 30 : 30000);
+      expect(await backupsOf(file)).toHaveLength(1);
+
+      // A second identical run: same bytes, no second backup.
+      expect(await runConfig([item.client, '--write'], machine.deps())).toBe(0);
+      expect(await readFile(file, 'utf8')).toBe(text);
+      expect(await backupsOf(file)).toHaveLength(1);
+    });
+  }
 
   test('writing twice changes nothing the second time (no second backup)', async () => {
     const machine = await makeMachine();

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test, vi } from 'vitest';
 import { runImport } from '../../src/clients/import-command.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
 import { makeMachine, readJson, SERVER_JS, type Machine } from './machine.js';
@@ -29,6 +31,13 @@ type Servers = Record<
 const hubServers = async (machine: Machine): Promise<Servers> =>
   (await readJson(join(machine.hubHome, 'db.json'))).servers as Servers;
 const cursorFile = (machine: Machine) => join(machine.home, '.cursor', 'mcp.json');
+// As if hub had started these servers before (what a successful start records): --remove may drop them.
+async function markStarted(machine: Machine, names: readonly string[]): Promise<void> {
+  const store = openStore(loadConfig({ HUB_HOME: machine.hubHome }).paths);
+  await store.update(data => {
+    for (const name of names) data.servers[name]!.toolsUpdatedAt = new Date().toISOString();
+  });
+}
 const backupsIn = async (folder: string) => (await readdir(folder)).filter(name => name.includes('.bak-'));
 
 describe('hub import', () => {
@@ -96,18 +105,47 @@ describe('hub import', () => {
     expect(machine.output()).toMatch(/= github +already in hub \(same command\)/);
   });
 
-  test('--remove --yes drops the imported entries from the client file after a backup; others stay', async () => {
+  // Two servers that start (the echo fixture), one remote one that stays, and another key.
+  async function placeEchoConfig(machine: Machine): Promise<string> {
+    const file = cursorFile(machine);
+    const echo = { command: process.execPath, args: [fixture('echo-server.mjs')] };
+    const config = {
+      mcpServers: { first: echo, second: { ...echo, env: { WHICH: 'second' } }, linear: { url: 'https://mcp.linear.app/sse' } },
+      someOtherKey: { keep: true },
+    };
+    await mkdir(join(machine.home, '.cursor'), { recursive: true });
+    await writeFile(file, JSON.stringify(config, null, 2));
+    return file;
+  }
+
+  test('--remove --yes drops the entries that started under hub from the client file after a backup; others stay', async () => {
     const machine = await makeMachine();
-    const file = await machine.place('cursor-mcp.json', cursorFile(machine));
+    const file = await placeEchoConfig(machine);
     const original = await readFile(file, 'utf8');
-    expect(await runImport(['cursor', '--no-start', '--remove', '--yes'], machine.deps())).toBe(0);
+    expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
     const data = await readJson(file);
-    expect(Object.keys(data.mcpServers as object).sort()).toEqual(['linear', 'old-thing']);
+    expect(Object.keys(data.mcpServers as object)).toEqual(['linear']);
     expect(data.someOtherKey).toEqual({ keep: true });
     const backups = await backupsIn(join(machine.home, '.cursor'));
     expect(backups).toHaveLength(1);
     expect(await readFile(join(machine.home, '.cursor', backups[0]!), 'utf8')).toBe(original);
-    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['git', 'github', 'my-notes']);
+    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['first', 'second']);
+  });
+
+  // Issue 10.12: the README promises that only servers that started under hub leave the client.
+  test('--no-start --remove removes nothing; a later --remove starts them once, then removes them', async () => {
+    const machine = await makeMachine();
+    const file = await placeEchoConfig(machine);
+    const original = await readFile(file, 'utf8');
+    expect(await runImport(['cursor', '--no-start', '--remove', '--yes'], machine.deps())).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(original);
+    expect(await backupsIn(join(machine.home, '.cursor'))).toEqual([]);
+    expect(machine.output()).toMatch(/Kept first, second in Cursor's config: they have not started under hub yet/);
+
+    expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
+    expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['linear']);
+    const servers = await hubServers(machine);
+    expect(servers.first!.toolsUpdatedAt).toBeDefined();
   });
 
   test('--remove without a terminal and without --yes is refused before anything changes', async () => {
@@ -122,16 +160,13 @@ describe('hub import', () => {
   test('--remove on a terminal asks first: "no" leaves the client file alone, "yes" removes', async () => {
     for (const answer of [false, true]) {
       const machine = await makeMachine();
-      const file = await machine.place('cursor-mcp.json', cursorFile(machine));
+      const file = await placeEchoConfig(machine);
       const original = await readFile(file, 'utf8');
       const questions: string[] = [];
-      await runImport(
-        ['cursor', '--no-start', '--remove'],
-        machine.deps({ confirm: async question => (questions.push(question), answer) }),
-      );
+      await runImport(['cursor', '--remove'], machine.deps({ confirm: async question => (questions.push(question), answer) }));
       expect(questions).toHaveLength(1);
-      expect(questions[0]).toContain('github');
-      if (answer) expect(Object.keys((await readJson(file)).mcpServers as object)).not.toContain('github');
+      expect(questions[0]).toContain('first');
+      if (answer) expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['linear']);
       else expect(await readFile(file, 'utf8')).toBe(original);
     }
   });
@@ -139,6 +174,8 @@ describe('hub import', () => {
   test('codex: TOML servers with env tables are imported, the url server skipped, --remove keeps other tables', async () => {
     const machine = await makeMachine();
     const file = await machine.place('codex-config.toml', join(machine.home, '.codex', 'config.toml'));
+    await runImport(['codex', '--no-start'], machine.deps());
+    await markStarted(machine, ['context7']);
     await runImport(['codex', '--no-start', '--remove', '--yes'], machine.deps());
     expect((await hubServers(machine)).context7).toMatchObject({
       command: 'npx',
@@ -162,6 +199,8 @@ describe('hub import', () => {
     const user = await machine.place('claude-user.json', join(machine.home, '.claude.json'), {
       __PROJECT__: machine.project,
     });
+    await runImport(['claude-code', '--no-start'], machine.deps());
+    await markStarted(machine, ['memory', 'playwright', 'postgres']);
     await runImport(['claude-code', '--no-start', '--remove', '--yes'], machine.deps());
     expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres']);
     expect(machine.output()).not.toContain('hunter2');

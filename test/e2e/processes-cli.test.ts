@@ -35,9 +35,32 @@ describe('hub ps, logs, kill', () => {
       const killed = await cli(home, 'kill', 'sleeper', '--signal', 'INT', '--json');
       expect(JSON.parse(killed.stdout)).toMatchObject({ process: { status: 'killed' }, signal_sent: 'SIGINT', escalated: false });
       expect(groupMembers(sleeper.process.pid)).toEqual([]);
-      expect(await cli(home, 'kill', '../etc')).toMatchObject({ code: 1, stderr: expect.stringContaining('not a process id or name') });
+      expect(await cli(home, 'kill', '../etc')).toMatchObject({ code: 2, stderr: expect.stringContaining('not a process id or name') });
       expect(await cli(home, 'logs', 'nobody')).toMatchObject({ code: 1, stderr: expect.stringContaining('No process with id or name "nobody"') });
-      expect(await cli(home, 'ps', '--status', 'zzz')).toMatchObject({ code: 1, stderr: expect.stringContaining('--status must be one of') });
+      expect(await cli(home, 'ps', '--status', 'zzz')).toMatchObject({ code: 2, stderr: expect.stringContaining('--status must be one of') });
+    } finally {
+      await hub.close();
+    }
+  });
+
+  // Issue 10.15: every id is killed (today the second was ignored); one unknown id fails the
+  // command (exit 1) with one readable line, and does not spare the others.
+  test('kill a b stops both; an unknown id among them is one error line and exit 1', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home);
+    try {
+      const start = async (name: string) =>
+        ((await hub.call('start_process', { command: 'sleep', args: ['60'], name })).structuredContent as { process: { pid: number } }).process.pid;
+      const [a, b, c] = [await start('a'), await start('b'), await start('c')];
+      const both = await cli(home, 'kill', 'a', 'b');
+      expect(both.code).toBe(0);
+      expect(groupMembers(a)).toEqual([]);
+      expect(groupMembers(b)).toEqual([]);
+      const mixed = await cli(home, 'kill', 'nobody', 'c', '--json');
+      expect(mixed.code).toBe(1);
+      expect(mixed.stderr).toMatch(/^hub kill: No process with id or name "nobody"[^\n]*\n$/);
+      expect(JSON.parse(mixed.stdout)).toEqual([{ reference: 'nobody', error: expect.stringContaining('nobody') }, expect.objectContaining({ process: expect.objectContaining({ name: 'c', status: 'killed' }) })]);
+      expect(groupMembers(c)).toEqual([]);
     } finally {
       await hub.close();
     }

@@ -23,6 +23,7 @@ test('hub install shows npm output on stderr and hub servers lists the result', 
       '--env',
       'API_KEY=hidden-value',
       '--no-start',
+      '--verbose',
       '--json',
     ],
     { env },
@@ -41,7 +42,7 @@ test('hub install shows npm output on stderr and hub servers lists the result', 
 
   const table = await run(process.execPath, [SERVER_JS, 'servers'], { env });
   expect(table.stdout).toMatch(
-    /^NAME\s+PACKAGE\s+STATE\s+TOOLS\s+CALLS\nsome\s+some-server@2\.0\.0\s+stopped\s+0\s+0\n/,
+    /^NAME\s+PACKAGE\s+STATE\s+TOOLS\s+CALLS\s+ERRORS\nsome\s+some-server@2\.0\.0\s+stopped\s+0\s+0\s+0\n/,
   );
   const json = JSON.parse((await run(process.execPath, [SERVER_JS, 'servers', '--json'], { env })).stdout);
   expect(json).toEqual([expect.objectContaining({ name: 'some', version: '2.0.0' })]);
@@ -49,9 +50,9 @@ test('hub install shows npm output on stderr and hub servers lists the result', 
   const refused = await run(process.execPath, [SERVER_JS, 'install', '../x'], { env }).catch(
     (error: { code: number; stderr: string }) => error,
   );
-  expect(refused).toMatchObject({ code: 1 });
+  expect(refused).toMatchObject({ code: 2 });
   expect((refused as { stderr: string }).stderr).toMatch(
-    /^hub install: INVALID_INPUT: Field "package" "\.\.\/x" is a path/,
+    /^hub install: Field "package" "\.\.\/x" is a path/,
   );
   expect(await npm.runs()).toHaveLength(1);
 });

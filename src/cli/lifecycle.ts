@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { errorMessage, HubError } from '../errors.js';
+import { catalogHints, suggestServerName } from '../registry/install-hints.js';
+import { installServer } from '../registry/install.js';
+import type { InstallContext } from '../registry/install-context.js';
+import type { InstallResult } from '../registry/install-result.js';
+import { uninstallServer } from '../registry/installed.js';
+import type { ServerRecord } from '../store/schema.js';
+import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors.js';
+import type { CliCommand, CliIo } from './index.js';
+import { npmLinePrinter } from './npm-output.js';
+import { withManager } from './servers.js';
+import { usageOf } from './usage.js';
+
+const notInstalled = (name: string) =>
+  new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub servers to see them.`);
+
+/** hub uninstall <name>...: stop each server and remove its record, tools and package folder. */
+export const uninstall: CliCommand = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: 'boolean' } },
+  });
+  if (positionals.length === 0) {
+    io.err(`hub uninstall: give the name of an installed server.\n${usageOf('uninstall')}\n`);
+    return EXIT_USAGE;
+  }
+  const reports: unknown[] = [];
+  let failed = false;
+  await withManager(async ({ manager, context }) => {
+    for (const name of positionals) {
+      try {
+        const result = await uninstallServer(name, { ...context, manager });
+        reports.push(result);
+        if (!values.json)
+          io.out(
+            `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.\n`,
+          );
+      } catch (error) {
+        failed = true;
+        reports.push({ name, error: errorMessage(error) });
+        io.err(errorLine('uninstall', error));
+      }
+    }
+  });
+  if (values.json) io.out(`${JSON.stringify(reports, null, 2)}\n`);
+  return failed ? EXIT_FAILED : EXIT_OK;
+};
+
+// The one call to swap once registry.install { upgrade: true } lands (record lane): today an
+// upgrade is the existing install path at @latest, after removing the old install, with the
+// record's env and args. NOTE for the integrator: replace the body with
+// `installServer({ package: record.package, name: record.name, upgrade: true }, context)`.
+async function upgradeRecord(record: ServerRecord, context: InstallContext): Promise<InstallResult> {
+  // An npm record's args start with the package's bin; the person's own args follow it.
+  const args = record.args.slice(1);
+  await uninstallServer(record.name, context);
+  return installServer({ package: `${record.package}@latest`, name: record.name, env: record.env, args }, context);
+}
+
+const describeResult = (io: CliIo, before: string | undefined, result: InstallResult): void => {
+  const now = result.version ?? '?';
+  const change = before === now ? `already at ${now}; reinstalled` : `${before ?? '?'} → ${now}`;
+  const state =
+    result.missingEnv.length > 0
+      ? `, not started: missing ${result.missingEnv.join(', ')}`
+      : result.state === 'stopped'
+        ? ''
+        : `: ${result.tools.length} tools`;
+  io.out(`Upgraded ${result.name} (${result.package ?? ''} ${change})${state}.\nLog: ${result.logFile}\n`);
+};
+
+/** hub upgrade <name>: the latest version of an npm-installed server, its env and args kept. */
+export const upgrade: CliCommand = async (argv, io) => {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: { verbose: { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (positionals.length !== 1) {
+    io.err(`hub upgrade: give the name of one installed server.\n${usageOf('upgrade')}\n`);
+    return EXIT_USAGE;
+  }
+  const name = positionals[0]!;
+  const result = await withManager(async ({ manager, context }) => {
+    const record = (await context.store.read()).servers[name];
+    if (!record) throw notInstalled(name);
+    if (record.mode !== 'npm' || record.package === undefined)
+      throw new HubError(
+        'INVALID_INPUT',
+        `Server "${name}" is a registered command, not an npm install: update the program itself, then run hub install again with the same command.`,
+      );
+    const before = record.version;
+    const installed = await upgradeRecord(record, {
+      ...context,
+      manager,
+      // The person typed the command: that is the consent.
+      confirm: async () => undefined,
+      deriveName: suggestServerName,
+      lookup: catalogHints,
+      pathEnv: process.env.PATH,
+      onNpmLine: npmLinePrinter(io, values.verbose === true),
+      progress: (message, heartbeat) => {
+        if (!heartbeat) io.err(`hub: ${message}\n`);
+      },
+    });
+    return { before, installed };
+  });
+  if (values.json)
+    io.out(`${JSON.stringify({ ...result.installed, previousVersion: result.before ?? null }, null, 2)}\n`);
+  else describeResult(io, result.before, result.installed);
+  return EXIT_OK;
+};

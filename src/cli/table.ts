@@ -1,0 +1,11 @@
+/** The CLI's one table printer: columns padded to their widest cell, two spaces apart, the last one unpadded. */
+export function renderTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, column) => (widths[column] = Math.max(widths[column] ?? 0, cell.length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return rows.map(line).join('\n');
+}
