@@ -125,7 +125,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         log,
         store,
         manager,
-        confirm: elicitationConfirm(server, config.install.confirm, call.signal),
+        confirm: elicitationConfirm(server, config.install.confirm, call.signal, config.paths.configFile),
         deriveName: suggestServerName,
         lookup: catalogHints,
         signal: call.signal,
