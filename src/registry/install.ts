@@ -115,7 +115,7 @@ export async function installServer(request: InstallRequest, context: InstallCon
     env,
     mode: 'command',
   });
-  return finish(record, target.requiredEnv, request.start !== false, context);
+  return finish(record, target.requiredEnv, request.start !== false, context, true);
 }
 
 async function installFromNpm(
@@ -172,7 +172,7 @@ async function installFromNpm(
     cwd: prefix,
     mode: 'npm',
   });
-  return finish(record, target.requiredEnv, start, context);
+  return finish(record, target.requiredEnv, start, context, true);
 }
 
 async function reconfigure(
