@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubConfig } from '../config.js';
 import { HubError } from '../errors.js';
+import type { ServerRecord } from '../store/schema.js';
 import type { Logger } from '../logger.js';
 import type { HubPaths } from '../paths.js';
 import { buildRoutes } from '../proxy/routes.js';
@@ -101,13 +104,20 @@ export interface UninstallResult {
   name: string;
   removedTools: string[];
   folderRemoved: string | undefined;
+  /** The data folder, kept for a later install of the same name (unless purged). */
+  dataKept: string | undefined;
+  dataRemoved: string | undefined;
   logFile: string;
 }
 
-/** Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete servers/<name>; the log stays. */
+/**
+ * Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete
+ * servers/<name>; the log and the data folder stay (purge: the data folder goes too).
+ */
 export async function uninstallServer(
   name: string,
   deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
+  options: { purge?: boolean | undefined } = {},
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
   if (!(await store.read()).servers[name]) throw notInstalled(name);
@@ -123,11 +133,41 @@ export async function uninstallServer(
   if (!record) throw notInstalled(name);
   await manager.reload();
   const folder = config.paths.serverDir(name);
+  const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
   let folderRemoved: string | undefined;
   if (record.mode === 'npm') {
+    if (!options.purge && record.dataDir === undefined) await keepLegacyData(record, folder, dataDir);
     await rm(folder, { recursive: true, force: true });
     folderRemoved = folder;
   }
-  log.info({ server: name, folderRemoved }, 'server uninstalled');
-  return { name, removedTools: status?.tools ?? [], folderRemoved, logFile: config.paths.serverLog(name) };
+  let dataRemoved: string | undefined;
+  if (options.purge && existsSync(dataDir)) {
+    await rm(dataDir, { recursive: true, force: true });
+    dataRemoved = dataDir;
+  }
+  const dataKept = !options.purge && existsSync(dataDir) ? dataDir : undefined;
+  log.info({ server: name, folderRemoved, dataKept, dataRemoved }, 'server uninstalled');
+  return {
+    name,
+    removedTools: status?.tools ?? [],
+    folderRemoved,
+    dataKept,
+    dataRemoved,
+    logFile: config.paths.serverLog(name),
+  };
+}
+
+// A record from before data folders: a known server's data file inside its package moves out first.
+async function keepLegacyData(record: ServerRecord, folder: string, dataDir: string): Promise<void> {
+  if (record.package === undefined) return;
+  const [{ catalogHints }, { prepareDataDir, rescueDataFiles }] = await Promise.all([
+    import('./install-hints.js'),
+    import('./data-dir.js'),
+  ]);
+  const dataEnv = Object.fromEntries(
+    Object.entries(catalogHints(record.package)?.dataEnv ?? {}).filter(([key]) => record.env[key] === undefined),
+  );
+  if (Object.keys(dataEnv).length === 0) return;
+  await prepareDataDir(dataDir);
+  await rescueDataFiles(join(folder, 'node_modules', record.package), dataEnv, dataDir);
 }

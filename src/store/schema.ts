@@ -62,6 +62,12 @@ export const ServerRecordSchema = z.object({
   tools: z.array(CachedToolSchema).optional(),
   /** When tools/<name>.json was last written: bumping it is what tells other hubs to re-read it. */
   toolsUpdatedAt: z.string().optional(),
+  /** The server's own data folder (HUB_HOME/data/<name>): outside its package, kept by upgrades and uninstall. */
+  dataDir: z.string().optional(),
+  /** Env vars the server cannot run without (from the catalog at install): it is not started while one is unset. */
+  requiredEnv: z.array(z.string()).optional(),
+  /** registry.install allowScripts: install scripts allowed for every package (true) or the named ones; reused by upgrades. */
+  allowScripts: z.union([z.boolean(), z.array(z.string())]).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 

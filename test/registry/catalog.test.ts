@@ -28,7 +28,7 @@ describe('catalog', () => {
     expect(searchCatalog('github', 5)[0]?.package).toBe('@modelcontextprotocol/server-github');
     expect(searchCatalog('postgres', 10).map(candidate => candidate.package)).toContain('@modelcontextprotocol/server-postgres');
     expect(searchCatalog('browser', 10).map(candidate => candidate.package)).toEqual(expect.arrayContaining(['@playwright/mcp', 'chrome-devtools-mcp']));
-    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({ name: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['./data.sqlite'] });
+    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({ name: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['{data}/data.sqlite'], allowScripts: ['sqlite3'] });
     expect(searchCatalog('zzzz-no-such-thing', 10)).toEqual([]);
     expect(searchCatalog('database', 50).length).toBeGreaterThanOrEqual(4);
   });
