@@ -26,6 +26,10 @@ export const ServerSummarySchema = z.object({
   p95Ms: z.number().nullable(),
   restarts: z.number(),
   lastError: z.string().optional(),
+  missingEnv: z
+    .array(z.string())
+    .optional()
+    .describe('Required env vars not set: the server is not started until registry.install gives them in env'),
   logFile: z.string(),
 });
 export type ServerSummary = z.infer<typeof ServerSummarySchema>;
@@ -71,7 +75,32 @@ export async function exposedSpelling(
   return dotted => table.byName.get(dotted)?.underscore ?? dotted;
 }
 
-/** One server's tools with their schemas: from the store cache, starting the server only when nothing is cached. */
+/** Required env vars a record lacks: from the record, or the catalog for records made before it kept them. */
+export async function missingEnvOf(record: ServerRecord): Promise<string[]> {
+  let required = record.requiredEnv;
+  if (required === undefined && record.package !== undefined) {
+    const { catalogHints } = await import('./install-hints.js');
+    required = [...(catalogHints(record.package)?.requiredEnv ?? [])];
+  }
+  return (required ?? []).filter(key => !record.env[key]);
+}
+
+/** Summaries with the required env each server still lacks (registry.list). */
+export async function withMissingEnv(store: Store, summaries: readonly ServerSummary[]): Promise<ServerSummary[]> {
+  const { servers } = await store.read();
+  return Promise.all(
+    summaries.map(async summary => {
+      const record = servers[summary.name];
+      const missingEnv = record ? await missingEnvOf(record) : [];
+      return missingEnv.length > 0 ? { ...summary, missingEnv } : summary;
+    }),
+  );
+}
+
+/**
+ * One server's tools with their schemas: from the store cache, starting the server only when
+ * nothing is cached and its required env is set (a server without its token must not run).
+ */
 export async function describeServer(
   name: string,
   mode: NameMode,
@@ -82,7 +111,8 @@ export async function describeServer(
   const record = (await store.read()).servers[name];
   if (!record) throw notInstalled(name);
   const known = withTools(paths, record).tools;
-  const cached = known.length > 0 ? known : await manager.start(name);
+  const missingEnv = await missingEnvOf(record);
+  const cached = known.length > 0 || missingEnv.length > 0 ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
   // Exposed names come from the same routing table the proxy lists (never parsed back).
@@ -97,7 +127,16 @@ export async function describeServer(
       inputSchema: tool.inputSchema as Record<string, unknown>,
     };
   });
-  return { summary: { ...toSummary(status), tools: status.tools.map(spellName) }, tools };
+  const summary = { ...toSummary(status), tools: status.tools.map(spellName), ...(missingEnv.length > 0 && { missingEnv }) };
+  return { summary, tools };
+}
+
+/** What to do about a server that lacks required env: give it through registry.install. */
+export function missingEnvNext(summary: ServerSummary): string | undefined {
+  if (!summary.missingEnv?.length) return undefined;
+  const example = summary.missingEnv.map(key => `"${key}": "…"`).join(', ');
+  const source = summary.package ? `package: "${summary.package}", ` : '';
+  return `Not started: it needs ${summary.missingEnv.join(', ')}. Call registry.install { ${source}name: "${summary.name}", env: { ${example} } } to set them (registry.install again with the same ${summary.package ? 'package' : 'command'} keeps everything else).`;
 }
 
 export interface UninstallResult {

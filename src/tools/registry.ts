@@ -8,8 +8,10 @@ import {
   ToolDetailSchema,
   describeServer,
   exposedSpelling,
+  missingEnvNext,
   toSummary,
   uninstallServer,
+  withMissingEnv,
 } from '../registry/installed.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
@@ -173,9 +175,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     async run(input) {
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode(), store, config.paths, manager);
-        const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
+        const next =
+          missingEnvNext(summary) ??
+          `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
-          `${summary.name} (${summary.state}) — ${tools.length} tools`,
+          `${summary.name} (${summary.state}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
           ...tools.map(
             t =>
               `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
@@ -185,16 +189,17 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         return { structured: { servers: [summary], tools, next }, text: text.join('\n') };
       }
       const spell = await spelling();
-      const servers = (await manager.status())
-        .map(toSummary)
-        .map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
+      const servers = await withMissingEnv(
+        store,
+        (await manager.status()).map(toSummary).map(summary => ({ ...summary, tools: summary.tools.map(spell) })),
+      );
       const next =
         servers.length === 0
           ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
           : "registry.list { server } shows a server's tools with input schemas.";
       const lines = servers.map(
         s =>
-          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`,
+          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}`,
       );
       return { structured: { servers, next }, text: [...lines, next].join('\n') };
     },
