@@ -15,38 +15,55 @@ import { execa } from 'execa';
 
 const dist = new URL('../dist/', import.meta.url);
 const load = path => import(new URL(path, dist).href);
-const [{ catalogEntries }, { isRelativePathArg, expandDataArgs }, { npmInstall }, { readInstalledPackage }, { silentLogger }] =
-  await Promise.all([
-    load('registry/catalog.js'),
-    load('registry/data-dir.js'),
-    load('registry/npm-install.js'),
-    load('registry/bin.js'),
-    load('logger.js'),
-  ]).catch(error => {
-    console.error(`catalog:check needs the build (npm run build): ${error.message}`);
-    process.exit(2);
-  });
+const [
+  { catalogEntries },
+  { isRelativePathArg, expandDataArgs },
+  { npmInstall },
+  { readInstalledPackage },
+  { silentLogger },
+] = await Promise.all([
+  load('registry/catalog.js'),
+  load('registry/data-dir.js'),
+  load('registry/npm-install.js'),
+  load('registry/bin.js'),
+  load('logger.js'),
+]).catch(error => {
+  console.error(`catalog:check needs the build (npm run build): ${error.message}`);
+  process.exit(2);
+});
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, 'no-start': { type: 'boolean' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, 'no-start': { type: 'boolean' }, json: { type: 'boolean' } },
+});
 const only = values.only?.split(',');
 const entries = catalogEntries().filter(entry => !only || only.includes(entry.package) || only.includes(entry.name));
 const START_TIMEOUT_MS = 90_000;
 
 async function npmView(pkg) {
   const result = await execa('npm', ['view', pkg, 'name', 'version', 'deprecated', 'bin', '--json'], { reject: false });
-  if (result.exitCode !== 0) return { error: (result.stderr.match(/npm error (?:code )?(E\w+|404.*)/)?.[1] ?? `exit ${result.exitCode}`).slice(0, 60) };
+  if (result.exitCode !== 0)
+    return {
+      error: (result.stderr.match(/npm error (?:code )?(E\w+|404.*)/)?.[1] ?? `exit ${result.exitCode}`).slice(0, 60),
+    };
   return JSON.parse(result.stdout || '{}');
 }
 
 // Installs and starts the entry as hub would: own prefix, scripts off unless the entry needs them.
-const BROKEN = /Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError|ERR_REQUIRE_ESM|does not provide an export|Unknown (argument|option)|unknown option|Invalid (argument|tool)/i;
+const BROKEN =
+  /Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError|ERR_REQUIRE_ESM|does not provide an export|Unknown (argument|option)|unknown option|Invalid (argument|tool)/i;
 
 async function startCheck(entry, env) {
   const folder = await mkdtemp(join(tmpdir(), 'catalog-check-'));
   const prefix = join(folder, 'server');
   const data = join(folder, 'data');
   try {
-    await npmInstall({ prefix, spec: entry.package, allowScripts: entry.scripts.length > 0, log: silentLogger, timeoutMs: 300_000 });
+    await npmInstall({
+      prefix,
+      spec: entry.package,
+      allowScripts: entry.scripts.length > 0,
+      log: silentLogger,
+      timeoutMs: 300_000,
+    });
     const installed = await readInstalledPackage(prefix, entry.package);
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -63,8 +80,17 @@ async function startCheck(entry, env) {
       const { tools } = await client.listTools(undefined, { timeout: START_TIMEOUT_MS });
       return { version: installed.version, start: `ok, ${tools.length} tools`, ok: tools.length > 0 };
     } catch (error) {
-      const line = stderr.split('\n').find(text => BROKEN.test(text)) ?? stderr.split('\n').find(text => /error/i.test(text)) ?? stderr.trim().split('\n').at(-1) ?? '';
-      return { version: installed.version, start: `FAILED: ${error.message.slice(0, 60)} | ${line.trim().slice(0, 140)}`, ok: false, broken: BROKEN.test(stderr) };
+      const line =
+        stderr.split('\n').find(text => BROKEN.test(text)) ??
+        stderr.split('\n').find(text => /error/i.test(text)) ??
+        stderr.trim().split('\n').at(-1) ??
+        '';
+      return {
+        version: installed.version,
+        start: `FAILED: ${error.message.slice(0, 60)} | ${line.trim().slice(0, 140)}`,
+        ok: false,
+        broken: BROKEN.test(stderr),
+      };
     } finally {
       await client.close().catch(() => undefined);
     }

@@ -37,7 +37,9 @@ const CONSENT_TIMEOUT_MS = 10 * 60_000;
 
 // The ways to approve an install when this client cannot ask the person.
 function waysOut(plan: InstallPlan, configFile: string, setting = '"never"'): string {
-  const terminal = plan.package ? `run \`hub install ${plan.package}\` in a terminal (typing it is the approval), or ` : '';
+  const terminal = plan.package
+    ? `run \`hub install ${plan.package}\` in a terminal (typing it is the approval), or `
+    : '';
   return `To install anyway, ${terminal}set "install": { "confirm": ${setting} } in ${configFile}, then call registry.install again.`;
 }
 
@@ -82,7 +84,10 @@ export function elicitationConfirm(
         { timeout: CONSENT_TIMEOUT_MS, ...(signal && { signal }) },
       );
     } catch (error) {
-      if (signal?.aborted) throw new HubError('CANCELLED', `Install of "${subject}" was cancelled by the caller; nothing was installed.`, { cause: error });
+      if (signal?.aborted)
+        throw new HubError('CANCELLED', `Install of "${subject}" was cancelled by the caller; nothing was installed.`, {
+          cause: error,
+        });
       // Mastra advertises elicitation with no handler (-32601): the person never saw a question.
       throw new HubError(
         'CONSENT_UNAVAILABLE',

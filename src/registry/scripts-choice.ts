@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const ScriptsChoiceSchema = z.union([
   z.boolean(),
   z
-    .array(z.string().regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'an npm package name such as "sqlite3"'))
+    .array(
+      z.string().regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'an npm package name such as "sqlite3"'),
+    )
     .min(1),
 ]);
 /** false (the default) means no install scripts run. */

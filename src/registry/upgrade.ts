@@ -48,7 +48,8 @@ export async function existingInstall(
     return undefined;
   }
   const range = target.spec?.range;
-  const scriptsChanged = request.allowScripts !== undefined && !sameScripts(request.allowScripts, existing.allowScripts);
+  const scriptsChanged =
+    request.allowScripts !== undefined && !sameScripts(request.allowScripts, existing.allowScripts);
   if (request.upgrade || scriptsChanged) {
     return upgradeServer(context, existing.name, {
       // Only new scripts asked: reinstall the same version with them.
@@ -84,7 +85,10 @@ export async function upgradeServer(
   const { config, store, manager, log } = context;
   const record = (await store.read()).servers[name];
   if (!record)
-    throw new HubError('NOT_FOUND', `No server named "${name}" is installed; registry.list shows the installed servers.`);
+    throw new HubError(
+      'NOT_FOUND',
+      `No server named "${name}" is installed; registry.list shows the installed servers.`,
+    );
   if (record.mode !== 'npm' || record.package === undefined) throw commandUpgrade(name);
   const spec = parseNpmSpec(`${record.package}@${options.range ?? 'latest'}`);
   const scripts = options.allowScripts ?? record.allowScripts;
@@ -136,7 +140,8 @@ export async function upgradeServer(
   const installed = await readInstalledPackage(prefix, record.package);
   const updated = await store.update(data => {
     const current = data.servers[name];
-    if (!current) throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
+    if (!current)
+      throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
     current.version = installed.version;
     current.args = [installed.binPath, ...tail];
     current.env = env;
@@ -146,7 +151,12 @@ export async function upgradeServer(
   });
   context.progress?.(`upgraded ${name}: ${record.version ?? '?'} → ${installed.version}`);
   try {
-    const result = await finish(updated, updated.requiredEnv ?? hints?.requiredEnv ?? [], options.start !== false, context);
+    const result = await finish(
+      updated,
+      updated.requiredEnv ?? hints?.requiredEnv ?? [],
+      options.start !== false,
+      context,
+    );
     await rm(previous, { recursive: true, force: true });
     return result;
   } catch (error) {
@@ -160,7 +170,12 @@ export async function upgradeServer(
 }
 
 // The new version failed to start: the old folder and the old record come back, unstarted.
-async function rollBack(context: InstallContext, record: ServerRecord, prefix: string, previous: string): Promise<void> {
+async function rollBack(
+  context: InstallContext,
+  record: ServerRecord,
+  prefix: string,
+  previous: string,
+): Promise<void> {
   await context.manager.stop(record.name).catch(() => undefined);
   if (!existsSync(previous)) return;
   await rm(prefix, { recursive: true, force: true });

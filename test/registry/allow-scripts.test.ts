@@ -9,20 +9,30 @@ import { spawnHub, textOf } from '../helpers/hub.js';
 import { fakeNpm } from '../helpers/install.js';
 
 const record = async (home: string) =>
-  (JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, { version: string; allowScripts?: unknown }> }).servers
-    .some;
+  (
+    JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as {
+      servers: Record<string, { version: string; allowScripts?: unknown }>;
+    }
+  ).servers.some;
 
 test('allowScripts is approved with the install, kept in the record and asked again on upgrade', async () => {
   const home = await makeHubHome();
   const npm = fakeNpm(home);
   const asked: string[] = [];
-  const hub = await spawnHub(home, { env: { ...npm.env, HUB_TOOL_NAMES: 'dotted' }, capabilities: { elicitation: {} } });
+  const hub = await spawnHub(home, {
+    env: { ...npm.env, HUB_TOOL_NAMES: 'dotted' },
+    capabilities: { elicitation: {} },
+  });
   try {
     hub.client.setRequestHandler(ElicitRequestSchema, request => {
       asked.push(request.params.message);
       return { action: 'accept', content: { approve: true } };
     });
-    const installed = await hub.call('registry.install', { package: 'some-server@1.0.0', allowScripts: ['sqlite3'], start: false });
+    const installed = await hub.call('registry.install', {
+      package: 'some-server@1.0.0',
+      allowScripts: ['sqlite3'],
+      start: false,
+    });
     expect(installed.isError, textOf(installed)).toBeFalsy();
     expect(asked[0]).toMatch(/Install scripts .* of these packages will run on this machine: sqlite3\./);
     expect((await record(home))?.allowScripts).toEqual(['sqlite3']);
@@ -30,7 +40,9 @@ test('allowScripts is approved with the install, kept in the record and asked ag
     const upgraded = await hub.call('registry.install', { package: 'some-server@2.0.0', upgrade: true, start: false });
     expect(upgraded.isError, textOf(upgraded)).toBeFalsy();
     expect(asked).toHaveLength(2);
-    expect(asked[1]).toMatch(/^Upgrade MCP server "some" from some-server@1\.0\.0 to the npm package "some-server@2\.0\.0"\?/);
+    expect(asked[1]).toMatch(
+      /^Upgrade MCP server "some" from some-server@1\.0\.0 to the npm package "some-server@2\.0\.0"\?/,
+    );
     expect(asked[1]).toContain('of these packages will run on this machine: sqlite3.');
     expect(await record(home)).toMatchObject({ version: '2.0.0', allowScripts: ['sqlite3'] });
 

@@ -22,7 +22,11 @@ describe('failed installs leave nothing behind', () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home);
     try {
-      const good = await hub.call('registry.install', { command: process.execPath, args: [fixture('echo-server.mjs')], name: 'echo' });
+      const good = await hub.call('registry.install', {
+        command: process.execPath,
+        args: [fixture('echo-server.mjs')],
+        name: 'echo',
+      });
       expect(good.isError, textOf(good)).toBeFalsy();
       const before = await listedNames(hub);
       const result = await hub.call('registry.install', {
@@ -31,14 +35,20 @@ describe('failed installs leave nothing behind', () => {
         name: 'mytool',
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/Server "mytool" did not start as an MCP server, so it was not installed \(no record, no tools\)/);
+      expect(textOf(result)).toMatch(
+        /Server "mytool" did not start as an MCP server, so it was not installed \(no record, no tools\)/,
+      );
       expect(Object.keys(await servers(home))).toEqual(['echo']);
       expect(existsSync(join(home, 'tools', 'mytool.json'))).toBe(false);
       expect(await listedNames(hub)).toEqual(before);
       const listed = await hub.call('registry.list');
       expect((listed.structuredContent as { servers: { name: string }[] }).servers.map(s => s.name)).toEqual(['echo']);
       // Nothing is in the way of a retry under the same name.
-      const retry = await hub.call('registry.install', { command: process.execPath, args: [fixture('echo-server.mjs')], name: 'mytool' });
+      const retry = await hub.call('registry.install', {
+        command: process.execPath,
+        args: [fixture('echo-server.mjs')],
+        name: 'mytool',
+      });
       expect(retry.isError, textOf(retry)).toBeFalsy();
     } finally {
       await hub.close();

@@ -22,17 +22,28 @@ test('registry.list { server } does not start a server without its required env,
     const one = await hub.call('registry.list', { server: 'github' });
     expect(one.isError, textOf(one)).toBeFalsy();
     const detail = one.structuredContent as unknown as Listed;
-    expect(detail.servers[0]).toMatchObject({ name: 'github', state: 'stopped', missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] });
+    expect(detail.servers[0]).toMatchObject({
+      name: 'github',
+      state: 'stopped',
+      missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+    });
     expect(detail.tools).toEqual([]);
-    expect(detail.next).toMatch(/^Not started: it needs GITHUB_PERSONAL_ACCESS_TOKEN\. Call registry\.install \{ package: "@modelcontextprotocol\/server-github", name: "github", env: \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \} \}/);
+    expect(detail.next).toMatch(
+      /^Not started: it needs GITHUB_PERSONAL_ACCESS_TOKEN\. Call registry\.install \{ package: "@modelcontextprotocol\/server-github", name: "github", env: \{ "GITHUB_PERSONAL_ACCESS_TOKEN": "…" \} \}/,
+    );
     expect(childrenOf(hub.pid ?? 0)).toEqual([]);
 
     const all = (await hub.call('registry.list')).structuredContent as unknown as Listed;
-    expect(all.servers).toEqual([expect.objectContaining({ name: 'github', missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] })]);
+    expect(all.servers).toEqual([
+      expect.objectContaining({ name: 'github', missingEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] }),
+    ]);
     expect(textOf(await hub.call('registry.list'))).toContain('missing env: GITHUB_PERSONAL_ACCESS_TOKEN');
 
     // With the token it starts and lists its tools, and nothing is missing any more.
-    const fixed = await hub.call('registry.install', { package: '@modelcontextprotocol/server-github', env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'x' } });
+    const fixed = await hub.call('registry.install', {
+      package: '@modelcontextprotocol/server-github',
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'x' },
+    });
     expect(fixed.isError, textOf(fixed)).toBeFalsy();
     const ready = (await hub.call('registry.list', { server: 'github' })).structuredContent as unknown as Listed;
     expect(ready.servers[0]?.missingEnv).toBeUndefined();

@@ -18,7 +18,8 @@ interface Rec {
   dataDir?: string;
   allowScripts?: unknown;
 }
-const db = async (home: string) => JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, Rec> };
+const db = async (home: string) =>
+  JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, Rec> };
 const envOf = async (hub: HubSession, key: string) =>
   textOf(await hub.call('registry.call', { server: 'memory', tool: 'env', arguments: { key } }));
 
@@ -75,7 +76,9 @@ describe('data folders and upgrades', () => {
       expect(await readFile(dataFile, 'utf8')).toContain('remember me');
       expect(existsSync(join(home, 'servers', 'memory.previous'))).toBe(false);
       expect(existsSync(join(home, 'servers', 'memory.upgrade'))).toBe(false);
-      const pkg = JSON.parse(await readFile(join(home, 'servers', 'memory', 'node_modules', MEMORY, 'package.json'), 'utf8'));
+      const pkg = JSON.parse(
+        await readFile(join(home, 'servers', 'memory', 'node_modules', MEMORY, 'package.json'), 'utf8'),
+      );
       expect(pkg.version).toBe('2.0.0');
     });
   });
