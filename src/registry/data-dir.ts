@@ -1,5 +1,6 @@
 // Each npm-installed server gets HUB_HOME/data/<name> (0700): outside servers/<name>, which
 // upgrades replace and uninstall deletes, so what the server keeps there survives both.
+import { existsSync, statSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 
@@ -92,4 +93,56 @@ export async function serverDataFields(
 ): Promise<{ dataDir: string; env: Record<string, string>; args: string[] }> {
   await prepareDataDir(folder);
   return { dataDir: folder, env: { ...dataEnvFor(dataEnv, folder, env), ...env }, args: expandDataArgs(args, folder) };
+}
+
+/**
+ * Older records ran npm servers in their package folder, so a relative arg such as the sqlite
+ * entry's "./data.sqlite" put the user's file there: copy each such file into the data folder
+ * and point the arg at the copy. Returns the args to keep and the files copied.
+ */
+export async function rescueRelativeArgs(
+  args: readonly string[],
+  cwd: string,
+  folder: string,
+): Promise<{ args: string[]; copied: string[] }> {
+  const copied: string[] = [];
+  const kept: string[] = [];
+  for (const arg of args) {
+    const eq = arg.startsWith('-') ? arg.indexOf('=') : -1;
+    const value = eq === -1 ? arg : arg.slice(eq + 1);
+    const source = join(cwd, value);
+    if (!isRelativePathArg(arg) || !existsSync(source) || !statSync(source).isFile()) {
+      kept.push(arg);
+      continue;
+    }
+    const target = join(folder, basename(value));
+    await copyFile(source, target);
+    copied.push(target);
+    kept.push(eq === -1 ? target : `${arg.slice(0, eq + 1)}${target}`);
+  }
+  return { args: kept, copied };
+}
+
+/**
+ * A record from before data folders gets one: its data files (known data env, relative args) are
+ * copied out of the package folder, and the data env points into the folder from now on.
+ */
+export async function adoptDataDir(options: {
+  readonly packageFolder: string;
+  readonly cwd: string;
+  readonly folder: string;
+  readonly dataEnv: Readonly<Record<string, string>> | undefined;
+  readonly env: Readonly<Record<string, string>>;
+  readonly args: readonly string[];
+}): Promise<{ env: Record<string, string>; args: string[]; copied: string[] }> {
+  const { folder, env } = options;
+  await prepareDataDir(folder);
+  const unset = Object.fromEntries(Object.entries(options.dataEnv ?? {}).filter(([key]) => env[key] === undefined));
+  const files = await rescueDataFiles(options.packageFolder, unset, folder);
+  const relative = await rescueRelativeArgs(options.args, options.cwd, folder);
+  return {
+    env: { ...dataEnvFor(unset, folder, env), ...env },
+    args: relative.args,
+    copied: [...files, ...relative.copied],
+  };
 }

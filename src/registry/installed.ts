@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubConfig } from '../config.js';
@@ -196,17 +196,18 @@ export async function uninstallServer(
   };
 }
 
-// A record from before data folders: a known server's data file inside its package moves out first.
+// A record from before data folders: its data files move out before the package folder goes.
 async function keepLegacyData(record: ServerRecord, folder: string, dataDir: string): Promise<void> {
   if (record.package === undefined) return;
-  const [{ catalogHints }, { prepareDataDir, rescueDataFiles }] = await Promise.all([
-    import('./install-hints.js'),
-    import('./data-dir.js'),
-  ]);
-  const dataEnv = Object.fromEntries(
-    Object.entries(catalogHints(record.package)?.dataEnv ?? {}).filter(([key]) => record.env[key] === undefined),
-  );
-  if (Object.keys(dataEnv).length === 0) return;
-  await prepareDataDir(dataDir);
-  await rescueDataFiles(join(folder, 'node_modules', record.package), dataEnv, dataDir);
+  const [{ catalogHints }, { adoptDataDir }] = await Promise.all([import('./install-hints.js'), import('./data-dir.js')]);
+  const { copied } = await adoptDataDir({
+    packageFolder: join(folder, 'node_modules', record.package),
+    cwd: record.cwd ?? folder,
+    folder: dataDir,
+    dataEnv: catalogHints(record.package)?.dataEnv,
+    env: record.env,
+    args: record.args.slice(1),
+  });
+  // Nothing to keep: no empty folder left behind either.
+  if (copied.length === 0) await rmdir(dataDir).catch(() => undefined);
 }

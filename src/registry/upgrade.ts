@@ -3,10 +3,11 @@
 // scripts choice and data folder; a new version that does not start is rolled back.
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { readInstalledPackage } from './bin.js';
-import { expandDataArgs, prepareDataDir, rescueDataFiles } from './data-dir.js';
+import { adoptDataDir, expandDataArgs } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish } from './install-record.js';
 import type { InstallResult } from './install-result.js';
@@ -126,13 +127,20 @@ export async function upgradeServer(
   }
   await manager.stop(name);
   // Data a record from before data folders kept inside the package moves out before the swap.
-  const env = { ...record.env, ...options.env };
+  let env = { ...record.env, ...options.env };
+  let args = tail;
   if (record.dataDir === undefined) {
-    await prepareDataDir(dataDir);
-    const rescued = await rescueDataFiles(`${prefix}/node_modules/${record.package}`, hints?.dataEnv, dataDir);
-    for (const [key, file] of Object.entries(hints?.dataEnv ?? {}))
-      if (env[key] === undefined && rescued.some(path => path.endsWith(file))) env[key] = `${dataDir}/${file}`;
-    if (rescued.length > 0) log.info({ server: name, rescued }, 'moved data out of the package folder');
+    const adopted = await adoptDataDir({
+      packageFolder: join(prefix, 'node_modules', record.package),
+      cwd: record.cwd ?? prefix,
+      folder: dataDir,
+      dataEnv: hints?.dataEnv,
+      env,
+      args,
+    });
+    ({ env, args } = adopted);
+    if (adopted.copied.length > 0)
+      log.info({ server: name, copied: adopted.copied }, 'copied data out of the package folder');
   }
   await rm(previous, { recursive: true, force: true });
   if (existsSync(prefix)) await rename(prefix, previous);
@@ -143,9 +151,10 @@ export async function upgradeServer(
     if (!current)
       throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
     current.version = installed.version;
-    current.args = [installed.binPath, ...tail];
+    current.args = [installed.binPath, ...args];
     current.env = env;
     current.dataDir = dataDir;
+    current.cwd = dataDir;
     if (scripts !== undefined) current.allowScripts = scripts;
     return { ...current };
   });
@@ -163,7 +172,7 @@ export async function upgradeServer(
     await rollBack(context, record, prefix, previous);
     throw new HubError(
       isHubError(error) ? error.code : 'CHILD_FAILED',
-      `Upgrade of "${name}" to ${record.package}@${installed.version} did not start, so ${record.version ?? 'the previous version'} was put back with its settings. ${errorMessage(error)}`,
+      `Upgrade of "${name}" to ${record.package}@${installed.version} did not start, so ${record.version ?? 'the previous version'} was put back with its settings. ${errorMessage(isHubError(error) && error.cause !== undefined ? error.cause : error)}`,
       { cause: error },
     );
   }
@@ -186,6 +195,8 @@ async function rollBack(
     current.version = record.version;
     current.args = record.args;
     current.env = record.env;
+    if (record.cwd === undefined) delete current.cwd;
+    else current.cwd = record.cwd;
     if (record.allowScripts === undefined) delete current.allowScripts;
     else current.allowScripts = record.allowScripts;
   });

@@ -1,7 +1,7 @@
 // Data folders, upgrades and uninstall with purge, through the built hub over stdio with the fake
 // npm on PATH (its *server-memory package runs test/fixtures/echo-server.mjs). No network.
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
@@ -113,27 +113,50 @@ describe('data folders and upgrades', () => {
     });
   });
 
-  test("an upgrade of a record from before data folders moves the package's memory.jsonl out first", async () => {
-    const home = await makeHubHome();
+  // What an older hub wrote: no data folder, run in the package folder, the graph next to the server's code.
+  async function legacyInstall(home: string): Promise<void> {
     await withHub(home, async hub => {
-      expect((await hub.call('registry.install', { package: `${MEMORY}@1.0.0`, start: false })).isError).toBeFalsy();
+      const installed = await hub.call('registry.install', { package: `${MEMORY}@1.0.0`, start: false });
+      expect(installed.isError, textOf(installed)).toBeFalsy();
     });
-    // What an older hub wrote: no data folder, the graph next to the server's code.
     const data = await db(home);
     const old = data.servers.memory as Rec;
+    const folder = join(home, 'servers', 'memory');
     delete old.dataDir;
     delete old.env.MEMORY_FILE_PATH;
-    old.cwd = join(home, 'servers', 'memory');
+    old.cwd = folder;
+    old.args.push('./data.sqlite');
     await writeFile(join(home, 'db.json'), JSON.stringify(data));
-    const dist = join(home, 'servers', 'memory', 'node_modules', MEMORY, 'dist');
+    await rm(join(home, 'data'), { recursive: true });
+    const dist = join(folder, 'node_modules', MEMORY, 'dist');
     await mkdir(dist, { recursive: true });
     await writeFile(join(dist, 'memory.jsonl'), 'old graph\n');
+    await writeFile(join(folder, 'data.sqlite'), 'old db\n');
+  }
+
+  test('an upgrade of a record from before data folders copies its data out of the package first', async () => {
+    const home = await makeHubHome();
+    await legacyInstall(home);
     await withHub(home, async hub => {
       const upgraded = await hub.call('registry.install', { package: `${MEMORY}@2.0.0`, upgrade: true, start: false });
       expect(upgraded.isError, textOf(upgraded)).toBeFalsy();
     });
-    const dataFile = join(home, 'data', 'memory', 'memory.jsonl');
-    expect(await readFile(dataFile, 'utf8')).toBe('old graph\n');
-    expect((await db(home)).servers.memory?.env.MEMORY_FILE_PATH).toBe(dataFile);
+    const dataDir = join(home, 'data', 'memory');
+    expect(await readFile(join(dataDir, 'memory.jsonl'), 'utf8')).toBe('old graph\n');
+    expect(await readFile(join(dataDir, 'data.sqlite'), 'utf8')).toBe('old db\n');
+    const record = (await db(home)).servers.memory;
+    expect(record).toMatchObject({ dataDir, cwd: dataDir, env: { MEMORY_FILE_PATH: join(dataDir, 'memory.jsonl') } });
+    expect(record?.args.slice(1)).toEqual([join(dataDir, 'data.sqlite')]);
+  });
+
+  test('uninstalling a record from before data folders keeps its data', async () => {
+    const home = await makeHubHome();
+    await legacyInstall(home);
+    await withHub(home, async hub => {
+      const removed = await hub.call('registry.uninstall', { name: 'memory' });
+      expect(removed.structuredContent).toMatchObject({ dataKept: join(home, 'data', 'memory') });
+    });
+    expect(await readFile(join(home, 'data', 'memory', 'memory.jsonl'), 'utf8')).toBe('old graph\n');
+    expect(existsSync(join(home, 'servers', 'memory'))).toBe(false);
   });
 });
