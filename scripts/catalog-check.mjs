@@ -48,10 +48,21 @@ async function npmView(pkg) {
   return JSON.parse(result.stdout || '{}');
 }
 
-// Installs and starts the entry as hub would: own prefix, scripts off unless the entry needs them.
+// A package that cannot even load: broken whatever key it is given.
 const BROKEN =
   /Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError|ERR_REQUIRE_ESM|does not provide an export|Unknown (argument|option)|unknown option|Invalid (argument|tool)/i;
+// A catalog arg the server no longer takes: it may still start, but the entry is stale.
+const STALE =
+  /flag has been removed|no longer (supported|accepted)|Unknown (argument|option)|unknown option|Invalid argument/i;
 
+const staleLine = stderr =>
+  stderr
+    .split('\n')
+    .find(line => STALE.test(line))
+    ?.trim()
+    .slice(0, 140);
+
+// Installs and starts the entry as hub would: own prefix, scripts off unless the entry needs them.
 async function startCheck(entry, env) {
   const folder = await mkdtemp(join(tmpdir(), 'catalog-check-'));
   const prefix = join(folder, 'server');
@@ -78,7 +89,12 @@ async function startCheck(entry, env) {
     try {
       await client.connect(transport, { timeout: START_TIMEOUT_MS });
       const { tools } = await client.listTools(undefined, { timeout: START_TIMEOUT_MS });
-      return { version: installed.version, start: `ok, ${tools.length} tools`, ok: tools.length > 0 };
+      return {
+        version: installed.version,
+        start: `ok, ${tools.length} tools`,
+        ok: tools.length > 0,
+        stale: staleLine(stderr),
+      };
     } catch (error) {
       const line =
         stderr.split('\n').find(text => BROKEN.test(text)) ??
@@ -90,6 +106,7 @@ async function startCheck(entry, env) {
         start: `FAILED: ${error.message.slice(0, 60)} | ${line.trim().slice(0, 140)}`,
         ok: false,
         broken: BROKEN.test(stderr),
+        stale: staleLine(stderr),
       };
     } finally {
       await client.close().catch(() => undefined);
@@ -118,6 +135,7 @@ async function check(entry) {
     start = `${started.start}${needsEnv.length > 0 ? ` (dummy ${needsEnv.join(', ')})` : ''}`;
     version = started.version ?? version;
     if (!started.ok && (needsEnv.length === 0 || started.broken)) problems.push('does not start and list tools');
+    if (started.stale) problems.push(`its stderr says an arg is stale: ${started.stale}`);
   }
   return { package: entry.package, version: version ?? '-', start, problems };
 }
