@@ -130,7 +130,14 @@ async function check(entry) {
   let start = 'skipped';
   let version = view.version;
   if (problems.length === 0 && !values['no-start']) {
-    const dummy = Object.fromEntries(needsEnv.map(name => [name, 'catalog-check-dummy']));
+    // A key whose description gives its prefix ("(sk_...)", "starting with xoxb-") gets a dummy with that prefix.
+    const prefixOf = name =>
+      entry.env
+        .find(env => env.name === name)
+        ?.description.match(/\(([a-z]+[_-])\.\.\.\)|starting with ([a-z]+[_-])/i)
+        ?.slice(1)
+        .find(Boolean) ?? '';
+    const dummy = Object.fromEntries(needsEnv.map(name => [name, `${prefixOf(name)}catalogcheckdummy`]));
     const started = await startCheck(entry, dummy);
     start = `${started.start}${needsEnv.length > 0 ? ` (dummy ${needsEnv.join(', ')})` : ''}`;
     version = started.version ?? version;
@@ -152,7 +159,9 @@ await Promise.all(
       const entry = entries[next++];
       const row = await check(entry);
       rows.push(row);
-      console.error(`${row.problems.length === 0 ? 'ok  ' : 'FAIL'} ${row.package}`);
+      console.error(
+        `${row.problems.length === 0 ? 'ok  ' : 'FAIL'} ${row.package} ${row.version}: ${row.start}${row.problems.length > 0 ? ` — ${row.problems.join('; ')}` : ''}`,
+      );
     }
   }),
 );
