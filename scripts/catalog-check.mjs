@@ -112,7 +112,8 @@ async function startCheck(entry, env) {
       await client.close().catch(() => undefined);
     }
   } catch (error) {
-    return { start: `FAILED: ${error.message.split('\n')[0].slice(0, 120)}`, ok: false };
+    // Not installing is a failure whatever the entry needs to run.
+    return { start: `FAILED: ${error.message.split('\n')[0].slice(0, 120)}`, ok: false, broken: true };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
