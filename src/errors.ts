@@ -12,6 +12,8 @@ export type HubErrorCode =
   | 'STORE_UNWRITABLE'
   | 'INSTALL_FAILED'
   | 'CONSENT_DECLINED'
+  // Approval could not be asked or was not answered (cancelled, no elicitation handler): not a refusal.
+  | 'CONSENT_UNAVAILABLE'
   | 'MISSING_ENV'
   | 'REGISTRY_UNAVAILABLE'
   | 'REGISTRY_TIMEOUT'

@@ -15,10 +15,13 @@ export interface HubPaths {
   readonly serverLogsDir: string;
   readonly serversDir: string;
   readonly toolsDir: string;
+  readonly dataDir: string;
   processLog(id: string): string;
   processExitFile(id: string): string;
   serverLog(name: string): string;
   serverDir(name: string): string;
+  /** A server's own data folder, outside its package folder, so upgrades and uninstall keep it. */
+  serverDataDir(name: string): string;
   /** Cached tool list of one installed server (db.json only holds when it was written). */
   toolsFile(name: string): string;
 }
@@ -29,6 +32,7 @@ export function hubPaths(home: string): HubPaths {
   const serverLogsDir = join(logsDir, 'servers');
   const serversDir = join(home, 'servers');
   const toolsDir = join(home, 'tools');
+  const dataDir = join(home, 'data');
   return {
     home,
     db: join(home, 'db.json'),
@@ -39,11 +43,13 @@ export function hubPaths(home: string): HubPaths {
     serverLogsDir,
     serversDir,
     toolsDir,
+    dataDir,
     processLog: id => join(processLogsDir, `${id}.log`),
     // Written by the keeper when the command ends, so an exit is known even with no hub running.
     processExitFile: id => join(processLogsDir, `${id}.exit`),
     serverLog: name => join(serverLogsDir, `${name}.log`),
     serverDir: name => join(serversDir, name),
+    serverDataDir: name => join(dataDir, name),
     toolsFile: name => join(toolsDir, `${name}.json`),
   };
 }

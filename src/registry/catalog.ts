@@ -10,8 +10,13 @@ export const CatalogEntrySchema = z.strictObject({
   name: z.string().regex(SERVER_NAME_PATTERN).optional(),
   title: z.string().min(1),
   description: z.string().min(1),
+  // Default args; "{data}" stands for the server's data folder (HUB_HOME/data/<name>), never a relative path.
   args: z.array(z.string()).default([]),
   argsHint: z.string().optional(),
+  // Env vars that say where the server keeps its data, set to a path inside its data folder (e.g. MEMORY_FILE_PATH: "memory.jsonl").
+  dataEnv: z.record(z.string().regex(/^[A-Z][A-Z0-9_]*$/), z.string().min(1)).default({}),
+  // Packages whose install scripts the server needs (native builds, browser downloads): pass them as registry.install allowScripts.
+  scripts: z.array(z.string()).default([]),
   env: z
     .array(z.strictObject({ name: z.string().regex(/^[A-Z][A-Z0-9_]*$/), description: z.string(), required: z.boolean(), secret: z.boolean().optional() }))
     .default([]),
@@ -44,6 +49,7 @@ export function toCandidate(entry: CatalogEntry): Candidate {
     requiredEnv: entry.env.filter(env => env.required).map(({ name, description, secret }) => ({ name, description, ...(secret !== undefined && { secret }) })),
     ...(entry.args.length > 0 && { args: entry.args }),
     ...(entry.argsHint !== undefined && { argsHint: entry.argsHint }),
+    ...(entry.scripts.length > 0 && { allowScripts: entry.scripts }),
     keywords: entry.keywords,
   };
 }

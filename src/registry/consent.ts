@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError, errorMessage } from '../errors.js';
+import { describeScripts, type ScriptsChoice } from './scripts-choice.js';
 
 export type ConfirmSetting = 'if-supported' | 'always' | 'never';
 
@@ -11,34 +12,55 @@ export interface InstallPlan {
   readonly installLine: string | undefined;
   /** How the server is launched (no env values). */
   readonly launchLine: string;
+  /** Install scripts allowed to run (registry.install allowScripts), asked for with the install. */
+  readonly scripts?: ScriptsChoice | undefined;
+  /** Set for upgrades: the version installed now. */
+  readonly upgradeFrom?: string | undefined;
 }
 
-/** Asks for approval; resolves when approved (or not asked), throws CONSENT_DECLINED otherwise. */
+/** Asks for approval; resolves when approved (or not asked), throws CONSENT_DECLINED or CONSENT_UNAVAILABLE otherwise. */
 export type Confirm = (plan: InstallPlan) => Promise<void>;
 
 export function describePlan(plan: InstallPlan): string {
-  const what = plan.package
-    ? `Install the npm package "${plan.package}" as MCP server "${plan.name}"?`
-    : `Register the command below as MCP server "${plan.name}"?`;
+  const what = plan.upgradeFrom
+    ? `Upgrade MCP server "${plan.name}" from ${plan.upgradeFrom} to the npm package "${plan.package ?? ''}"?`
+    : plan.package
+      ? `Install the npm package "${plan.package}" as MCP server "${plan.name}"?`
+      : `Register the command below as MCP server "${plan.name}"?`;
   const install = plan.installLine ? `\n\nhub will run:\n  ${plan.installLine}` : '';
-  return `${what}${install}\n\nThe server will be started as:\n  ${plan.launchLine}`;
+  const scripts = plan.scripts ? `\n\n${describeScripts(plan.scripts)}` : '';
+  return `${what}${install}${scripts}\n\nThe server will be started as:\n  ${plan.launchLine}`;
 }
 
 // Elicitation goes to a person, who may take a while to read: far longer than a request timeout.
 const CONSENT_TIMEOUT_MS = 10 * 60_000;
 
+// The ways to approve an install when this client cannot ask the person.
+function waysOut(plan: InstallPlan, configFile: string, setting = '"never"'): string {
+  const terminal = plan.package
+    ? `run \`hub install ${plan.package}\` in a terminal (typing it is the approval), or `
+    : '';
+  return `To install anyway, ${terminal}set "install": { "confirm": ${setting} } in ${configFile}, then call registry.install again.`;
+}
+
 /** Consent through MCP elicitation, per config install.confirm (SPEC "Registry tools"). */
-export function elicitationConfirm(server: Server, setting: ConfirmSetting, signal?: AbortSignal): Confirm {
+export function elicitationConfirm(
+  server: Server,
+  setting: ConfirmSetting,
+  signal?: AbortSignal,
+  configFile = '~/.hub/config.json',
+): Confirm {
   return async plan => {
     if (setting === 'never') return;
+    const subject = plan.package ?? plan.name;
     // Form elicitation is what hub asks with; `elicitation: {}` from older clients means form.
     const caps = server.getClientCapabilities()?.elicitation;
     const supported = caps !== undefined && (caps.form !== undefined || Object.keys(caps).length === 0);
     if (!supported) {
       if (setting === 'if-supported') return;
       throw new HubError(
-        'CONSENT_DECLINED',
-        `Install of "${plan.package ?? plan.name}" refused: config install.confirm is "always" but this client cannot ask you (no elicitation support); run \`hub install\` in a terminal, or set install.confirm to "if-supported" in config.json.`,
+        'CONSENT_UNAVAILABLE',
+        `Install of "${subject}" was not approved: config install.confirm is "always" but this client cannot ask you (no elicitation support); nothing was installed. ${waysOut(plan, configFile, '"if-supported"')}`,
       );
     }
     let answer;
@@ -52,7 +74,7 @@ export function elicitationConfirm(server: Server, setting: ConfirmSetting, sign
               approve: {
                 type: 'boolean',
                 title: 'Approve',
-                description: 'Install and run this server',
+                description: plan.upgradeFrom ? 'Upgrade this server' : 'Install and run this server',
                 default: false,
               },
             },
@@ -62,17 +84,29 @@ export function elicitationConfirm(server: Server, setting: ConfirmSetting, sign
         { timeout: CONSENT_TIMEOUT_MS, ...(signal && { signal }) },
       );
     } catch (error) {
+      if (signal?.aborted)
+        throw new HubError('CANCELLED', `Install of "${subject}" was cancelled by the caller; nothing was installed.`, {
+          cause: error,
+        });
+      // Mastra advertises elicitation with no handler (-32601): the person never saw a question.
       throw new HubError(
-        'CONSENT_DECLINED',
-        `Install of "${plan.package ?? plan.name}" was not approved: asking for approval failed (${errorMessage(error)}); nothing was installed.`,
+        'CONSENT_UNAVAILABLE',
+        `Install of "${subject}" could not be approved: this client advertises approval prompts but asking failed (${errorMessage(error)}), so you were never asked; nothing was installed. ${waysOut(plan, configFile)}`,
         { cause: error },
       );
     }
+    if (answer.action === 'cancel') {
+      // `claude -p` cancels every prompt unseen; a person closing the dialog looks the same.
+      throw new HubError(
+        'CONSENT_UNAVAILABLE',
+        `Install of "${subject}" was not approved: the approval prompt was cancelled without an answer (closed, or this client cannot show prompts, as \`claude -p\` cancels every one); nothing was installed. ${waysOut(plan, configFile)}`,
+      );
+    }
     if (answer.action !== 'accept' || answer.content?.approve !== true) {
-      const how = answer.action === 'accept' ? 'not approved' : answer.action === 'decline' ? 'declined' : 'cancelled';
+      const how = answer.action === 'accept' ? 'not approved' : 'declined';
       throw new HubError(
         'CONSENT_DECLINED',
-        `Install of "${plan.package ?? plan.name}" was ${how} by the user; nothing was installed. Ask the user before trying again.`,
+        `Install of "${subject}" was ${how} by the user; nothing was installed. Ask the user before trying again.`,
       );
     }
   };

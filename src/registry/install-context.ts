@@ -4,11 +4,16 @@ import type { ServerManager } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
 import type { NpmSpec } from './npm-spec.js';
+import type { ScriptsChoice } from './scripts-choice.js';
 
 /** What the bundled catalog (or registry metadata) knows about a package. */
 export interface CatalogHints {
   readonly defaultArgs?: readonly string[] | undefined;
   readonly requiredEnv?: readonly string[] | undefined;
+  /** Env var → path inside the server's data folder (where the server keeps its data). */
+  readonly dataEnv?: Readonly<Record<string, string>> | undefined;
+  /** Packages whose install scripts the server needs. */
+  readonly scripts?: readonly string[] | undefined;
 }
 
 export interface InstallRequest {
@@ -18,6 +23,10 @@ export interface InstallRequest {
   readonly args?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
   readonly start?: boolean | undefined;
+  /** Install scripts to allow (asked for with the install, kept in the record for upgrades). */
+  readonly allowScripts?: ScriptsChoice | undefined;
+  /** Replace the installed package of this server with the version asked (default latest), keeping its settings and data. */
+  readonly upgrade?: boolean | undefined;
 }
 
 export interface InstallContext {
@@ -44,4 +53,7 @@ export interface Target {
   readonly command?: string;
   readonly args: readonly string[];
   readonly requiredEnv: readonly string[];
+  readonly dataEnv?: Readonly<Record<string, string>> | undefined;
+  readonly scripts?: readonly string[] | undefined;
+  readonly allowScripts?: ScriptsChoice | undefined;
 }

@@ -5,7 +5,14 @@ import { deriveServerName } from './server-name.js';
 /** Catalog knowledge install uses: default args and required env of a known package. */
 export const catalogHints = (packageName: string): CatalogHints | undefined => {
   const entry = findCatalogEntry(packageName);
-  return entry && { defaultArgs: entry.args, requiredEnv: entry.env.filter(env => env.required).map(env => env.name) };
+  return (
+    entry && {
+      defaultArgs: entry.args,
+      requiredEnv: entry.env.filter(env => env.required).map(env => env.name),
+      dataEnv: entry.dataEnv,
+      scripts: entry.scripts,
+    }
+  );
 };
 
 /** The catalog's own server name for a package, else one derived from the package name. */

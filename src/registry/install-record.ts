@@ -31,12 +31,26 @@ export async function saveRecord(context: InstallContext, fields: NewRecord): Pr
   });
 }
 
-/** After the record is saved: refresh routes, start the server when it can run, and describe the outcome. */
+/** Drops a record this install just wrote, with its cached tools, so a failed install leaves nothing listed. */
+async function discardRecord(context: InstallContext, name: string): Promise<void> {
+  await context.manager.stop(name).catch(() => undefined);
+  await context.store.update(data => {
+    delete data.servers[name];
+    removeToolCache(context.config.paths, name);
+  });
+  await context.manager.reload();
+}
+
+/**
+ * After the record is saved: refresh routes, start the server when it can run, and describe the outcome.
+ * fresh: the record is new, so a server that does not start is not installed (SPEC: no half install).
+ */
 export async function finish(
   record: ServerRecord,
   requiredEnv: readonly string[],
   start: boolean,
   context: InstallContext,
+  fresh = false,
 ): Promise<InstallResult> {
   const missingEnv = requiredEnv.filter(key => !record.env[key]);
   await context.manager.reload();
@@ -48,9 +62,19 @@ export async function finish(
     } catch (error) {
       // The manager's message ends with the stderr tail: it goes last, after what to do.
       const reason = errorMessage(error);
+      const log = reason.includes(logFile) ? '' : ` Its log is ${logFile}.`;
+      const what = record.package ? `package "${record.package}"` : 'command';
+      if (fresh) {
+        await discardRecord(context, record.name);
+        throw new HubError(
+          isHubError(error) ? error.code : 'CHILD_FAILED',
+          `Server "${record.name}" did not start as an MCP server, so it was not installed (no record, no tools); check that the ${what} is an MCP server speaking stdio and its args and env are right, then call registry.install again.${log} ${reason}`,
+          { cause: error },
+        );
+      }
       throw new HubError(
         isHubError(error) ? error.code : 'CHILD_FAILED',
-        `Server "${record.name}" was installed (record kept) but did not start; once fixed, call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.${reason.includes(logFile) ? '' : ` Its log is ${logFile}.`} ${reason}`,
+        `Server "${record.name}" was installed (record kept) but did not start; once fixed, call registry.install again with the same ${record.package ? 'package' : 'command'} (for example with "env"), or remove it with registry.uninstall { name: "${record.name}" }.${log} ${reason}`,
         { cause: error },
       );
     }

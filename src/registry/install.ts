@@ -1,15 +1,18 @@
 import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { HubError } from '../errors.js';
+import { HubError, isHubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { readInstalledPackage } from './bin.js';
 import type { InstallPlan } from './consent.js';
+import { expandDataArgs, serverDataFields } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { npmInstall, npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
+import { anyScripts, ScriptsChoiceSchema } from './scripts-choice.js';
+import { existingInstall } from './upgrade.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
 
@@ -38,7 +41,15 @@ function pickTarget(request: InstallRequest, context: InstallContext): Target {
       request.name === undefined ? spec.name : undefined,
     );
     const hints = context.lookup?.(spec.name);
-    return { name, spec, args: request.args ?? hints?.defaultArgs ?? [], requiredEnv: hints?.requiredEnv ?? [] };
+    return {
+      name,
+      spec,
+      args: request.args ?? hints?.defaultArgs ?? [],
+      requiredEnv: hints?.requiredEnv ?? [],
+      dataEnv: hints?.dataEnv,
+      scripts: hints?.scripts,
+      ...(request.allowScripts !== undefined && { allowScripts: request.allowScripts }),
+    };
   }
   const command = request.command ?? '';
   let name = request.name;
@@ -87,8 +98,16 @@ export async function installServer(request: InstallRequest, context: InstallCon
   }
   const env = { ...request.env };
   checkEnvKeys(env);
+  if (request.allowScripts !== undefined && !ScriptsChoiceSchema.safeParse(request.allowScripts).success)
+    throw new HubError(
+      'INVALID_INPUT',
+      'Field "allowScripts" must be true, false or a list of npm package names whose install scripts may run (for example ["sqlite3"]).',
+    );
   const target = pickTarget(request, context);
   const existing = (await context.store.read()).servers[target.name];
+  // Same package, another version or other install scripts: an upgrade (asked for explicitly).
+  const upgraded = existing && (await existingInstall(existing, target, request, env, context));
+  if (upgraded) return upgraded;
   if (existing && !sameSource(existing, target)) {
     const what = existing.package
       ? `package ${existing.package}@${existing.version ?? '?'}`
@@ -115,7 +134,7 @@ export async function installServer(request: InstallRequest, context: InstallCon
     env,
     mode: 'command',
   });
-  return finish(record, target.requiredEnv, request.start !== false, context);
+  return finish(record, target.requiredEnv, request.start !== false, context, true);
 }
 
 async function installFromNpm(
@@ -127,11 +146,14 @@ async function installFromNpm(
 ): Promise<InstallResult> {
   const { config, log } = context;
   const prefix = config.paths.serverDir(target.name);
+  // Until hub's npm step takes package lists, any allowed package turns scripts on (the consent says which).
+  const scriptsOn = config.install.allowScripts || anyScripts(target.allowScripts);
   const plan: InstallPlan = {
     name: target.name,
     package: spec.spec,
-    installLine: formatCommandLine('npm', npmInstallArgs(prefix, spec.spec, config.install.allowScripts)),
+    installLine: formatCommandLine('npm', npmInstallArgs(prefix, spec.spec, scriptsOn)),
     launchLine: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
+    scripts: target.allowScripts || undefined,
   };
   await context.confirm(plan);
   // No record means a folder left here is debris of an interrupted install.
@@ -146,7 +168,7 @@ async function installFromNpm(
     await npmInstall({
       prefix,
       spec: spec.spec,
-      allowScripts: config.install.allowScripts,
+      allowScripts: scriptsOn,
       log,
       onLine: line => context.onNpmLine?.(line),
       ...(context.signal && { signal: context.signal }),
@@ -162,17 +184,36 @@ async function installFromNpm(
     throw error;
   }
   context.progress?.(`installed ${spec.name}@${installed.version}`);
+  // Its own data folder is its working directory too, so relative files never land in the package.
+  const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
   const record = await saveRecord(context, {
     name: target.name,
     package: spec.name,
     version: installed.version,
     command: process.execPath,
-    args: [installed.binPath, ...target.args],
-    env,
-    cwd: prefix,
+    args: [installed.binPath, ...data.args],
+    env: data.env,
+    cwd: data.dataDir,
     mode: 'npm',
+    dataDir: data.dataDir,
+    ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
+    ...(target.allowScripts !== undefined && { allowScripts: target.allowScripts }),
   });
-  return finish(record, target.requiredEnv, start, context);
+  const hint = config.install.allowScripts ? undefined : scriptsHint(target);
+  return finish(record, target.requiredEnv, start, context, true).then(
+    result => (hint ? { ...result, next: `${result.next} ${hint}` } : result),
+    (error: unknown) => {
+      if (!hint || !isHubError(error)) throw error;
+      throw new HubError(error.code, `${error.message}\n${hint}`, { cause: error.cause });
+    },
+  );
+}
+
+// The catalog knows which servers need install scripts (native modules, browsers): say how to allow them.
+function scriptsHint(target: Target): string | undefined {
+  const needed = target.scripts ?? [];
+  if (needed.length === 0 || anyScripts(target.allowScripts) || !target.spec) return undefined;
+  return `This server needs the install scripts of ${needed.join(', ')}, which did not run: call registry.install { package: "${target.spec.name}", name: "${target.name}", allowScripts: ${JSON.stringify(needed)} } to allow them.`;
 }
 
 async function reconfigure(
@@ -186,7 +227,7 @@ async function reconfigure(
     request.args === undefined
       ? undefined
       : existing.mode === 'npm'
-        ? [existing.args[0] ?? '', ...request.args]
+        ? [existing.args[0] ?? '', ...expandDataArgs(request.args, existing.dataDir)]
         : [...request.args];
   if (args && args.join('\0') !== existing.args.join('\0')) {
     await context.confirm({

@@ -1,7 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { rm, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubConfig } from '../config.js';
 import { HubError } from '../errors.js';
+import type { ServerRecord } from '../store/schema.js';
 import type { Logger } from '../logger.js';
 import type { HubPaths } from '../paths.js';
 import { buildRoutes } from '../proxy/routes.js';
@@ -24,6 +27,10 @@ export const ServerSummarySchema = z.object({
   restarts: z.number(),
   lastError: z.string().optional(),
   instructions: z.string().optional().describe('What the server sent as instructions when it last started'),
+  missingEnv: z
+    .array(z.string())
+    .optional()
+    .describe('Required env vars not set: the server is not started until registry.install gives them in env'),
   logFile: z.string(),
 });
 export type ServerSummary = z.infer<typeof ServerSummarySchema>;
@@ -70,7 +77,32 @@ export async function exposedSpelling(
   return dotted => table.byName.get(dotted)?.underscore ?? dotted;
 }
 
-/** One server's tools with their schemas: from the store cache, starting the server only when nothing is cached. */
+/** Required env vars a record lacks: from the record, or the catalog for records made before it kept them. */
+export async function missingEnvOf(record: ServerRecord): Promise<string[]> {
+  let required = record.requiredEnv;
+  if (required === undefined && record.package !== undefined) {
+    const { catalogHints } = await import('./install-hints.js');
+    required = [...(catalogHints(record.package)?.requiredEnv ?? [])];
+  }
+  return (required ?? []).filter(key => !record.env[key]);
+}
+
+/** Summaries with the required env each server still lacks (registry.list). */
+export async function withMissingEnv(store: Store, summaries: readonly ServerSummary[]): Promise<ServerSummary[]> {
+  const { servers } = await store.read();
+  return Promise.all(
+    summaries.map(async summary => {
+      const record = servers[summary.name];
+      const missingEnv = record ? await missingEnvOf(record) : [];
+      return missingEnv.length > 0 ? { ...summary, missingEnv } : summary;
+    }),
+  );
+}
+
+/**
+ * One server's tools with their schemas: from the store cache, starting the server only when
+ * nothing is cached and its required env is set (a server without its token must not run).
+ */
 export async function describeServer(
   name: string,
   mode: NameMode,
@@ -81,7 +113,8 @@ export async function describeServer(
   const record = (await store.read()).servers[name];
   if (!record) throw notInstalled(name);
   const known = withTools(paths, record).tools;
-  const cached = known.length > 0 ? known : await manager.start(name);
+  const missingEnv = await missingEnvOf(record);
+  const cached = known.length > 0 || missingEnv.length > 0 ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
   // Exposed names come from the same routing table the proxy lists (never parsed back).
@@ -96,20 +129,36 @@ export async function describeServer(
       inputSchema: tool.inputSchema as Record<string, unknown>,
     };
   });
-  return { summary: { ...toSummary(status), tools: status.tools.map(spellName) }, tools };
+  const summary = { ...toSummary(status), tools: status.tools.map(spellName), ...(missingEnv.length > 0 && { missingEnv }) };
+  return { summary, tools };
+}
+
+/** What to do about a server that lacks required env: give it through registry.install. */
+export function missingEnvNext(summary: ServerSummary): string | undefined {
+  if (!summary.missingEnv?.length) return undefined;
+  const example = summary.missingEnv.map(key => `"${key}": "…"`).join(', ');
+  const source = summary.package ? `package: "${summary.package}", ` : '';
+  return `Not started: it needs ${summary.missingEnv.join(', ')}. Call registry.install { ${source}name: "${summary.name}", env: { ${example} } } to set them (registry.install again with the same ${summary.package ? 'package' : 'command'} keeps everything else).`;
 }
 
 export interface UninstallResult {
   name: string;
   removedTools: string[];
   folderRemoved: string | undefined;
+  /** The data folder, kept for a later install of the same name (unless purged). */
+  dataKept: string | undefined;
+  dataRemoved: string | undefined;
   logFile: string;
 }
 
-/** Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete servers/<name>; the log stays. */
+/**
+ * Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete
+ * servers/<name>; the log and the data folder stay (purge: the data folder goes too).
+ */
 export async function uninstallServer(
   name: string,
   deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
+  options: { purge?: boolean | undefined } = {},
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
   if (!(await store.read()).servers[name]) throw notInstalled(name);
@@ -125,11 +174,42 @@ export async function uninstallServer(
   if (!record) throw notInstalled(name);
   await manager.reload();
   const folder = config.paths.serverDir(name);
+  const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
   let folderRemoved: string | undefined;
   if (record.mode === 'npm') {
+    if (!options.purge && record.dataDir === undefined) await keepLegacyData(record, folder, dataDir);
     await rm(folder, { recursive: true, force: true });
     folderRemoved = folder;
   }
-  log.info({ server: name, folderRemoved }, 'server uninstalled');
-  return { name, removedTools: status?.tools ?? [], folderRemoved, logFile: config.paths.serverLog(name) };
+  let dataRemoved: string | undefined;
+  if (options.purge && existsSync(dataDir)) {
+    await rm(dataDir, { recursive: true, force: true });
+    dataRemoved = dataDir;
+  }
+  const dataKept = !options.purge && existsSync(dataDir) ? dataDir : undefined;
+  log.info({ server: name, folderRemoved, dataKept, dataRemoved }, 'server uninstalled');
+  return {
+    name,
+    removedTools: status?.tools ?? [],
+    folderRemoved,
+    dataKept,
+    dataRemoved,
+    logFile: config.paths.serverLog(name),
+  };
+}
+
+// A record from before data folders: its data files move out before the package folder goes.
+async function keepLegacyData(record: ServerRecord, folder: string, dataDir: string): Promise<void> {
+  if (record.package === undefined) return;
+  const [{ catalogHints }, { adoptDataDir }] = await Promise.all([import('./install-hints.js'), import('./data-dir.js')]);
+  const { copied } = await adoptDataDir({
+    packageFolder: join(folder, 'node_modules', record.package),
+    cwd: record.cwd ?? folder,
+    folder: dataDir,
+    dataEnv: catalogHints(record.package)?.dataEnv,
+    env: record.env,
+    args: record.args.slice(1),
+  });
+  // Nothing to keep: no empty folder left behind either.
+  if (copied.length === 0) await rmdir(dataDir).catch(() => undefined);
 }

@@ -17,6 +17,7 @@ function mergeOne(group: readonly Candidate[], installed: ReadonlySet<string>): 
   const name = first('name') ?? deriveServerName(best.package);
   const args = first('args');
   const argsHint = first('argsHint');
+  const allowScripts = first('allowScripts');
   return {
     name,
     title: first('title') ?? name,
@@ -29,6 +30,7 @@ function mergeOne(group: readonly Candidate[], installed: ReadonlySet<string>): 
     requiredEnv: [...env.values()],
     ...(args !== undefined && { args: [...args] }),
     ...(argsHint !== undefined && { argsHint }),
+    ...(allowScripts !== undefined && { allowScripts: [...allowScripts] }),
   };
 }
 

@@ -27,6 +27,10 @@ export const SearchResultSchema = z.object({
   requiredEnv: z.array(EnvVarSchema).describe('Env vars to pass to registry.install in env; the server is not started without them'),
   args: z.array(z.string()).optional().describe('Suggested args for registry.install'),
   argsHint: z.string().optional().describe('What the args mean when the server needs some, e.g. a directory'),
+  allowScripts: z
+    .array(z.string())
+    .optional()
+    .describe('Packages whose install scripts this server needs (native modules, browsers): pass as registry.install allowScripts'),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -57,5 +61,6 @@ export interface Candidate {
   readonly requiredEnv: readonly EnvVar[];
   readonly args?: readonly string[];
   readonly argsHint?: string;
+  readonly allowScripts?: readonly string[];
   readonly keywords?: readonly string[];
 }

@@ -69,6 +69,12 @@ export const ServerRecordSchema = z.object({
   toolsUpdatedAt: z.string().optional(),
   /** What the server sent as `instructions` at initialize (kept when it starts; capped). */
   instructions: z.string().optional(),
+  /** The server's own data folder (HUB_HOME/data/<name>): outside its package, kept by upgrades and uninstall. */
+  dataDir: z.string().optional(),
+  /** Env vars the server cannot run without (from the catalog at install): it is not started while one is unset. */
+  requiredEnv: z.array(z.string()).optional(),
+  /** registry.install allowScripts: install scripts allowed for every package (true) or the named ones; reused by upgrades. */
+  allowScripts: z.union([z.boolean(), z.array(z.string())]).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 

@@ -9,8 +9,10 @@ import {
   ToolDetailSchema,
   describeServer,
   exposedSpelling,
+  missingEnvNext,
   toSummary,
   uninstallServer,
+  withMissingEnv,
 } from '../registry/installed.js';
 import { ToolIssueSchema } from '../store/schema.js';
 import { readToolIssues } from '../store/tool-cache.js';
@@ -50,6 +52,18 @@ const InstallInput = z.strictObject({
       'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
     ),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
+  allowScripts: z
+    .union([z.boolean(), z.array(z.string())])
+    .optional()
+    .describe(
+      'Let npm install scripts run (off by default: they run code at install time): true for every package, or the packages that need them, e.g. ["sqlite3"] for native modules; the user approves it with the install and upgrades reuse it',
+    ),
+  upgrade: z
+    .boolean()
+    .optional()
+    .describe(
+      'For an installed package: install the version in "package" (default latest) in place of the current one, keeping env, args and data',
+    ),
 });
 
 const ListInput = z.strictObject({
@@ -69,11 +83,17 @@ const ListOutput = z.object({
 
 const UninstallInput = z.strictObject({
   name: ServerNameField.describe('The installed server to remove, as registry.list shows it'),
+  purge: z
+    .boolean()
+    .optional()
+    .describe("Also delete its data folder (~/.hub/data/<name>, e.g. server-memory's graph); kept by default for a later install"),
 });
 const UninstallOutput = z.object({
   name: z.string(),
   removedTools: z.array(z.string()),
   folderRemoved: z.string().optional(),
+  dataKept: z.string().optional().describe('Its data folder, kept: a later install under the same name uses it again'),
+  dataRemoved: z.string().optional().describe('Its data folder, deleted (purge)'),
   logFile: z.string().describe('Kept for inspection; delete it by hand if not needed'),
   next: z.string().describe('What to call next'),
 });
@@ -122,7 +142,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     description:
       'Install an MCP server from npm (package) or register one already on this machine (command + args), start it and expose its tools as <name>.<tool> ' +
       '(tools/list_changed is sent). Runs `npm install` into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. ' +
-      'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it.',
+      'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it; upgrade: true installs a newer version keeping its settings and data.',
     input: InstallInput,
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -133,7 +153,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         log,
         store,
         manager,
-        confirm: elicitationConfirm(server, config.install.confirm, call.signal),
+        confirm: elicitationConfirm(server, config.install.confirm, call.signal, config.paths.configFile),
         deriveName: suggestServerName,
         lookup: catalogHints,
         signal: call.signal,
@@ -164,9 +184,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode, store, config.paths, manager);
         const toolIssues = readToolIssues(config.paths, summary.name);
-        const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
+        const next =
+          missingEnvNext(summary) ??
+          `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
-          `${summary.name} (${summary.state}) — ${tools.length} tools`,
+          `${summary.name} (${summary.state}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
           ...(summary.lastError ? [`last error: ${summary.lastError}`] : []),
           ...(summary.instructions ? [`instructions from the server:\n${summary.instructions}`] : []),
           ...tools.map(
@@ -180,17 +202,20 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         return { structured, text: text.join('\n') };
       }
       const spell = await spelling();
-      const servers = (await manager.status())
-        .map(toSummary)
-        // Instructions only in the one-server view: this list stays short however many are installed.
-        .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) }));
+      const servers = await withMissingEnv(
+        store,
+        (await manager.status())
+          .map(toSummary)
+          // Instructions only in the one-server view: this list stays short however many are installed.
+          .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
+      );
       const next =
         servers.length === 0
           ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
           : "registry.list { server } shows a server's tools with input schemas.";
       const lines = servers.map(
         s =>
-          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}`,
+          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}`,
       );
       return { structured: { servers, next }, text: [...lines, next].join('\n') };
     },
@@ -200,24 +225,31 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
     description:
-      'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file is kept.',
+      'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file and its data folder (~/.hub/data/<name>) are kept unless purge is true.',
     input: UninstallInput,
     output: UninstallOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(input) {
       const spell = await spelling();
-      const result = await uninstallServer(input.name, { config, log, store, manager });
+      const result = await uninstallServer(input.name, { config, log, store, manager }, { purge: input.purge });
       result.removedTools = result.removedTools.map(spell);
       const structured = {
         name: result.name,
         removedTools: result.removedTools,
         logFile: result.logFile,
         ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }),
+        ...(result.dataKept !== undefined && { dataKept: result.dataKept }),
+        ...(result.dataRemoved !== undefined && { dataRemoved: result.dataRemoved }),
         next: 'registry.list shows the servers still installed; registry.search finds new ones.',
       };
+      const data = result.dataKept
+        ? ` Its data stays in ${result.dataKept} (registry.uninstall { name: "${result.name}", purge: true } deletes it).`
+        : result.dataRemoved
+          ? ` Its data folder ${result.dataRemoved} was deleted.`
+          : '';
       return {
         structured,
-        text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.`,
+        text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.${data}`,
       };
     },
   });

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { catalogEntries, findCatalogEntry, searchCatalog } from '../../src/registry/catalog.js';
 import { isValidServerName } from '../../src/registry/server-name.js';
+import { isRelativePathArg } from '../../src/registry/data-dir.js';
 
 describe('catalog', () => {
   test('has at least 25 entries with valid names and unique packages and names', () => {
@@ -28,8 +29,23 @@ describe('catalog', () => {
     expect(searchCatalog('github', 5)[0]?.package).toBe('@modelcontextprotocol/server-github');
     expect(searchCatalog('postgres', 10).map(candidate => candidate.package)).toContain('@modelcontextprotocol/server-postgres');
     expect(searchCatalog('browser', 10).map(candidate => candidate.package)).toEqual(expect.arrayContaining(['@playwright/mcp', 'chrome-devtools-mcp']));
-    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({ name: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['./data.sqlite'] });
+    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({ name: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['{data}/data.sqlite'], allowScripts: ['sqlite3'] });
     expect(searchCatalog('zzzz-no-such-thing', 10)).toEqual([]);
     expect(searchCatalog('database', 50).length).toBeGreaterThanOrEqual(4);
+  });
+
+  test('no default args name a relative path: it would land in the install folder uninstall deletes', () => {
+    for (const entry of catalogEntries()) expect(entry.args.filter(isRelativePathArg), entry.package).toEqual([]);
+    for (const arg of ['./data.sqlite', '../x', 'data.sqlite', 'dir/file', '--db=./x.db', '~/x'])
+      expect(isRelativePathArg(arg), arg).toBe(true);
+    for (const arg of ['{data}/data.sqlite', '/abs/path', 'postgresql://localhost/mydb', '--read-only', '--stdio', '--db={data}/x.db'])
+      expect(isRelativePathArg(arg), arg).toBe(false);
+  });
+
+  test('entries that keep data point it at the data folder, and say which install scripts they need', () => {
+    expect(findCatalogEntry('@modelcontextprotocol/server-memory')?.dataEnv).toEqual({ MEMORY_FILE_PATH: 'memory.jsonl' });
+    for (const entry of catalogEntries())
+      for (const key of Object.keys(entry.dataEnv)) expect(entry.env.map(env => env.name), entry.package).toContain(key);
+    expect(findCatalogEntry('mcp-server-sqlite-npx')?.scripts).toEqual(['sqlite3']);
   });
 });

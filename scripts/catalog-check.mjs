@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// npm run catalog:check — is every bundled catalog entry still true? For each entry: the package
+// exists on npm and is not deprecated, it has a bin, its default args hold no relative path, and
+// it installs the way hub installs it, starts and lists tools. An entry that needs a secret is
+// started with a dummy value: if it then fails, only a broken package (a module that cannot load)
+// counts as a failure, since a real key may be what it lacks. Prints a table; exits 1 when an entry fails. Uses the network (npm registry), so it is not in `npm test`.
+// Options: --only <package,...>   --no-start (metadata only)   --json
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execa } from 'execa';
+
+const dist = new URL('../dist/', import.meta.url);
+const load = path => import(new URL(path, dist).href);
+const [
+  { catalogEntries },
+  { isRelativePathArg, expandDataArgs },
+  { npmInstall },
+  { readInstalledPackage },
+  { silentLogger },
+] = await Promise.all([
+  load('registry/catalog.js'),
+  load('registry/data-dir.js'),
+  load('registry/npm-install.js'),
+  load('registry/bin.js'),
+  load('logger.js'),
+]).catch(error => {
+  console.error(`catalog:check needs the build (npm run build): ${error.message}`);
+  process.exit(2);
+});
+
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, 'no-start': { type: 'boolean' }, json: { type: 'boolean' } },
+});
+const only = values.only?.split(',');
+const entries = catalogEntries().filter(entry => !only || only.includes(entry.package) || only.includes(entry.name));
+const START_TIMEOUT_MS = 90_000;
+
+async function npmView(pkg) {
+  const result = await execa('npm', ['view', pkg, 'name', 'version', 'deprecated', 'bin', '--json'], { reject: false });
+  if (result.exitCode !== 0)
+    return {
+      error: (result.stderr.match(/npm error (?:code )?(E\w+|404.*)/)?.[1] ?? `exit ${result.exitCode}`).slice(0, 60),
+    };
+  return JSON.parse(result.stdout || '{}');
+}
+
+// A package that cannot even load: broken whatever key it is given.
+const BROKEN =
+  /Cannot find module|ERR_MODULE_NOT_FOUND|SyntaxError|ERR_REQUIRE_ESM|does not provide an export|Unknown (argument|option)|unknown option|Invalid (argument|tool)/i;
+// A catalog arg the server no longer takes: it may still start, but the entry is stale.
+const STALE =
+  /flag has been removed|no longer (supported|accepted)|Unknown (argument|option)|unknown option|Invalid argument/i;
+
+const staleLine = stderr =>
+  stderr
+    .split('\n')
+    .find(line => STALE.test(line))
+    ?.trim()
+    .slice(0, 140);
+
+// Installs and starts the entry as hub would: own prefix, scripts off unless the entry needs them.
+async function startCheck(entry, env) {
+  const folder = await mkdtemp(join(tmpdir(), 'catalog-check-'));
+  const prefix = join(folder, 'server');
+  const data = join(folder, 'data');
+  try {
+    await npmInstall({
+      prefix,
+      spec: entry.package,
+      allowScripts: entry.scripts.length > 0,
+      log: silentLogger,
+      timeoutMs: 300_000,
+    });
+    const installed = await readInstalledPackage(prefix, entry.package);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [installed.binPath, ...expandDataArgs(entry.args, data)],
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? folder, ...env },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', chunk => (stderr = (stderr + chunk).slice(-2000)));
+    const client = new Client({ name: 'catalog-check', version: '1.0.0' });
+    try {
+      await client.connect(transport, { timeout: START_TIMEOUT_MS });
+      const { tools } = await client.listTools(undefined, { timeout: START_TIMEOUT_MS });
+      return {
+        version: installed.version,
+        start: `ok, ${tools.length} tools`,
+        ok: tools.length > 0,
+        stale: staleLine(stderr),
+      };
+    } catch (error) {
+      const line =
+        stderr.split('\n').find(text => BROKEN.test(text)) ??
+        stderr.split('\n').find(text => /error/i.test(text)) ??
+        stderr.trim().split('\n').at(-1) ??
+        '';
+      return {
+        version: installed.version,
+        start: `FAILED: ${error.message.slice(0, 60)} | ${line.trim().slice(0, 140)}`,
+        ok: false,
+        broken: BROKEN.test(stderr),
+        stale: staleLine(stderr),
+      };
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  } catch (error) {
+    // Not installing is a failure whatever the entry needs to run.
+    return { start: `FAILED: ${error.message.split('\n')[0].slice(0, 120)}`, ok: false, broken: true };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function check(entry) {
+  const problems = [];
+  const view = await npmView(entry.package);
+  if (view.error) problems.push(`npm view: ${view.error}`);
+  if (view.deprecated) problems.push(`deprecated: ${String(view.deprecated).slice(0, 80)}`);
+  if (!view.error && !view.bin) problems.push('no bin');
+  const relative = entry.args.filter(isRelativePathArg);
+  if (relative.length > 0) problems.push(`relative path args: ${relative.join(' ')}`);
+  const needsEnv = entry.env.filter(env => env.required).map(env => env.name);
+  let start = 'skipped';
+  let version = view.version;
+  if (problems.length === 0 && !values['no-start']) {
+    // A key whose description gives its prefix ("(sk_...)", "starting with xoxb-") gets a dummy with that prefix.
+    const prefixOf = name =>
+      entry.env
+        .find(env => env.name === name)
+        ?.description.match(/\(([a-z]+[_-])\.\.\.\)|starting with ([a-z]+[_-])/i)
+        ?.slice(1)
+        .find(Boolean) ?? '';
+    const dummy = Object.fromEntries(needsEnv.map(name => [name, `${prefixOf(name)}catalogcheckdummy`]));
+    const started = await startCheck(entry, dummy);
+    start = `${started.start}${needsEnv.length > 0 ? ` (dummy ${needsEnv.join(', ')})` : ''}`;
+    version = started.version ?? version;
+    // A URL in the args names a service (a database) that may not run here: like a missing key.
+    const needsService = entry.args.some(arg => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg));
+    if (!started.ok && ((needsEnv.length === 0 && !needsService) || started.broken))
+      problems.push('does not start and list tools');
+    if (started.stale) problems.push(`its stderr says an arg is stale: ${started.stale}`);
+  }
+  return { package: entry.package, version: version ?? '-', start, problems };
+}
+
+// Two at a time: npm installs are heavy, and the machine is shared.
+const rows = [];
+let next = 0;
+await Promise.all(
+  [0, 1].map(async () => {
+    while (next < entries.length) {
+      const entry = entries[next++];
+      const row = await check(entry);
+      rows.push(row);
+      console.error(
+        `${row.problems.length === 0 ? 'ok  ' : 'FAIL'} ${row.package} ${row.version}: ${row.start}${row.problems.length > 0 ? ` — ${row.problems.join('; ')}` : ''}`,
+      );
+    }
+  }),
+);
+rows.sort((a, b) => entries.findIndex(e => e.package === a.package) - entries.findIndex(e => e.package === b.package));
+if (values.json) console.log(JSON.stringify(rows, null, 2));
+else {
+  const width = Math.max(...rows.map(row => row.package.length));
+  console.log(`${'package'.padEnd(width)}  ${'version'.padEnd(12)}  result  start / problems`);
+  for (const row of rows)
+    console.log(
+      `${row.package.padEnd(width)}  ${row.version.padEnd(12)}  ${row.problems.length === 0 ? 'ok    ' : 'FAIL  '}  ${row.start}${row.problems.length > 0 ? ` — ${row.problems.join('; ')}` : ''}`,
+    );
+}
+process.exitCode = rows.some(row => row.problems.length > 0) ? 1 : 0;

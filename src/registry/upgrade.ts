@@ -1,0 +1,204 @@
+// registry.install { upgrade: true } and `hub upgrade <name>`: a new version of an installed npm
+// server, installed beside the old one and swapped in, keeping the record's env, args, install
+// scripts choice and data folder; a new version that does not start is rolled back.
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HubError, errorMessage, isHubError } from '../errors.js';
+import type { ServerRecord } from '../store/schema.js';
+import { readInstalledPackage } from './bin.js';
+import { adoptDataDir, expandDataArgs } from './data-dir.js';
+import type { InstallContext, InstallRequest, Target } from './install-context.js';
+import { finish } from './install-record.js';
+import type { InstallResult } from './install-result.js';
+import { formatCommandLine } from './install-target.js';
+import { npmInstall, npmInstallArgs } from './npm-install.js';
+import { parseNpmSpec } from './npm-spec.js';
+import { anyScripts, type ScriptsChoice } from './scripts-choice.js';
+
+export interface UpgradeOptions {
+  /** Version or tag to install (default "latest"). */
+  readonly range?: string | undefined;
+  /** Merged over the record's env. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Replace the server's args (default: keep them). */
+  readonly args?: readonly string[] | undefined;
+  /** Replace the install scripts choice (default: the record's). */
+  readonly allowScripts?: ScriptsChoice | undefined;
+  readonly start?: boolean | undefined;
+}
+
+const sameScripts = (a: ScriptsChoice | undefined, b: ScriptsChoice | undefined): boolean =>
+  JSON.stringify(a ?? false) === JSON.stringify(b ?? false);
+
+/**
+ * registry.install on a server installed from the same package: an upgrade when asked (upgrade: true,
+ * or other install scripts, which need a fresh npm run); a hint when only the version differs;
+ * undefined when it is a plain reconfigure.
+ */
+export async function existingInstall(
+  existing: ServerRecord,
+  target: Target,
+  request: InstallRequest,
+  env: Record<string, string>,
+  context: InstallContext,
+): Promise<InstallResult | undefined> {
+  const samePackage = target.spec !== undefined && existing.mode === 'npm' && existing.package === target.spec.name;
+  if (!samePackage) {
+    if (request.upgrade && existing.mode === 'command') throw commandUpgrade(existing.name);
+    return undefined;
+  }
+  const range = target.spec?.range;
+  const scriptsChanged =
+    request.allowScripts !== undefined && !sameScripts(request.allowScripts, existing.allowScripts);
+  if (request.upgrade || scriptsChanged) {
+    return upgradeServer(context, existing.name, {
+      // Only new scripts asked: reinstall the same version with them.
+      range: range ?? (request.upgrade ? undefined : existing.version),
+      env,
+      args: request.args,
+      allowScripts: request.allowScripts,
+      start: request.start,
+    });
+  }
+  if (range !== undefined && range !== existing.version) {
+    const spec = target.spec?.spec ?? '';
+    throw new HubError(
+      'ALREADY_EXISTS',
+      `Server "${existing.name}" already runs ${existing.package ?? ''}@${existing.version ?? '?'}; to replace it with ${spec}, call registry.install { package: "${spec}", name: "${existing.name}", upgrade: true } (in a terminal: \`hub upgrade ${existing.name}\`). Its env, args and data are kept.`,
+    );
+  }
+  return undefined;
+}
+
+const commandUpgrade = (name: string) =>
+  new HubError(
+    'INVALID_INPUT',
+    `Server "${name}" is a registered command, not an npm install, so hub cannot upgrade it: update the program yourself, then call registry.install again with the same command to restart it.`,
+  );
+
+/** Installs another version of an installed npm server and swaps it in; exported for `hub upgrade <name>`. */
+export async function upgradeServer(
+  context: InstallContext,
+  name: string,
+  options: UpgradeOptions = {},
+): Promise<InstallResult> {
+  const { config, store, manager, log } = context;
+  const record = (await store.read()).servers[name];
+  if (!record)
+    throw new HubError(
+      'NOT_FOUND',
+      `No server named "${name}" is installed; registry.list shows the installed servers.`,
+    );
+  if (record.mode !== 'npm' || record.package === undefined) throw commandUpgrade(name);
+  const spec = parseNpmSpec(`${record.package}@${options.range ?? 'latest'}`);
+  const scripts = options.allowScripts ?? record.allowScripts;
+  const scriptsOn = config.install.allowScripts || anyScripts(scripts);
+  const prefix = config.paths.serverDir(name);
+  const staging = `${prefix}.upgrade`;
+  const previous = `${prefix}.previous`;
+  const hints = context.lookup?.(record.package);
+  const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
+  const tail = options.args ? expandDataArgs(options.args, dataDir) : record.args.slice(1);
+  await context.confirm({
+    name,
+    package: spec.spec,
+    installLine: formatCommandLine('npm', npmInstallArgs(staging, spec.spec, scriptsOn)),
+    launchLine: formatCommandLine(record.command, [`${prefix}/node_modules/${record.package}/<its bin>`, ...tail]),
+    scripts: scripts || undefined,
+    upgradeFrom: `${record.package}@${record.version ?? '?'}`,
+  });
+  // The running version stays untouched until the new one is installed beside it.
+  await rm(staging, { recursive: true, force: true });
+  context.progress?.(`npm: installing ${spec.spec} beside ${record.version ?? 'the installed version'}…`);
+  await npmInstall({
+    prefix: staging,
+    spec: spec.spec,
+    allowScripts: scriptsOn,
+    log,
+    onLine: line => context.onNpmLine?.(line),
+    ...(context.signal && { signal: context.signal }),
+  });
+  try {
+    await readInstalledPackage(staging, record.package);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  await manager.stop(name);
+  // Data a record from before data folders kept inside the package moves out before the swap.
+  let env = { ...record.env, ...options.env };
+  let args = tail;
+  if (record.dataDir === undefined) {
+    const adopted = await adoptDataDir({
+      packageFolder: join(prefix, 'node_modules', record.package),
+      cwd: record.cwd ?? prefix,
+      folder: dataDir,
+      dataEnv: hints?.dataEnv,
+      env,
+      args,
+    });
+    ({ env, args } = adopted);
+    if (adopted.copied.length > 0)
+      log.info({ server: name, copied: adopted.copied }, 'copied data out of the package folder');
+  }
+  await rm(previous, { recursive: true, force: true });
+  if (existsSync(prefix)) await rename(prefix, previous);
+  await rename(staging, prefix);
+  const installed = await readInstalledPackage(prefix, record.package);
+  const updated = await store.update(data => {
+    const current = data.servers[name];
+    if (!current)
+      throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
+    current.version = installed.version;
+    current.args = [installed.binPath, ...args];
+    current.env = env;
+    current.dataDir = dataDir;
+    current.cwd = dataDir;
+    if (scripts !== undefined) current.allowScripts = scripts;
+    return { ...current };
+  });
+  context.progress?.(`upgraded ${name}: ${record.version ?? '?'} → ${installed.version}`);
+  try {
+    const result = await finish(
+      updated,
+      updated.requiredEnv ?? hints?.requiredEnv ?? [],
+      options.start !== false,
+      context,
+    );
+    await rm(previous, { recursive: true, force: true });
+    return result;
+  } catch (error) {
+    await rollBack(context, record, prefix, previous);
+    throw new HubError(
+      isHubError(error) ? error.code : 'CHILD_FAILED',
+      `Upgrade of "${name}" to ${record.package}@${installed.version} did not start, so ${record.version ?? 'the previous version'} was put back with its settings. ${errorMessage(isHubError(error) && error.cause !== undefined ? error.cause : error)}`,
+      { cause: error },
+    );
+  }
+}
+
+// The new version failed to start: the old folder and the old record come back, unstarted.
+async function rollBack(
+  context: InstallContext,
+  record: ServerRecord,
+  prefix: string,
+  previous: string,
+): Promise<void> {
+  await context.manager.stop(record.name).catch(() => undefined);
+  if (!existsSync(previous)) return;
+  await rm(prefix, { recursive: true, force: true });
+  await rename(previous, prefix);
+  await context.store.update(data => {
+    const current = data.servers[record.name];
+    if (!current) return;
+    current.version = record.version;
+    current.args = record.args;
+    current.env = record.env;
+    if (record.cwd === undefined) delete current.cwd;
+    else current.cwd = record.cwd;
+    if (record.allowScripts === undefined) delete current.allowScripts;
+    else current.allowScripts = record.allowScripts;
+  });
+  await context.manager.reload();
+}

@@ -1,0 +1,71 @@
+// Consent through a real SDK client: a cancelled or failed prompt is not a refusal, and the
+// error names the ways out; a decline stays CONSENT_DECLINED. Command mode: no npm involved.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { fixture, startHubInProcess, textOf } from '../helpers/hub.js';
+
+const register = { command: process.execPath, args: [fixture('echo-server.mjs')], name: 'echo', start: false };
+
+async function servers(home: string): Promise<Record<string, unknown>> {
+  const db = join(home, 'db.json');
+  return existsSync(db) ? JSON.parse(await readFile(db, 'utf8')).servers : {};
+}
+
+describe('registry.install consent through a real client', () => {
+  test('a cancelled prompt (claude -p) is CONSENT_UNAVAILABLE and names hub install and install.confirm', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { capabilities: { elicitation: {} } });
+    try {
+      hub.client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'cancel' }));
+      const result = await hub.call('registry.install', register);
+      expect(result.isError).toBe(true);
+      const text = textOf(result);
+      expect(text).toMatch(/^CONSENT_UNAVAILABLE: .*cancelled without an answer/);
+      expect(text).toContain(`"install": { "confirm": "never" } in ${join(home, 'config.json')}`);
+      const npmResult = await hub.call('registry.install', { package: 'some-server@1.0.0' });
+      expect(textOf(npmResult)).toMatch(/^CONSENT_UNAVAILABLE: .*run `hub install some-server@1\.0\.0` in a terminal/);
+    } finally {
+      await hub.close();
+    }
+    expect(await servers(home)).toEqual({});
+  });
+
+  test('a client that advertises elicitation with no handler (-32601) is CONSENT_UNAVAILABLE, not a refusal', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { capabilities: { elicitation: {} } });
+    try {
+      const result = await hub.call('registry.install', register);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^CONSENT_UNAVAILABLE: .*asking failed \(.*-32601.*\), so you were never asked/);
+      expect(textOf(result)).toContain('"confirm": "never"');
+    } finally {
+      await hub.close();
+    }
+    expect(await servers(home)).toEqual({});
+  });
+
+  test('a declined prompt stays CONSENT_DECLINED and an accepted one registers the server', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { capabilities: { elicitation: {} } });
+    let answer: 'decline' | 'accept' = 'decline';
+    try {
+      hub.client.setRequestHandler(ElicitRequestSchema, () =>
+        answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' },
+      );
+      const declined = await hub.call('registry.install', register);
+      expect(textOf(declined)).toMatch(/^CONSENT_DECLINED: .*declined by the user; nothing was installed/);
+      expect(textOf(declined)).not.toContain('confirm');
+      expect(await servers(home)).toEqual({});
+      answer = 'accept';
+      const accepted = await hub.call('registry.install', register);
+      expect(accepted.isError, textOf(accepted)).toBeFalsy();
+      expect(Object.keys(await servers(home))).toEqual(['echo']);
+    } finally {
+      await hub.close();
+    }
+  });
+});
