@@ -22,6 +22,7 @@ const FileConfigSchema = z
       .object({
         confirm: z.enum(['if-supported', 'always', 'never']),
         allowScripts: z.boolean(),
+        foregroundMs: z.number().int().min(0).max(600_000),
       })
       .partial(),
   })
@@ -44,7 +45,12 @@ export interface HubConfig {
   readonly callTimeoutMs: number;
   readonly idleStopMs: number;
   readonly searchTimeoutMs: number;
-  readonly install: { readonly confirm: 'if-supported' | 'always' | 'never'; readonly allowScripts: boolean };
+  readonly install: {
+    readonly confirm: 'if-supported' | 'always' | 'never';
+    readonly allowScripts: boolean;
+    /** How long registry.install waits before it answers and goes on in the background. */
+    readonly foregroundMs: number;
+  };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -106,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     install: {
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,
+      // Below the 60 s request timeout of SDK-based clients, with room for the answer.
+      foregroundMs: file.install?.foregroundMs ?? 30_000,
     },
     warnings,
   });

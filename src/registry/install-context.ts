@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
+import type { AllowScripts } from './install-scripts.js';
 import type { NpmSpec } from './npm-spec.js';
 
 /** What the bundled catalog (or registry metadata) knows about a package. */
@@ -18,6 +19,8 @@ export interface InstallRequest {
   readonly args?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
   readonly start?: boolean | undefined;
+  /** Packages allowed to run install scripts (true: all found); default config install.allowScripts. */
+  readonly allowScripts?: AllowScripts | undefined;
 }
 
 export interface InstallContext {

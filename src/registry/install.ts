@@ -1,14 +1,14 @@
-import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { HubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import { readInstalledPackage } from './bin.js';
 import type { InstallPlan } from './consent.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
-import { npmInstall, npmInstallArgs } from './npm-install.js';
+import { installFromNpmStep } from './install-npm-step.js';
+import { rebuildExisting } from './install-scripts-existing.js';
+import { npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
@@ -98,8 +98,13 @@ export async function installServer(request: InstallRequest, context: InstallCon
       `A server named "${target.name}" is already installed (${what}); pick another name with "name", or remove it first with registry.uninstall { name: "${target.name}" }.`,
     );
   }
-  if (existing) return reconfigure(existing, target, request, env, context);
-  if (target.spec) return installFromNpm(target, target.spec, env, request.start !== false, context);
+  if (existing) {
+    // allowScripts for a server installed earlier: build what is now allowed in its folder.
+    const built = existing.mode === 'npm' && request.allowScripts ? await rebuildExisting(existing, request.allowScripts, context) : undefined;
+    const result = await reconfigure(existing, target, request, env, context);
+    return built ? { ...result, ...built } : result;
+  }
+  if (target.spec) return installFromNpm(target, target.spec, env, request, context);
   const command = target.command ?? '';
   await resolveCommand(command, context.pathEnv);
   await context.confirm({
@@ -122,57 +127,23 @@ async function installFromNpm(
   target: Target,
   spec: NpmSpec,
   env: Record<string, string>,
-  start: boolean,
+  request: InstallRequest,
   context: InstallContext,
 ): Promise<InstallResult> {
-  const { config, log } = context;
+  const { config } = context;
   const prefix = config.paths.serverDir(target.name);
+  const allowScripts = request.allowScripts ?? config.install.allowScripts;
   const plan: InstallPlan = {
     name: target.name,
     package: spec.spec,
-    installLine: formatCommandLine('npm', npmInstallArgs(prefix, spec.spec, config.install.allowScripts)),
+    // npm runs inside the folder (no --prefix) so the user's npmrc files apply.
+    installLine: `cd ${formatCommandLine(prefix, [])} && ${formatCommandLine('npm', npmInstallArgs(spec.spec))}${
+      allowScripts === false ? '' : ` && npm rebuild ${allowScripts === true ? '<every package with install scripts>' : allowScripts.join(' ')}`
+    }`,
     launchLine: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
   };
   await context.confirm(plan);
-  // No record means a folder left here is debris of an interrupted install.
-  await rm(prefix, { recursive: true, force: true });
-  context.progress?.(`npm: resolving ${spec.spec}…`);
-  const started = Date.now();
-  const heartbeat = setInterval(
-    () => context.progress?.(`npm: installing ${spec.spec}… ${Math.round((Date.now() - started) / 1000)} s`, true),
-    1_000,
-  );
-  try {
-    await npmInstall({
-      prefix,
-      spec: spec.spec,
-      allowScripts: config.install.allowScripts,
-      log,
-      onLine: line => context.onNpmLine?.(line),
-      ...(context.signal && { signal: context.signal }),
-    });
-  } finally {
-    clearInterval(heartbeat);
-  }
-  let installed;
-  try {
-    installed = await readInstalledPackage(prefix, spec.name);
-  } catch (error) {
-    await rm(prefix, { recursive: true, force: true });
-    throw error;
-  }
-  context.progress?.(`installed ${spec.name}@${installed.version}`);
-  const record = await saveRecord(context, {
-    name: target.name,
-    package: spec.name,
-    version: installed.version,
-    command: process.execPath,
-    args: [installed.binPath, ...target.args],
-    env,
-    cwd: prefix,
-    mode: 'npm',
-  });
-  return finish(record, target.requiredEnv, start, context);
+  return installFromNpmStep({ target, spec, env, start: request.start !== false, allowScripts }, context);
 }
 
 async function reconfigure(

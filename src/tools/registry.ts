@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
+import { listPendingInstalls, readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
+import { AllowScriptsSchema } from '../registry/install-scripts.js';
 import {
   ServerSummarySchema,
   ToolDetailSchema,
@@ -47,6 +49,9 @@ const InstallInput = z.strictObject({
       'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
     ),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
+  allowScripts: AllowScriptsSchema.optional().describe(
+    'Let these packages run their npm install scripts (true: all of them), e.g. ["sqlite3"] for a native module; off by default. The install result lists the packages whose scripts were skipped',
+  ),
 });
 
 const ListInput = z.strictObject({
@@ -86,7 +91,8 @@ const CallOutput = z.looseObject({});
 function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
   let step = 0;
   const send = (message: string) => void call.sendProgress(++step, undefined, message);
-  return { progress: message => send(message), onNpmLine: line => send(`npm: ${line}`) };
+  // npm's own lines are not sent: the npm step reports a few steps a second instead.
+  return { progress: message => send(message) };
 }
 
 // The install code (npm, the catalog, consent) loads on the first install: listing needs only schemas.
@@ -132,13 +138,22 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         pathEnv: process.env.PATH,
         ...progressReporter(call),
       }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
-      const status =
-        result.missingEnv.length > 0
+      const status = result.background
+        ? `still installing in the background (${result.step ?? 'npm'})`
+        : result.missingEnv.length > 0
           ? `saved, not started (missing ${result.missingEnv.join(', ')})`
           : `${result.state}, ${result.tools.length} tools`;
       return {
         structured: result,
-        text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}`,
+        text: [
+          `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
+          ...result.tools,
+          ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
+          ...(result.skippedScripts?.length
+            ? [`Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`]
+            : []),
+          result.next,
+        ].join('\n'),
       };
     },
   });
@@ -153,6 +168,15 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: ListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
+      // An install still at work (or failed in the background) has no record yet: show its step.
+      const pending = input.server === undefined ? undefined : readPendingInstall(config, input.server);
+      if (pending && input.server !== undefined && !(await store.read()).servers[input.server]) {
+        const next =
+          pending.state === 'installing'
+            ? `${pending.name} (${pending.package}) is still installing: ${pending.step}. Ask again later; tools/list_changed announces its tools.`
+            : `The install of ${pending.name} (${pending.package}) failed: ${pending.step}`;
+        return { structured: { servers: [], next }, text: next };
+      }
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode(), store, config.paths, manager);
         const next = `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
@@ -170,8 +194,13 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       const servers = (await manager.status())
         .map(toSummary)
         .map(summary => ({ ...summary, tools: summary.tools.map(spell) }));
+      const installing = listPendingInstalls(config)
+        .filter(entry => !servers.some(server => server.name === entry.name))
+        .map(entry => `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`);
       const next =
-        servers.length === 0
+        installing.length > 0
+          ? `registry.list { server } shows an install's step. ${installing.join('; ')}`
+          : servers.length === 0
           ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
           : "registry.list { server } shows a server's tools with input schemas.";
       const lines = servers.map(
