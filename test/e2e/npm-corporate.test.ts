@@ -1,0 +1,55 @@
+// Installs and searches behind "corporate" npm settings: an HTTPS registry on 127.0.0.1 signed by
+// a test CA that only the global npmrc (NPM_CONFIG_PREFIX/etc/npmrc) names. hub gets a stripped
+// environment (no NODE_EXTRA_CA_CERTS, no registry variable), as Gemini CLI gives it. Real npm,
+// no network: the fixture registry serves everything.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { makeHubHome } from '../helpers/home.js';
+import { spawnHub, textOf } from '../helpers/hub.js';
+import { startNpmHttpsRegistry, type NpmHttpsRegistry } from '../helpers/npm-https-registry.js';
+
+let registry: NpmHttpsRegistry;
+beforeAll(async () => {
+  registry = await startNpmHttpsRegistry();
+});
+afterAll(async () => {
+  await registry.close();
+});
+
+describe('npm settings from the global npmrc', () => {
+  test('registry.install uses the registry and cafile that only the global npmrc names', async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home, { env: { ...registry.env, HUB_TOOL_NAMES: 'dotted' } });
+    try {
+      const result = await hub.call('registry.install', { package: 'hub-test-echo' });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ name: 'hub-test-echo', version: '1.0.0', state: 'ready', tools: ['hub-test-echo.echo'] });
+      expect(textOf(await hub.call('hub-test-echo.echo', { message: 'through the company CA' }))).toBe('through the company CA');
+    } finally {
+      await hub.close();
+    }
+    expect(registry.requests).toContain('/hub-test-echo/-/hub-test-echo-1.0.0.tgz');
+    // npm ran in the install folder: it saved the dependency in the folder's own package.json.
+    const pkg = JSON.parse(await readFile(join(home, 'servers', 'hub-test-echo', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(pkg.dependencies).toHaveProperty('hub-test-echo');
+    expect(existsSync(join(home, 'servers', 'hub-test-echo', 'etc'))).toBe(false);
+  }, 120_000);
+
+  test("registry.search reaches that registry over HTTPS with npm's cafile, though hub's env names no CA", async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home, { env: registry.env });
+    try {
+      const result = (await hub.call('registry.search', { query: 'hub-test-echo', sources: ['npm'] })) as CallToolResult;
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const structured = result.structuredContent as { results: Array<{ package?: string }>; sources: Array<{ source: string; ok: boolean; error?: string }> };
+      expect(structured.sources.find(source => source.source === 'npm'), JSON.stringify(structured.sources)).toMatchObject({ ok: true });
+      expect(structured.results.map(entry => entry.package)).toContain('hub-test-echo');
+    } finally {
+      await hub.close();
+    }
+    expect(registry.requests.some(path => path.startsWith('/-/v1/search'))).toBe(true);
+  }, 60_000);
+});
