@@ -68,7 +68,7 @@ export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg:
       // Only a progress display: the install itself does not depend on it.
     }
   };
-  write('installing', `resolving ${pkg}`);
+  write('installing', `npm: resolving ${pkg}`);
   return {
     step: (step: string) => write('installing', step),
     failed: (why: string) => write('failed', why),

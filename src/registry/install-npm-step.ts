@@ -64,7 +64,7 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
   const onAbort = () => npmAbort.abort(context.signal?.reason);
   context.signal?.addEventListener('abort', onAbort, { once: true });
   let detached = false;
-  let current = `resolving ${spec.spec}`;
+  let current = `npm: resolving ${spec.spec}`;
   const say = (message: string, heartbeat = false) => {
     if (!heartbeat) {
       current = message;
