@@ -53,3 +53,47 @@ describe('npm settings from the global npmrc', () => {
     expect(registry.requests.some(path => path.startsWith('/-/v1/search'))).toBe(true);
   }, 60_000);
 });
+
+// hub-test-native needs hub-test-addon's install script (a stand-in for sqlite3's native build).
+describe('install scripts', () => {
+  test('skipped by default: the start failure names the package and the call that allows it, which then works', async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home, { env: { ...registry.env, HUB_TOOL_NAMES: 'dotted' } });
+    try {
+      const failed = await hub.call('registry.install', { package: 'hub-test-native' });
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toContain(
+        'The server failed to load a native module: hub-test-addon must run its install scripts to build it, which hub skips unless allowed: hub-test-addon@1.0.0 (install: node build.cjs).',
+      );
+      expect(textOf(failed)).toContain('Install it again with registry.install { package: "hub-test-native", name: "hub-test-native", allowScripts: ["hub-test-addon"] }.');
+
+      const allowed = await hub.call('registry.install', { package: 'hub-test-native', name: 'hub-test-native', allowScripts: ['hub-test-addon'] });
+      expect(allowed.isError, textOf(allowed)).toBeFalsy();
+      expect(allowed.structuredContent).toMatchObject({ state: 'ready', tools: ['hub-test-native.native_echo'], skippedScripts: [] });
+      expect(textOf(await hub.call('hub-test-native.native_echo', { message: 'built' }))).toBe('built');
+    } finally {
+      await hub.close();
+    }
+  }, 120_000);
+
+  test('allowScripts at install builds only the named packages and lists the rest as skipped', async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home, { env: { ...registry.env, HUB_TOOL_NAMES: 'dotted' } });
+    try {
+      const denied = await hub.call('registry.install', { package: 'hub-test-native', name: 'other', allowScripts: ['sqlite3'], start: false });
+      expect(denied.isError, textOf(denied)).toBeFalsy();
+      expect(denied.structuredContent).toMatchObject({
+        skippedScripts: [{ name: 'hub-test-addon', version: '1.0.0', scripts: { install: 'node build.cjs' } }],
+      });
+      expect(textOf(denied)).toContain('Install scripts not run (allow with allowScripts): hub-test-addon@1.0.0');
+      expect(existsSync(join(home, 'servers', 'other', 'node_modules', 'hub-test-addon', 'build'))).toBe(false);
+
+      const result = await hub.call('registry.install', { package: 'hub-test-native', name: 'native', allowScripts: true });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ state: 'ready', skippedScripts: [] });
+      expect(textOf(await hub.call('native.native_echo', { message: 'ok' }))).toBe('ok');
+    } finally {
+      await hub.close();
+    }
+  }, 120_000);
+});
