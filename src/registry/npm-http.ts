@@ -85,7 +85,8 @@ export async function httpGet(url: URL, settings: HttpSettings, headers: Record<
   let options: RequestOptions = { method: 'GET', headers, signal, ...tls };
   if (proxy && secure) {
     const socket = await tunnel(proxy, url, settings, signal);
-    options = { ...options, agent: false, createConnection: () => tlsConnect({ socket, servername: url.hostname, ...tls }) };
+    // No agent: Node then uses createConnection (agent: false would make a fresh agent that ignores it).
+    options = { ...options, createConnection: () => tlsConnect({ socket, servername: url.hostname, ...tls }) };
   } else if (proxy) {
     // Plain HTTP through a proxy: the absolute URL goes to the proxy.
     options = { ...options, host: proxy.hostname, port: proxy.port || 80, path: url.href };

@@ -3,7 +3,7 @@
 // environment (no NODE_EXTRA_CA_CERTS, no registry variable), as Gemini CLI gives it. Real npm,
 // no network: the fixture registry serves everything.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -40,6 +40,8 @@ describe('npm settings from the global npmrc', () => {
 
   test("registry.search reaches that registry over HTTPS with npm's cafile, though hub's env names no CA", async () => {
     const home = await makeHubHome();
+    // The first search also reads npm's settings (two short npm runs): more than the 4 s default on a busy machine.
+    await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 30_000 }));
     const hub = await spawnHub(home, { env: registry.env });
     try {
       const result = (await hub.call('registry.search', { query: 'hub-test-echo', sources: ['npm'] })) as CallToolResult;
@@ -94,6 +96,32 @@ describe('install scripts', () => {
       expect(textOf(await hub.call('native.native_echo', { message: 'ok' }))).toBe('ok');
     } finally {
       await hub.close();
+    }
+  }, 120_000);
+});
+
+describe('a proxy named only in the global npmrc', () => {
+  test('npm installs and hub searches through it', async () => {
+    const proxied = await startNpmHttpsRegistry({ proxy: true });
+    try {
+      const home = await makeHubHome();
+      await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 30_000 }));
+      const hub = await spawnHub(home, { env: proxied.env });
+      try {
+        const search = await hub.call('registry.search', { query: 'hub-test-echo', sources: ['npm'] });
+        expect((search.structuredContent as { results: Array<{ package?: string }> }).results.map(entry => entry.package), JSON.stringify(search.structuredContent)).toContain('hub-test-echo');
+        const searched = proxied.connects.length;
+        expect(searched).toBeGreaterThan(0);
+        const result = await hub.call('registry.install', { package: 'hub-test-echo', start: false });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ version: '1.0.0', state: 'stopped' });
+        expect(proxied.connects.length).toBeGreaterThan(searched);
+      } finally {
+        await hub.close();
+      }
+      expect(new Set(proxied.connects)).toEqual(new Set([new URL(proxied.url).host]));
+    } finally {
+      await proxied.close();
     }
   }, 120_000);
 });

@@ -8,7 +8,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { spawnHub, textOf } from '../helpers/hub.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnHub, textOf, type HubSession } from '../helpers/hub.js';
+
+// npm and sqlite3's build take minutes here: longer than the SDK's 60 s request timeout.
+const call = async (hub: HubSession, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  (await hub.client.callTool({ name, arguments: args }, undefined, { timeout: 15 * 60_000 })) as CallToolResult;
 
 test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_NATIVE_TESTS !== '1')(
   'mcp-server-sqlite-npx: a clear native-module error without allowScripts, a working server with it',
@@ -19,12 +24,12 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_NATIVE_TEST
     const hub = await spawnHub(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
     try {
       const database = join(home, 'test.sqlite');
-      const failed = await hub.call('registry.install', { package: 'mcp-server-sqlite-npx', args: [database] });
+      const failed = await call(hub, 'registry.install', { package: 'mcp-server-sqlite-npx', args: [database] });
       expect(failed.isError).toBe(true);
       expect(textOf(failed)).toMatch(/sqlite3 must run its install scripts/);
       expect(textOf(failed)).toContain('registry.install { package: "mcp-server-sqlite-npx", name: "sqlite", allowScripts: ["sqlite3"] }');
 
-      const fixed = await hub.call('registry.install', { package: 'mcp-server-sqlite-npx', name: 'sqlite', allowScripts: ['sqlite3'] });
+      const fixed = await call(hub, 'registry.install', { package: 'mcp-server-sqlite-npx', name: 'sqlite', allowScripts: ['sqlite3'] });
       expect(fixed.isError, textOf(fixed)).toBeFalsy();
       expect(fixed.structuredContent).toMatchObject({ name: 'sqlite', state: 'ready' });
       expect((fixed.structuredContent as { tools: string[] }).tools).toContain('sqlite.list_tables');

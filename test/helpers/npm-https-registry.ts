@@ -6,7 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
@@ -21,6 +23,8 @@ export interface NpmHttpsRegistry {
   readonly globalNpmrc: string;
   /** Every request path, in arrival order. */
   readonly requests: string[];
+  /** With { proxy: true }: each CONNECT target the proxy tunnelled (npm's and hub's requests alike). */
+  readonly connects: string[];
   close(): Promise<void>;
 }
 
@@ -29,7 +33,7 @@ function makeCerts(dir: string): { ca: string; key: string; cert: string } {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=hub test CA');
   run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n');
+  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n');
   run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
   return { ca: join(dir, 'ca.pem'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') };
 }
@@ -49,13 +53,40 @@ function pack(dir: string, name: string): Packed {
   return { manifest, tarball: readFileSync(file) };
 }
 
-export async function startNpmHttpsRegistry(): Promise<NpmHttpsRegistry> {
+// A real HTTP proxy on 127.0.0.1 that only tunnels (CONNECT), as a company proxy does for HTTPS.
+async function startProxy(connects: string[]): Promise<{ url: string; close(): void }> {
+  const proxy = createHttpServer((_request, response) => response.writeHead(405).end());
+  proxy.on('connect', (request, client, head) => {
+    connects.push(request.url ?? '');
+    const [host = '', port = '443'] = (request.url ?? '').split(':');
+    // The registry listens on 127.0.0.1 only (localhost may resolve to ::1 first).
+    const upstream = netConnect(Number(port), host === 'localhost' ? '127.0.0.1' : host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  const port = await getPort({ host: '127.0.0.1' });
+  await new Promise<void>(resolve => proxy.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      proxy.closeAllConnections();
+      proxy.close();
+    },
+  };
+}
+
+export async function startNpmHttpsRegistry(options: { proxy?: boolean } = {}): Promise<NpmHttpsRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'hub-npm-registry-'));
   const certs = makeCerts(dir);
   const packages = new Map(readdirSync(fixture('npm-packages')).map(name => [name, pack(dir, name)]));
   const requests: string[] = [];
   const port = await getPort({ host: '127.0.0.1' });
-  const url = `https://127.0.0.1:${port}/`;
+  // npm's proxy agent sends SNI "localhost" for an IP host, so through a proxy the registry is named.
+  const url = `https://${options.proxy ? 'localhost' : '127.0.0.1'}:${port}/`;
   const versionOf = (packed: Packed) => ({
     ...packed.manifest,
     _id: `${packed.manifest.name}@${packed.manifest.version}`,
@@ -91,7 +122,9 @@ export async function startNpmHttpsRegistry(): Promise<NpmHttpsRegistry> {
   const prefix = join(dir, 'npm-global');
   mkdirSync(join(prefix, 'etc'), { recursive: true });
   const globalNpmrc = join(prefix, 'etc', 'npmrc');
-  writeFileSync(globalNpmrc, `registry=${url}\ncafile=${certs.ca}\n`);
+  const connects: string[] = [];
+  const proxy = options.proxy ? await startProxy(connects) : undefined;
+  writeFileSync(globalNpmrc, `registry=${url}\ncafile=${certs.ca}\n${proxy ? `https-proxy=${proxy.url}\nnoproxy=\n` : ''}`);
   const home = join(dir, 'home');
   mkdirSync(home);
   // npm exports some settings to the processes it runs (npx vitest): they would outrank the npmrc files.
@@ -99,6 +132,13 @@ export async function startNpmHttpsRegistry(): Promise<NpmHttpsRegistry> {
   const env = {
     ...exported,
     NODE_EXTRA_CA_CERTS: undefined,
+    // Proxy settings come from the npmrc only.
+    HTTPS_PROXY: undefined,
+    https_proxy: undefined,
+    HTTP_PROXY: undefined,
+    http_proxy: undefined,
+    NO_PROXY: undefined,
+    no_proxy: undefined,
     NPM_CONFIG_PREFIX: prefix,
     NPM_CONFIG_USERCONFIG: join(dir, 'user-npmrc'),
     NPM_CONFIG_CACHE: join(dir, 'npm-cache'),
@@ -111,8 +151,10 @@ export async function startNpmHttpsRegistry(): Promise<NpmHttpsRegistry> {
     env,
     globalNpmrc,
     requests,
+    connects,
     close: () =>
       new Promise<void>(resolve => {
+        proxy?.close();
         server.closeAllConnections();
         server.close(() => {
           rmSync(dir, { recursive: true, force: true });
