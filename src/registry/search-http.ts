@@ -6,13 +6,16 @@ import { httpGet, httpSettingsFrom, type HttpAnswer, type HttpSettings } from '.
 // The user's npm CA/proxy settings, read once per hub process on the first request.
 let settings: Promise<HttpSettings> | undefined;
 const hubHttpSettings = (): Promise<HttpSettings> => (settings ??= npmSettings().then(npm => httpSettingsFrom(npm)));
+// Plain HTTP to this machine needs neither a CA nor a proxy: no npm run for a local registry.
+const LOCAL: HttpSettings = { ca: undefined, rejectUnauthorized: true, httpsProxy: undefined, httpProxy: undefined, noproxy: [] };
+const isLocalHttp = (url: URL): boolean => url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 // GET a JSON document for a search source. Failures become HubErrors naming the source and the
 // next step; an abort (the source's timeout) is rethrown as is so the caller can tell it apart.
 export async function getJson(url: URL, subject: string, signal: AbortSignal): Promise<unknown> {
   let response: HttpAnswer;
   try {
-    response = await httpGet(url, await hubHttpSettings(), { accept: 'application/json' }, signal);
+    response = await httpGet(url, isLocalHttp(url) ? LOCAL : await hubHttpSettings(), { accept: 'application/json' }, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw new HubError('REGISTRY_UNAVAILABLE', `${subject} at ${url.origin} could not be reached (${causeOf(error)}); ${hintFor(error)}`, { cause: error });
