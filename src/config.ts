@@ -22,6 +22,7 @@ const FileConfigSchema = z
       .object({
         confirm: z.enum(['if-supported', 'always', 'never']),
         allowScripts: z.boolean(),
+        foregroundMs: z.number().int().min(0).max(600_000),
       })
       .partial(),
     proxy: z
@@ -52,7 +53,12 @@ export interface HubConfig {
   readonly callTimeoutMs: number;
   readonly idleStopMs: number;
   readonly searchTimeoutMs: number;
-  readonly install: { readonly confirm: 'if-supported' | 'always' | 'never'; readonly allowScripts: boolean };
+  readonly install: {
+    readonly confirm: 'if-supported' | 'always' | 'never';
+    readonly allowScripts: boolean;
+    /** How long registry.install waits before it answers and goes on in the background. */
+    readonly foregroundMs: number;
+  };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
@@ -115,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     install: {
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,
+      // Below the 60 s request timeout of SDK-based clients, with room for the answer.
+      foregroundMs: file.install?.foregroundMs ?? 30_000,
     },
     proxy: {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,

@@ -1,15 +1,15 @@
-import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { HubError, isHubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import { readInstalledPackage } from './bin.js';
 import type { InstallPlan } from './consent.js';
 import { expandDataArgs, serverDataFields } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
-import { npmInstall, npmInstallArgs } from './npm-install.js';
+import { installFromNpmStep } from './install-npm-step.js';
+import { rebuildExisting } from './install-scripts-existing.js';
+import { npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
 import { anyScripts, ScriptsChoiceSchema } from './scripts-choice.js';
 import { existingInstall } from './upgrade.js';
@@ -117,8 +117,13 @@ export async function installServer(request: InstallRequest, context: InstallCon
       `A server named "${target.name}" is already installed (${what}); pick another name with "name", or remove it first with registry.uninstall { name: "${target.name}" }.`,
     );
   }
-  if (existing) return reconfigure(existing, target, request, env, context);
-  if (target.spec) return installFromNpm(target, target.spec, env, request.start !== false, context);
+  if (existing) {
+    // allowScripts for a server installed earlier: build what is now allowed in its folder.
+    const built = existing.mode === 'npm' && request.allowScripts ? await rebuildExisting(existing, request.allowScripts, context) : undefined;
+    const result = await reconfigure(existing, target, request, env, context);
+    return built ? { ...result, ...built } : result;
+  }
+  if (target.spec) return installFromNpm(target, target.spec, env, request, context);
   const command = target.command ?? '';
   await resolveCommand(command, context.pathEnv);
   await context.confirm({
@@ -141,79 +146,24 @@ async function installFromNpm(
   target: Target,
   spec: NpmSpec,
   env: Record<string, string>,
-  start: boolean,
+  request: InstallRequest,
   context: InstallContext,
 ): Promise<InstallResult> {
-  const { config, log } = context;
+  const { config } = context;
   const prefix = config.paths.serverDir(target.name);
-  // Until hub's npm step takes package lists, any allowed package turns scripts on (the consent says which).
-  const scriptsOn = config.install.allowScripts || anyScripts(target.allowScripts);
+  const allowScripts = target.allowScripts ?? config.install.allowScripts;
   const plan: InstallPlan = {
     name: target.name,
     package: spec.spec,
-    installLine: formatCommandLine('npm', npmInstallArgs(prefix, spec.spec, scriptsOn)),
+    // npm runs inside the folder (no --prefix) so the user's npmrc files apply.
+    installLine: `cd ${formatCommandLine(prefix, [])} && ${formatCommandLine('npm', npmInstallArgs(spec.spec))}${
+      allowScripts === false ? '' : ` && npm rebuild ${allowScripts === true ? '<every package with install scripts>' : allowScripts.join(' ')}`
+    }`,
     launchLine: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
     scripts: target.allowScripts || undefined,
   };
   await context.confirm(plan);
-  // No record means a folder left here is debris of an interrupted install.
-  await rm(prefix, { recursive: true, force: true });
-  context.progress?.(`npm: resolving ${spec.spec}…`);
-  const started = Date.now();
-  const heartbeat = setInterval(
-    () => context.progress?.(`npm: installing ${spec.spec}… ${Math.round((Date.now() - started) / 1000)} s`, true),
-    1_000,
-  );
-  try {
-    await npmInstall({
-      prefix,
-      spec: spec.spec,
-      allowScripts: scriptsOn,
-      log,
-      onLine: line => context.onNpmLine?.(line),
-      ...(context.signal && { signal: context.signal }),
-    });
-  } finally {
-    clearInterval(heartbeat);
-  }
-  let installed;
-  try {
-    installed = await readInstalledPackage(prefix, spec.name);
-  } catch (error) {
-    await rm(prefix, { recursive: true, force: true });
-    throw error;
-  }
-  context.progress?.(`installed ${spec.name}@${installed.version}`);
-  // Its own data folder is its working directory too, so relative files never land in the package.
-  const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
-  const record = await saveRecord(context, {
-    name: target.name,
-    package: spec.name,
-    version: installed.version,
-    command: process.execPath,
-    args: [installed.binPath, ...data.args],
-    env: data.env,
-    cwd: data.dataDir,
-    mode: 'npm',
-    dataDir: data.dataDir,
-    ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
-    ...(target.allowScripts !== undefined && { allowScripts: target.allowScripts }),
-  });
-  const hint = config.install.allowScripts ? undefined : scriptsHint(target);
-  return finish(record, target.requiredEnv, start, context, true).then(
-    result => (hint ? { ...result, next: `${result.next} ${hint}` } : result),
-    (error: unknown) => {
-      if (!hint || !isHubError(error)) throw error;
-      throw new HubError(error.code, `${error.message}\n${hint}`, { cause: error.cause });
-    },
-  );
-}
-
-// The catalog knows which servers need install scripts (native modules, browsers): say how to allow them.
-function scriptsHint(target: Target): string | undefined {
-  const needed = target.scripts ?? [];
-  if (needed.length === 0 || anyScripts(target.allowScripts) || !target.spec) return undefined;
-  return `This server needs the install scripts of ${needed.join(', ')}, which did not run: call registry.install { package: "${target.spec.name}", name: "${target.name}", allowScripts: ${JSON.stringify(needed)} } to allow them.`;
+  return installFromNpmStep({ target, spec, env, start: request.start !== false, allowScripts }, context);
 }
 
 async function reconfigure(

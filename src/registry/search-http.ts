@@ -1,28 +1,29 @@
 import type { z } from 'zod';
 import { HubError } from '../errors.js';
+import { npmSettings } from './npm-config.js';
+import { httpGet, httpSettingsFrom, type HttpAnswer, type HttpSettings } from './npm-http.js';
+
+// The user's npm CA/proxy settings, read once per hub process on the first request.
+let settings: Promise<HttpSettings> | undefined;
+const hubHttpSettings = (): Promise<HttpSettings> => (settings ??= npmSettings().then(npm => httpSettingsFrom(npm)));
+// Plain HTTP to this machine needs neither a CA nor a proxy: no npm run for a local registry.
+const LOCAL: HttpSettings = { ca: undefined, rejectUnauthorized: true, httpsProxy: undefined, httpProxy: undefined, noproxy: [] };
+const isLocalHttp = (url: URL): boolean => url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 // GET a JSON document for a search source. Failures become HubErrors naming the source and the
 // next step; an abort (the source's timeout) is rethrown as is so the caller can tell it apart.
 export async function getJson(url: URL, subject: string, signal: AbortSignal): Promise<unknown> {
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    // A signal of its own per request: many parallel fetches on one signal trip Node's listener warning.
-    response = await fetch(url, { signal: AbortSignal.any([signal]), headers: { accept: 'application/json' } });
+    response = await httpGet(url, isLocalHttp(url) ? LOCAL : await hubHttpSettings(), { accept: 'application/json' }, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new HubError('REGISTRY_UNAVAILABLE', `${subject} at ${url.origin} could not be reached (${causeOf(error)}); check the URL and your network.`, { cause: error });
+    throw new HubError('REGISTRY_UNAVAILABLE', `${subject} at ${url.origin} could not be reached (${causeOf(error)}); ${hintFor(error)}`, { cause: error });
   }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
+  if (response.status < 200 || response.status >= 300) {
     throw new HubError('REGISTRY_UNAVAILABLE', `${subject} answered HTTP ${response.status} for ${url.pathname}; try again later or check the URL.`);
   }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw new HubError('REGISTRY_UNAVAILABLE', `${subject} dropped the connection while answering ${url.pathname}.`, { cause: error });
-  }
+  const text = response.body;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -40,6 +41,14 @@ export function parseAnswer<T extends z.ZodType>(schema: T, body: unknown, subje
 }
 
 function causeOf(error: unknown): string {
+  const own = (error as { code?: string }).code;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return own ?? cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+// A certificate error behind a company proxy is fixed in npm's config, which hub reads too.
+function hintFor(error: unknown): string {
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(causeOf(error))
+    ? "the certificate is not trusted: set npm's cafile (npm config set cafile /path/to/ca.pem), which hub uses too."
+    : 'check the URL and your network.';
 }

@@ -12,7 +12,8 @@ import type { InstallContext, InstallRequest, Target } from './install-context.j
 import { finish } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
-import { npmInstall, npmInstallArgs } from './npm-install.js';
+import { npmSettings } from './npm-config.js';
+import { installPackage, npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec } from './npm-spec.js';
 import { anyScripts, type ScriptsChoice } from './scripts-choice.js';
 
@@ -93,7 +94,7 @@ export async function upgradeServer(
   if (record.mode !== 'npm' || record.package === undefined) throw commandUpgrade(name);
   const spec = parseNpmSpec(`${record.package}@${options.range ?? 'latest'}`);
   const scripts = options.allowScripts ?? record.allowScripts;
-  const scriptsOn = config.install.allowScripts || anyScripts(scripts);
+  const allowScripts = scripts ?? config.install.allowScripts;
   const prefix = config.paths.serverDir(name);
   const staging = `${prefix}.upgrade`;
   const previous = `${prefix}.previous`;
@@ -103,7 +104,9 @@ export async function upgradeServer(
   await context.confirm({
     name,
     package: spec.spec,
-    installLine: formatCommandLine('npm', npmInstallArgs(staging, spec.spec, scriptsOn)),
+    installLine: `cd ${formatCommandLine(staging, [])} && ${formatCommandLine('npm', npmInstallArgs(spec.spec))}${
+      anyScripts(allowScripts) ? ` && npm rebuild ${allowScripts === true ? '<every package with install scripts>' : (allowScripts as string[]).join(' ')}` : ''
+    }`,
     launchLine: formatCommandLine(record.command, [`${prefix}/node_modules/${record.package}/<its bin>`, ...tail]),
     scripts: scripts || undefined,
     upgradeFrom: `${record.package}@${record.version ?? '?'}`,
@@ -111,13 +114,15 @@ export async function upgradeServer(
   // The running version stays untouched until the new one is installed beside it.
   await rm(staging, { recursive: true, force: true });
   context.progress?.(`npm: installing ${spec.spec} beside ${record.version ?? 'the installed version'}…`);
-  await npmInstall({
-    prefix: staging,
+  await installPackage({
+    dir: staging,
     spec: spec.spec,
-    allowScripts: scriptsOn,
+    allowScripts,
     log,
+    settings: await npmSettings(),
     onLine: line => context.onNpmLine?.(line),
-    ...(context.signal && { signal: context.signal }),
+    onStep: (message, heartbeat) => context.progress?.(message, heartbeat),
+    signal: context.signal,
   });
   try {
     await readInstalledPackage(staging, record.package);

@@ -3,6 +3,7 @@ import { createServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../proxy/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
+import { listPendingInstalls, readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import {
   ServerSummarySchema,
@@ -52,11 +53,12 @@ const InstallInput = z.strictObject({
       'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
     ),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
+  // A plain list (no anyOf, see 10.10): ["*"] allows every package's scripts.
   allowScripts: z
-    .union([z.boolean(), z.array(z.string())])
+    .array(z.string().min(1))
     .optional()
     .describe(
-      'Let npm install scripts run (off by default: they run code at install time): true for every package, or the packages that need them, e.g. ["sqlite3"] for native modules; the user approves it with the install and upgrades reuse it',
+      'Let these packages run their npm install scripts (off by default: they run code at install time), e.g. ["sqlite3"] for a native module; ["*"] for every package. The user approves it with the install, upgrades reuse it, and the install result lists the packages whose scripts were skipped',
     ),
   upgrade: z
     .boolean()
@@ -114,7 +116,8 @@ const CallOutput = z.looseObject({});
 function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
   let step = 0;
   const send = (message: string) => void call.sendProgress(++step, undefined, message);
-  return { progress: message => send(message), onNpmLine: line => send(`npm: ${line}`) };
+  // npm's own lines are not sent: the npm step reports a few steps a second instead.
+  return { progress: message => send(message) };
 }
 
 // The install code (npm, the catalog, consent) loads on the first install: listing needs only schemas.
@@ -148,7 +151,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
       const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm }] = await loadInstall();
-      const result = await installServer(input, {
+      const { allowScripts, ...rest } = input;
+      const request = { ...rest, ...(allowScripts !== undefined && { allowScripts: allowScripts.includes('*') ? true : allowScripts }) };
+      const result = await installServer(request, {
         config,
         log,
         store,
@@ -160,13 +165,22 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         pathEnv: process.env.PATH,
         ...progressReporter(call),
       }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
-      const status =
-        result.missingEnv.length > 0
+      const status = result.background
+        ? `still installing in the background (${result.step ?? 'npm'})`
+        : result.missingEnv.length > 0
           ? `saved, not started (missing ${result.missingEnv.join(', ')})`
           : `${result.state}, ${result.tools.length} tools`;
       return {
         structured: result,
-        text: `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}\n${result.tools.join('\n')}\n${result.next}`,
+        text: [
+          `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
+          ...result.tools,
+          ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
+          ...(result.skippedScripts?.length
+            ? [`Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`]
+            : []),
+          result.next,
+        ].join('\n'),
       };
     },
   });
@@ -181,6 +195,15 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     output: ListOutput,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
+      // An install still at work (or failed in the background) has no record yet: show its step.
+      const pending = input.server === undefined ? undefined : readPendingInstall(config, input.server);
+      if (pending && input.server !== undefined && !(await store.read()).servers[input.server]) {
+        const next =
+          pending.state === 'installing'
+            ? `${pending.name} (${pending.package}) is still installing: ${pending.step}. Ask again later; tools/list_changed announces its tools.`
+            : `The install of ${pending.name} (${pending.package}) failed: ${pending.step}`;
+        return { structured: { servers: [], next }, text: next };
+      }
       if (input.server !== undefined) {
         const { summary, tools } = await describeServer(input.server, mode, store, config.paths, manager);
         const toolIssues = readToolIssues(config.paths, summary.name);
@@ -209,8 +232,13 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
           // Instructions only in the one-server view: this list stays short however many are installed.
           .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
       );
+      const installing = listPendingInstalls(config)
+        .filter(entry => !servers.some(server => server.name === entry.name))
+        .map(entry => `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`);
       const next =
-        servers.length === 0
+        installing.length > 0
+          ? `registry.list { server } shows an install's step. ${installing.join('; ')}`
+          : servers.length === 0
           ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
           : "registry.list { server } shows a server's tools with input schemas.";
       const lines = servers.map(

@@ -119,13 +119,12 @@ describe('registry.install refusals', () => {
     const [argv] = await npm.runs();
     expect(argv).toEqual([
       'install',
-      '--prefix',
-      join(home, 'servers', 'fail'),
       '--ignore-scripts',
       '--no-audit',
       '--no-fund',
       '--omit=dev',
       '--no-progress',
+      '--no-update-notifier',
       '--loglevel=http',
       '--',
       'fail-server@2',
@@ -158,7 +157,7 @@ describe('registry.install consent', () => {
     );
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('"some-server@1.0.0"');
-    expect(asked[0]).toContain(`npm install --prefix ${join(home, 'servers', 'some')} --ignore-scripts`);
+    expect(asked[0]).toContain(`cd ${join(home, 'servers', 'some')} && npm install --ignore-scripts`);
     expect(asked[0]).toContain('-- some-server@1.0.0');
     expect(await npm.runs()).toEqual([]);
     expect(existsSync(join(home, 'servers', 'some'))).toBe(false);
@@ -234,10 +233,11 @@ describe('registry.install with the fake npm', () => {
         },
       )) as CallToolResult;
       expect(result.isError).toBeFalsy();
-      expect(messages[0]).toBe('npm: resolving slow-server…');
-      expect(messages).toContain('npm: npm http fetch GET 200 https://registry.example/slow-server 5ms');
-      expect(messages.some(message => /^npm: installing slow-server… \d+ s$/.test(message))).toBe(true);
+      expect(messages[0]).toBe('npm: resolving slow-server');
+      expect(messages).toContain('npm: resolving slow-server (1 metadata request)');
+      expect(messages.some(message => /^npm: resolving slow-server \(1 metadata request\) — \d+ s$/.test(message))).toBe(true);
       expect(messages).toContain('installed slow-server@1.2.3');
+      expect(messages.filter(message => message.includes('npm http'))).toEqual([]);
     });
   });
 
@@ -252,7 +252,7 @@ describe('registry.install with the fake npm', () => {
         {
           signal: controller.signal,
           onprogress: progress => {
-            if (progress.message?.startsWith('npm: npm http')) controller.abort();
+            if (progress.message?.startsWith('npm: resolving slow-server (')) controller.abort();
           },
         },
       );

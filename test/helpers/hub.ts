@@ -19,7 +19,8 @@ export interface HubSession {
 }
 
 export interface SessionOptions {
-  env?: Record<string, string>;
+  /** Added to hub's env; undefined removes a variable (e.g. one npm exports to the test run). */
+  env?: Record<string, string | undefined>;
   clientName?: string;
   capabilities?: ClientCapabilities;
 }
@@ -41,12 +42,15 @@ const NETWORK_ENV = Object.fromEntries(
   ),
 );
 
+const definedOnly = (env: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
 /** The built hub (dist/server.js) over stdio, as a client config would start it. */
 export async function spawnHub(home: string, options: SessionOptions = {}): Promise<HubSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS],
-    env: { ...NETWORK_ENV, HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env },
+    env: definedOnly({ ...NETWORK_ENV, HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env }),
     stderr: 'pipe',
   });
   const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
@@ -56,7 +60,7 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
 
 /** The hub in this process over a linked in-memory pair: fast, and still a real Client. */
 export async function startHubInProcess(home: string, options: SessionOptions = {}): Promise<HubSession> {
-  const config = loadConfig({ HUB_HOME: home, ...options.env });
+  const config = loadConfig(definedOnly({ HUB_HOME: home, ...options.env }));
   const store = openStore(config.paths);
   const hub = createHub({ config, log: silentLogger, store });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -1,0 +1,166 @@
+// registry.install's npm path after consent: install (npm step), record, first start; answered
+// within config.install.foregroundMs, else it goes on in the background (install-background.ts).
+import { open, rm } from 'node:fs/promises';
+import { HubError, errorMessage, isHubError } from '../errors.js';
+import { serverDataFields } from './data-dir.js';
+import type { InstallContext, Target } from './install-context.js';
+import { finish, saveRecord } from './install-record.js';
+import type { InstallResult } from './install-result.js';
+import { trackInstall, within } from './install-background.js';
+import { explainNativeFailure, type AllowScripts, type SkippedScript } from './install-scripts.js';
+import { formatCommandLine } from './install-target.js';
+import { npmSettings } from './npm-config.js';
+import { installPackage } from './npm-install.js';
+import type { NpmSpec } from './npm-spec.js';
+import { anyScripts } from './scripts-choice.js';
+
+export interface NpmStepRequest {
+  readonly target: Target;
+  readonly spec: NpmSpec;
+  readonly env: Record<string, string>;
+  readonly start: boolean;
+  readonly allowScripts: AllowScripts;
+}
+
+// The end of a server's log: Node's stack for a native module is longer than the start error's tail.
+async function logTail(file: string, bytes = 64 * 1024): Promise<string> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, bytes);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+}
+
+/** A start failure caused by a skipped native build says which package needs its scripts and the call that allows them. */
+export async function explainStartFailure(
+  error: unknown,
+  skipped: readonly SkippedScript[],
+  install: { package: string; name: string },
+  logFile: string,
+): Promise<unknown> {
+  if (skipped.length === 0) return error;
+  const explanation = explainNativeFailure(`${errorMessage(error)}\n${await logTail(logFile)}`, skipped, install);
+  if (!explanation) return error;
+  return new HubError(isHubError(error) ? error.code : 'CHILD_FAILED', `${explanation} ${errorMessage(error)}`, { cause: error });
+}
+
+export async function installFromNpmStep(request: NpmStepRequest, context: InstallContext): Promise<InstallResult> {
+  const { target, spec, env, start, allowScripts } = request;
+  const { config, log } = context;
+  const prefix = config.paths.serverDir(target.name);
+  const logFile = config.paths.serverLog(target.name);
+  // No record means a folder left here is debris of an interrupted install.
+  await rm(prefix, { recursive: true, force: true });
+  const tracker = trackInstall(config, target.name, spec.spec);
+  // The caller may cancel while it waits; once the install goes on in the background, it no longer can.
+  const npmAbort = new AbortController();
+  const onAbort = () => npmAbort.abort(context.signal?.reason);
+  context.signal?.addEventListener('abort', onAbort, { once: true });
+  let detached = false;
+  let current = `npm: resolving ${spec.spec}`;
+  const say = (message: string, heartbeat = false) => {
+    if (!heartbeat) {
+      current = message;
+      tracker.step(message);
+    }
+    if (!detached) context.progress?.(message, heartbeat);
+  };
+  const work = (async (): Promise<InstallResult> => {
+    const installed = await installPackage({
+      spec: spec.spec,
+      dir: prefix,
+      allowScripts,
+      log,
+      settings: await npmSettings(),
+      onLine: line => (detached ? undefined : context.onNpmLine?.(line)),
+      onStep: say,
+      signal: npmAbort.signal,
+    });
+    say(`installed ${spec.name}@${installed.version}`);
+    // Its own data folder is its working directory too, so relative files never land in the package.
+    const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
+    const record = await saveRecord(context, {
+      name: target.name,
+      package: spec.name,
+      version: installed.version,
+      command: process.execPath,
+      args: [installed.binPath, ...data.args],
+      env: data.env,
+      cwd: data.dataDir,
+      mode: 'npm',
+      dataDir: data.dataDir,
+      ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
+      ...(target.allowScripts !== undefined && { allowScripts: target.allowScripts }),
+    });
+    const hint = config.install.allowScripts ? undefined : scriptsHint(target);
+    let result: InstallResult;
+    try {
+      // fresh: a first start that fails removes the record it just wrote (nothing stays listed).
+      result = await finish(record, target.requiredEnv, start, { ...context, progress: say }, true);
+    } catch (error) {
+      const explained = await explainStartFailure(error, installed.skippedScripts, { package: spec.name, name: target.name }, logFile);
+      if (!hint || !isHubError(explained) || explained !== error) throw explained;
+      throw new HubError(explained.code, `${explained.message}\n${hint}`, { cause: explained.cause });
+    }
+    return {
+      ...result,
+      ...(hint && { next: `${result.next} ${hint}` }),
+      skippedScripts: installed.skippedScripts,
+      warnings: installed.warnings,
+    };
+  })();
+  let race;
+  try {
+    race = await within(work, config.install.foregroundMs);
+  } catch (error) {
+    // The caller gets the error: nothing is left to follow.
+    tracker.done();
+    throw error;
+  } finally {
+    context.signal?.removeEventListener('abort', onAbort);
+  }
+  if (race.settled) {
+    tracker.done();
+    return race.value;
+  }
+  detached = true;
+  work.then(
+    result => {
+      tracker.done();
+      log.info({ name: target.name, state: result.state, tools: result.tools.length }, 'background install finished');
+    },
+    (error: unknown) => {
+      tracker.failed(errorMessage(error));
+      log.warn({ name: target.name, err: errorMessage(error) }, 'background install failed');
+    },
+  );
+  return {
+    name: target.name,
+    package: spec.name,
+    mode: 'npm',
+    command: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
+    state: 'installing',
+    tools: [],
+    missingEnv: [],
+    logFile,
+    background: true,
+    step: current,
+    next: `Still installing after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${current}); it goes on in the background. registry.list { server: "${target.name}" } shows the step; tools/list_changed announces its tools when it is ready, then call them as usual.`,
+  };
+}
+
+// The catalog knows which servers need install scripts (native modules, browsers): say how to allow them.
+function scriptsHint(target: Target): string | undefined {
+  const needed = target.scripts ?? [];
+  if (needed.length === 0 || anyScripts(target.allowScripts) || !target.spec) return undefined;
+  return `This server needs the install scripts of ${needed.join(', ')}, which did not run: call registry.install { package: "${target.spec.name}", name: "${target.name}", allowScripts: ${JSON.stringify(needed)} } to allow them.`;
+}
