@@ -3,7 +3,6 @@ import type { Logger } from '../logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
-import type { AllowScripts } from './install-scripts.js';
 import type { NpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
 

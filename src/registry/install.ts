@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import { HubError, isHubError } from '../errors.js';
+import { HubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import type { InstallPlan } from './consent.js';
-import { expandDataArgs, serverDataFields } from './data-dir.js';
+import { expandDataArgs } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
@@ -11,7 +11,7 @@ import { installFromNpmStep } from './install-npm-step.js';
 import { rebuildExisting } from './install-scripts-existing.js';
 import { npmInstallArgs } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
-import { anyScripts, ScriptsChoiceSchema } from './scripts-choice.js';
+import { ScriptsChoiceSchema } from './scripts-choice.js';
 import { existingInstall } from './upgrade.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
