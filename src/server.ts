@@ -76,7 +76,14 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.length > 0) {
     const { runCli } = await import('./cli/index.js');
-    process.exitCode = await runCli(argv);
+    // A command waits on child exits and grace timers that are unref'd (they must not hold a
+    // stdio hub open); without a handle of its own the CLI could end mid-command, silently.
+    const alive = setInterval(() => undefined, 60_000);
+    try {
+      process.exitCode = await runCli(argv);
+    } finally {
+      clearInterval(alive);
+    }
     return;
   }
   await runServer(coldStartLane());

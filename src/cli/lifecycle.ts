@@ -21,7 +21,7 @@ export const uninstall: CliCommand = async (argv, io) => {
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: { json: { type: 'boolean' } },
+    options: { json: { type: 'boolean' }, purge: { type: 'boolean' } },
   });
   if (positionals.length === 0) {
     io.err(`hub uninstall: give the name of an installed server.\n${usageOf('uninstall')}\n`);
@@ -32,11 +32,13 @@ export const uninstall: CliCommand = async (argv, io) => {
   await withManager(async ({ manager, context }) => {
     for (const name of positionals) {
       try {
-        const result = await uninstallServer(name, { ...context, manager });
+        const result = await uninstallServer(name, { ...context, manager }, { purge: values.purge === true });
         reports.push(result);
         if (!values.json)
           io.out(
-            `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.\n`,
+            `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.${
+              result.dataKept ? ` Its data stays in ${result.dataKept} (hub uninstall --purge ${name} deletes it).` : result.dataRemoved ? ` Deleted its data folder ${result.dataRemoved}.` : ''
+            }\n`,
           );
       } catch (error) {
         failed = true;
@@ -49,15 +51,10 @@ export const uninstall: CliCommand = async (argv, io) => {
   return failed ? EXIT_FAILED : EXIT_OK;
 };
 
-// The one call to swap once registry.install { upgrade: true } lands (record lane): today an
-// upgrade is the existing install path at @latest, after removing the old install, with the
-// record's env and args. NOTE for the integrator: replace the body with
-// `installServer({ package: record.package, name: record.name, upgrade: true }, context)`.
+// registry.install { upgrade: true }: installed beside the running version, swapped in with its
+// env, args, scripts choice and data kept, rolled back when the new version does not start.
 async function upgradeRecord(record: ServerRecord, context: InstallContext): Promise<InstallResult> {
-  // An npm record's args start with the package's bin; the person's own args follow it.
-  const args = record.args.slice(1);
-  await uninstallServer(record.name, context);
-  return installServer({ package: `${record.package}@latest`, name: record.name, env: record.env, args }, context);
+  return installServer({ package: `${record.package}@latest`, name: record.name, upgrade: true }, context);
 }
 
 const describeResult = (io: CliIo, before: string | undefined, result: InstallResult): void => {

@@ -20,7 +20,7 @@ export const COMMANDS = {
     usage: 'hub upgrade <name> [--verbose] [--json]',
     summary: 'install the latest version of an installed server, keeping its env and args',
   },
-  uninstall: { usage: 'hub uninstall <name>... [--json]', summary: 'stop and remove installed servers' },
+  uninstall: { usage: 'hub uninstall <name>... [--purge] [--json]', summary: 'stop and remove installed servers (their data folders stay unless --purge)' },
   config: {
     usage: 'hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
     summary: 'add hub to an MCP client',

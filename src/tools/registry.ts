@@ -53,12 +53,13 @@ const InstallInput = z.strictObject({
       'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
     ),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
-  // A plain list (no anyOf, see 10.10): ["*"] allows every package's scripts.
+  // Listed as a plain list (no anyOf: LangChain drops union types); true and false, as the
+  // issue's API has them, are still taken: true = ["*"] (every package), false = none.
   allowScripts: z
-    .array(z.string().min(1))
+    .preprocess(value => (value === true ? ['*'] : value === false ? [] : value), z.array(z.string().min(1)))
     .optional()
     .describe(
-      'Let these packages run their npm install scripts (off by default: they run code at install time), e.g. ["sqlite3"] for a native module; ["*"] for every package. The user approves it with the install, upgrades reuse it, and the install result lists the packages whose scripts were skipped',
+      'Let these packages run their npm install scripts (off by default: they run code at install time), e.g. ["sqlite3"] for a native module; ["*"] (or true) for every package. The user approves it with the install, upgrades reuse it, and the install result lists the packages whose scripts were skipped',
     ),
   upgrade: z
     .boolean()
@@ -152,7 +153,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     async run(input, call) {
       const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm }] = await loadInstall();
       const { allowScripts, ...rest } = input;
-      const request = { ...rest, ...(allowScripts !== undefined && { allowScripts: allowScripts.includes('*') ? true : allowScripts }) };
+      const scripts = allowScripts === undefined ? undefined : allowScripts.includes('*') ? true : allowScripts.length === 0 ? false : allowScripts;
+      const request = { ...rest, ...(scripts !== undefined && { allowScripts: scripts }) };
       const result = await installServer(request, {
         config,
         log,

@@ -37,7 +37,12 @@ export async function connectDirect(bin: string, args: string[] = [], env: Recor
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'direct-test', version: '1.0.0' }, { capabilities: {} });
+  // The capabilities hub declares to every child (so its tool list does not depend on the client):
+  // a direct client declaring the same sees the same tools (server-everything adds some for them).
+  const client = new Client(
+    { name: 'direct-test', version: '1.0.0' },
+    { capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } },
+  );
   await client.connect(transport);
   return {
     client,

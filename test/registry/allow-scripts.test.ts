@@ -59,9 +59,9 @@ test('allowScripts is approved with the install, kept in the record and asked ag
   }
   const runs = await npm.runs();
   expect(runs).toHaveLength(3);
-  expect(runs[0]).not.toContain('--ignore-scripts');
-  expect(runs[1]).not.toContain('--ignore-scripts');
-  expect(runs[1]).toContain(join(home, 'servers', 'some.upgrade'));
-  expect(runs[2]).toContain('--ignore-scripts');
+  // npm always installs with --ignore-scripts; the allowed packages are then built with
+  // `npm rebuild <names>` when the tree has them (this stand-in installs none).
+  for (const run of runs) expect(run).toContain('--ignore-scripts');
+  expect(runs[1]?.at(-1)).toBe('some-server@2.0.0');
   expect(runs[2]?.at(-1)).toBe('some-server@2.0.0');
 });
