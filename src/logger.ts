@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { HubConfig } from './config.js';
 
@@ -19,10 +19,30 @@ export function createLogger(config: HubConfig, name = 'hub', options: { stderr?
     fileProblem = (error as Error).message;
   }
   if (level !== 'silent' && (options.stderr !== false || fileProblem !== undefined))
-    streams.push({ level: 'warn', stream: pino.destination({ dest: 2, sync: true }) });
+    streams.push({ level: 'warn', stream: { write: writeStderrLine } });
   const log = pino({ name, level, base: { pid: process.pid } }, pino.multistream(streams));
   if (fileProblem !== undefined) log.warn(`cannot write ${config.paths.hubLog} (${fileProblem}); logging to stderr only.`);
   return log;
+}
+
+const LEVELS: Record<number, string> = { 40: 'warning', 50: 'error', 60: 'fatal' };
+
+// stderr is what a client shows a person (Claude Desktop's log pane, a terminal): one readable
+// line per warning, no JSON and no stack; hub.log keeps the whole record.
+function writeStderrLine(json: string): void {
+  let line: string;
+  try {
+    const entry = JSON.parse(json) as { level?: number; msg?: string; err?: { message?: string } };
+    const reason = entry.err?.message && !entry.msg?.includes(entry.err.message) ? ` (${entry.err.message})` : '';
+    line = `hub: ${LEVELS[entry.level ?? 40] ?? 'warning'}: ${entry.msg ?? ''}${reason}`.replace(/\s+/g, ' ').slice(0, 1000);
+  } catch {
+    line = json.trim().slice(0, 1000);
+  }
+  try {
+    writeSync(2, `${line}\n`);
+  } catch {
+    // stderr closed: nothing else to tell.
+  }
 }
 
 export const silentLogger: Logger = pino({ level: 'silent' });

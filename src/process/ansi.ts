@@ -3,8 +3,16 @@ const ANSI_PATTERN =
   // eslint-disable-next-line no-control-regex
   /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?(?:\u0007|\u001B\u005C|\u009C))|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]))/g;
 
-/** Text as a terminal would show it, minus colours and cursor moves (and a trailing CR). */
+// Control strings ansi-regex leaves behind: DCS (ESC P), SOS (ESC X), PM (ESC ^) and APC (ESC _),
+// 7- and 8-bit, up to their terminator (ST) or, unterminated, the next escape. The body class
+// excludes ESC and ST, so the scan stays linear whatever the line holds.
+// eslint-disable-next-line no-control-regex
+const CONTROL_STRING_PATTERN = /(?:\u001B[PX^_]|[\u0090\u0098\u009E\u009F])[^\u001B\u009C]*(?:\u001B\\|\u009C)?/g;
+
+/** Text as a terminal would show it, minus colours, cursor moves and control strings (and a trailing CR). */
 export function stripAnsi(line: string): string {
-  const plain = line.includes('\u001B') || line.includes('\u009B') ? line.replace(ANSI_PATTERN, '') : line;
+  const plain = /[\u001B\u0090\u0098\u009B-\u009F]/.test(line)
+    ? line.replace(CONTROL_STRING_PATTERN, '').replace(ANSI_PATTERN, '')
+    : line;
   return plain.endsWith('\r') ? plain.slice(0, -1) : plain;
 }

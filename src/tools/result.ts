@@ -18,10 +18,14 @@ export function successResult(structured: unknown, text: string, maxBytes: numbe
   };
 }
 
+// An error names what failed and how to fix it; anything longer (an echoed input, a long
+// stderr quote) is cut, so an error can never flood the client's context.
+export const ERROR_CAP_BYTES = 8 * 1024;
+
 // Errors are text only: the SDK client validates structuredContent even on isError results.
 export function errorResult(error: unknown): CallToolResult {
   const text = isHubError(error) ? `${error.code}: ${error.message}` : `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
-  return { content: [{ type: 'text', text }], isError: true };
+  return { content: [{ type: 'text', text: capText(text, ERROR_CAP_BYTES) }], isError: true };
 }
 
 /** One sentence per zod issue, naming the field: what an agent needs to fix its call. */

@@ -38,6 +38,9 @@ describe('tailLog', () => {
     expect(tailLog(file, { lines: 1, maxBytes: MAX, grep: /^error/ }).lines).toEqual(['error: again']);
     expect(tailLog(file, { lines: 10, maxBytes: MAX, raw: true }).lines[0]).toBe('\u001b[32mok\u001b[39m compiled');
     expect(stripAnsi('\u001b]0;title\u0007plain\u001b[2K\u001b[1G')).toBe('plain');
+    // DCS, APC, PM and SOS control strings (7- and 8-bit), terminated or not: the body goes too.
+    expect(stripAnsi('a\u001bP1$r0m\u001b\\b\u001b_apc body\u001b\\c\u0090q#0;2\u009cd\u001b^pm\u001b\\e')).toBe('abcde');
+    expect(stripAnsi('left\u001bPunterminated sixel data')).toBe('left');
   });
 
   test('a line longer than the byte cap keeps only its end, marked with …', async () => {
