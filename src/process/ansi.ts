@@ -11,6 +11,7 @@ const CONTROL_STRING_PATTERN = /(?:\u001B[PX^_]|[\u0090\u0098\u009E\u009F])[^\u0
 
 /** Text as a terminal would show it, minus colours, cursor moves and control strings (and a trailing CR). */
 export function stripAnsi(line: string): string {
+  // eslint-disable-next-line no-control-regex
   const plain = /[\u001B\u0090\u0098\u009B-\u009F]/.test(line)
     ? line.replace(CONTROL_STRING_PATTERN, '').replace(ANSI_PATTERN, '')
     : line;
