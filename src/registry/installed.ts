@@ -8,6 +8,7 @@ import type { ServerRecord } from '../store/schema.js';
 import type { Logger } from '../logger.js';
 import type { HubPaths } from '../paths.js';
 import { buildRoutes } from '../proxy/routes.js';
+import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
@@ -212,4 +213,28 @@ async function keepLegacyData(record: ServerRecord, folder: string, dataDir: str
   });
   // Nothing to keep: no empty folder left behind either.
   if (copied.length === 0) await rmdir(dataDir).catch(() => undefined);
+}
+
+/**
+ * This hub's view of a server joined with what other hubs running it publish (HUB_HOME/state):
+ * the liveliest state and the summed calls, so every session shows the same truth.
+ */
+export function withOtherHubs(summary: ServerSummary, paths: HubPaths): ServerSummary {
+  const others = readSharedStates(paths, summary.name).filter(state => state.pid !== process.pid);
+  if (others.length === 0) return summary;
+  const own = {
+    pid: process.pid,
+    state: summary.state,
+    calls: summary.calls,
+    errors: summary.errors,
+    meanMs: summary.meanMs,
+    p95Ms: summary.p95Ms,
+    restarts: summary.restarts,
+    ...(summary.lastError !== undefined && { lastError: summary.lastError }),
+    updatedAt: new Date().toISOString(),
+  };
+  const merged = mergeSharedStates([own, ...others]);
+  if (!merged) return summary;
+  const { lastError, ...counts } = merged;
+  return { ...summary, ...counts, ...(lastError !== undefined && { lastError }) };
 }

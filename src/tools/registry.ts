@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { createServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../proxy/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
@@ -6,113 +5,20 @@ import type { InstallContext } from '../registry/install.js';
 import { listPendingInstalls, readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import {
-  ServerSummarySchema,
-  ToolDetailSchema,
   describeServer,
   exposedSpelling,
   missingEnvNext,
   toSummary,
   uninstallServer,
   withMissingEnv,
+  withOtherHubs,
 } from '../registry/installed.js';
-import { ToolIssueSchema } from '../store/schema.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
+import { CallInput, CallOutput, InstallInput, ListInput, ListOutput, UninstallInput, UninstallOutput } from './registry-schemas.js';
 
-const ServerNameField = z.string().min(1).max(64);
-
-const InstallInput = z.strictObject({
-  package: z
-    .string()
-    .optional()
-    .describe(
-      'npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.',
-    ),
-  command: z
-    .string()
-    .optional()
-    .describe(
-      'Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed',
-    ),
-  name: z
-    .string()
-    .optional()
-    .describe(
-      'Server name, the prefix of its tools (1–20 chars, lowercase, e.g. "memory"); derived from the package when omitted',
-    ),
-  args: z
-    .array(z.string())
-    .optional()
-    .describe('Arguments for the server (default: the catalog default for known packages)'),
-  env: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
-    ),
-  start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
-  // Listed as a plain list (no anyOf: LangChain drops union types); true and false, as the
-  // issue's API has them, are still taken: true = ["*"] (every package), false = none.
-  allowScripts: z
-    .preprocess(value => (value === true ? ['*'] : value === false ? [] : value), z.array(z.string().min(1)))
-    .optional()
-    .describe(
-      'Let these packages run their npm install scripts (off by default: they run code at install time), e.g. ["sqlite3"] for a native module; ["*"] (or true) for every package. The user approves it with the install, upgrades reuse it, and the install result lists the packages whose scripts were skipped',
-    ),
-  upgrade: z
-    .boolean()
-    .optional()
-    .describe(
-      'For an installed package: install the version in "package" (default latest) in place of the current one, keeping env, args and data',
-    ),
-});
-
-const ListInput = z.strictObject({
-  server: ServerNameField.optional().describe(
-    "Show this server's tools with descriptions and input schemas (starts it only if its tools are not cached yet)",
-  ),
-});
-const ListOutput = z.object({
-  servers: z.array(ServerSummarySchema),
-  tools: z.array(ToolDetailSchema).optional().describe('With server: its tools, for registry.call'),
-  toolIssues: z
-    .array(ToolIssueSchema)
-    .optional()
-    .describe("With server: tools hub skipped or cut when it read the server's list, and why"),
-  next: z.string(),
-});
-
-const UninstallInput = z.strictObject({
-  name: ServerNameField.describe('The installed server to remove, as registry.list shows it'),
-  purge: z
-    .boolean()
-    .optional()
-    .describe("Also delete its data folder (~/.hub/data/<name>, e.g. server-memory's graph); kept by default for a later install"),
-});
-const UninstallOutput = z.object({
-  name: z.string(),
-  removedTools: z.array(z.string()),
-  folderRemoved: z.string().optional(),
-  dataKept: z.string().optional().describe('Its data folder, kept: a later install under the same name uses it again'),
-  dataRemoved: z.string().optional().describe('Its data folder, deleted (purge)'),
-  logFile: z.string().describe('Kept for inspection; delete it by hand if not needed'),
-  next: z.string().describe('What to call next'),
-});
-
-const CallInput = z.strictObject({
-  server: ServerNameField.describe('Installed server name, as registry.list shows it'),
-  tool: z
-    .string()
-    .min(1)
-    .describe(
-      'The tool name as the server gives it (registry.list { server } shows them), without the server prefix hub adds',
-    ),
-  arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments, matching its input schema"),
-});
-// Whatever the child returns: its structuredContent, or { content } when it gave none.
-const CallOutput = z.looseObject({});
 
 function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
   let step = 0;
@@ -207,7 +113,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         return { structured: { servers: [], next }, text: next };
       }
       if (input.server !== undefined) {
-        const { summary, tools } = await describeServer(input.server, mode, store, config.paths, manager);
+        const described = await describeServer(input.server, mode, store, config.paths, manager);
+        const { tools } = described;
+        const summary = withOtherHubs(described.summary, config.paths);
         const toolIssues = readToolIssues(config.paths, summary.name);
         const next =
           missingEnvNext(summary) ??
@@ -230,7 +138,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       const servers = await withMissingEnv(
         store,
         (await manager.status())
-          .map(toSummary)
+          .map(view => withOtherHubs(toSummary(view), config.paths))
           // Instructions only in the one-server view: this list stays short however many are installed.
           .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
       );

@@ -9,7 +9,7 @@ import { expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, startHubInProcess, textOf } from '../helpers/hub.js';
+import { SERVER_JS, spawnHub, startHubInProcess, textOf } from '../helpers/hub.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
 const run = promisify(execFile);
@@ -78,4 +78,29 @@ test('a server whose required env is missing is shown as needing it, with the co
   expect(table).toContain(
     'github: missing GITHUB_PERSONAL_ACCESS_TOKEN; set it with hub install @modelcontextprotocol/server-github --name github --env GITHUB_PERSONAL_ACCESS_TOKEN=...',
   );
+});
+
+test('registry.list in another session shows the state and calls of the hub that runs the server', async () => {
+  const home = await makeHubHome();
+  const tools = [{ name: 'echo', inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } } } }];
+  await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), commandRecord('echo', [ECHO], { tools }));
+  const runner = await spawnHub(home);
+  const viewer = await startHubInProcess(home);
+  try {
+    expect(textOf(await runner.call('echo_echo', { text: 'one' }))).toBe('one');
+    expect(textOf(await runner.call('echo_echo', { text: 'two' }))).toBe('two');
+    await vi.waitFor(
+      async () =>
+        expect((await viewer.call('registry_list')).structuredContent).toMatchObject({
+          servers: [{ name: 'echo', state: 'ready', calls: 2, errors: 0 }],
+        }),
+      { timeout: 15_000, interval: 300 },
+    );
+    expect((await viewer.call('registry_list', { server: 'echo' })).structuredContent).toMatchObject({
+      servers: [{ name: 'echo', state: 'ready', calls: 2 }],
+    });
+  } finally {
+    await viewer.close();
+    await runner.close();
+  }
 });
