@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { errorMessage, HubError } from '../errors.js';
-import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer } from '../registry/install.js';
 import type { InstallContext } from '../registry/install-context.js';
 import type { InstallResult } from '../registry/install-result.js';
@@ -8,8 +7,7 @@ import { uninstallServer } from '../registry/installed.js';
 import type { ServerRecord } from '../store/schema.js';
 import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors.js';
 import type { CliCommand, CliIo } from './index.js';
-import { npmLinePrinter } from './npm-output.js';
-import { withManager } from './servers.js';
+import { terminalInstallContext, withManager } from './servers.js';
 import { usageOf } from './usage.js';
 
 const notInstalled = (name: string) =>
@@ -91,19 +89,7 @@ export const upgrade: CliCommand = async (argv, io) => {
         `Server "${name}" is a registered command, not an npm install: update the program itself, then run hub install again with the same command.`,
       );
     const before = record.version;
-    const installed = await upgradeRecord(record, {
-      ...context,
-      manager,
-      // The person typed the command: that is the consent.
-      confirm: async () => undefined,
-      deriveName: suggestServerName,
-      lookup: catalogHints,
-      pathEnv: process.env.PATH,
-      onNpmLine: npmLinePrinter(io, values.verbose === true),
-      progress: (message, heartbeat) => {
-        if (!heartbeat) io.err(`hub: ${message}\n`);
-      },
-    });
+    const installed = await upgradeRecord(record, terminalInstallContext(context, manager, io, values.verbose === true));
     return { before, installed };
   });
   if (values.json)

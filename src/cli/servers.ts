@@ -3,19 +3,40 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError } from '../errors.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
-import { installServer } from '../registry/install.js';
+import { installServer, type InstallContext } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
 import { openContext } from './context.js';
 import { sharedView } from './server-view.js';
 import { renderTable } from './table.js';
 import { HUB_VERSION } from '../version.js';
 import { EXIT_USAGE } from './errors.js';
-import type { CliCommand } from './index.js';
+import type { CliCommand, CliIo } from './index.js';
 import { usageOf } from './usage.js';
 import { npmLinePrinter } from './npm-output.js';
 
 // The CLI drives the same ServerManager as the MCP server, with a server object that never
 // connects: nothing is sent anywhere, and children it starts are closed before it returns.
+/** An install run from a terminal: typing the command is the consent; npm and steps go to stderr. */
+export function terminalInstallContext(
+  context: ReturnType<typeof openContext>,
+  manager: ServerManager,
+  io: CliIo,
+  verbose: boolean,
+): InstallContext {
+  return {
+    ...context,
+    manager,
+    confirm: async () => undefined,
+    deriveName: suggestServerName,
+    lookup: catalogHints,
+    pathEnv: process.env.PATH,
+    onNpmLine: npmLinePrinter(io, verbose),
+    progress: (message, heartbeat) => {
+      if (!heartbeat) io.err(`hub: ${message}\n`);
+    },
+  };
+}
+
 export async function withManager<T>(
   fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>,
 ): Promise<T> {
@@ -99,19 +120,7 @@ export const install: CliCommand = async (argv, io) => {
   const result = await withManager(({ manager, context }) =>
     installServer(
       { package: spec, name: values.name, args: values.arg, env, start: values['no-start'] !== true },
-      {
-        ...context,
-        manager,
-        // The person typed the command: that is the consent.
-        confirm: async () => undefined,
-        deriveName: suggestServerName,
-        lookup: catalogHints,
-        pathEnv: process.env.PATH,
-        onNpmLine: npmLinePrinter(io, values.verbose === true),
-        progress: (message, heartbeat) => {
-          if (!heartbeat) io.err(`hub: ${message}\n`);
-        },
-      },
+      terminalInstallContext(context, manager, io, values.verbose === true),
     ),
   );
   if (values.json) io.out(`${JSON.stringify(result, null, 2)}\n`);

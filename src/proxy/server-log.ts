@@ -53,13 +53,13 @@ export class ServerLog {
   }
 }
 
-/** The last lines of a server log (at most maxBytes), for error messages. */
-export async function logTail(file: string, maxLines = 12, maxBytes = 2048): Promise<string> {
+/** The lines the latest run wrote to a server log, read from its last maxBytes only. */
+export async function latestRunLines(file: string, maxBytes: number): Promise<string[]> {
   let handle;
   try {
     handle = await open(file, 'r');
   } catch {
-    return '';
+    return [];
   }
   try {
     const { size } = await handle.stat();
@@ -71,12 +71,13 @@ export async function logTail(file: string, maxLines = 12, maxBytes = 2048): Pro
     // Only what the latest run wrote: earlier runs are older news.
     const lastStart = lines.findLastIndex(line => line.startsWith(START_MARKER));
     if (lastStart >= 0) lines = lines.slice(lastStart + 1);
-    return lines
-      .map(line => line.trimEnd())
-      .filter(line => line !== '')
-      .slice(-maxLines)
-      .join('\n');
+    return lines.map(line => line.trimEnd()).filter(line => line !== '');
   } finally {
     await handle.close();
   }
+}
+
+/** The last lines of a server log (at most maxBytes), for error messages. */
+export async function logTail(file: string, maxLines = 12, maxBytes = 2048): Promise<string> {
+  return (await latestRunLines(file, maxBytes)).slice(-maxLines).join('\n');
 }

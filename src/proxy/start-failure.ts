@@ -1,9 +1,8 @@
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import { START_MARKER } from './server-log.js';
+import { latestRunLines } from './server-log.js';
 
 // Why a child did not start or keeps failing, in words a person can act on: which package, and the
 // log lines that explain it (the first error line, not only the tail of a 46-line Node stack).
@@ -27,27 +26,6 @@ export function serverLabel(record: ServerRecord): string {
 }
 
 /** The lines of the latest run, from the last (at most) 64 KB of the log. */
-async function latestRun(file: string): Promise<string[]> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return [];
-  }
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, READ_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    let lines = buffer.toString('utf8').split('\n');
-    if (length < size) lines.shift();
-    const lastStart = lines.findLastIndex(line => line.startsWith(START_MARKER));
-    if (lastStart >= 0) lines = lines.slice(lastStart + 1);
-    return lines.map(line => line.trimEnd()).filter(line => line !== '');
-  } finally {
-    await handle.close();
-  }
-}
 
 const cut = (line: string) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line);
 
@@ -71,7 +49,7 @@ export function explainingLines(lines: readonly string[]): string {
 
 /** " Its log (file) says:\n<lines>", or where the log is when it is empty. */
 export async function logExplanation(file: string): Promise<string> {
-  const lines = await latestRun(file);
+  const lines = await latestRunLines(file, READ_BYTES);
   return lines.length > 0 ? ` Its log (${file}) says:\n${explainingLines(lines)}` : ` Its log is ${file}.`;
 }
 

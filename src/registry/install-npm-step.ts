@@ -1,6 +1,7 @@
 // registry.install's npm path after consent: install (npm step), record, first start; answered
 // within config.install.foregroundMs, else it goes on in the background (install-background.ts).
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { latestRunLines } from '../proxy/server-log.js';
 import { HubError, errorMessage, isHubError } from '../errors.js';
 import { serverDataFields } from './data-dir.js';
 import type { InstallContext, Target } from './install-context.js';
@@ -22,23 +23,6 @@ export interface NpmStepRequest {
   readonly allowScripts: AllowScripts;
 }
 
-// The end of a server's log: Node's stack for a native module is longer than the start error's tail.
-async function logTail(file: string, bytes = 64 * 1024): Promise<string> {
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const { size } = await handle.stat();
-      const length = Math.min(size, bytes);
-      const buffer = Buffer.alloc(length);
-      await handle.read(buffer, 0, length, size - length);
-      return buffer.toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
-  }
-}
 
 /** A start failure caused by a skipped native build says which package needs its scripts and the call that allows them. */
 export async function explainStartFailure(
@@ -48,7 +32,7 @@ export async function explainStartFailure(
   logFile: string,
 ): Promise<unknown> {
   if (skipped.length === 0) return error;
-  const explanation = explainNativeFailure(`${errorMessage(error)}\n${await logTail(logFile)}`, skipped, install);
+  const explanation = explainNativeFailure(`${errorMessage(error)}\n${(await latestRunLines(logFile, 64 * 1024)).join('\n')}`, skipped, install);
   if (!explanation) return error;
   return new HubError(isHubError(error) ? error.code : 'CHILD_FAILED', `${explanation} ${errorMessage(error)}`, { cause: error });
 }

@@ -3,7 +3,7 @@
 // directly with the SDK client (as npx would) and the two are compared field by field: tools
 // (names mapped, schemas, annotations, titles), instructions, errors and one call each.
 // HUB_OFFLINE_TESTS=1 skips it (it needs the npm registry).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -89,6 +89,8 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
     scratch = await mkdtemp(join(tmpdir(), 'hub-parity-'));
     // One home for the whole suite (makeHubHome ties its cleanup to a single test).
     home = await mkdtemp(join(tmpdir(), 'hub-test-'));
+    // Wait for each install here instead of letting a long one (a native build) go on in the background.
+    await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 600_000 } }));
     hub = await spawnHub(home, { env: { ...NETWORK_ENV, HUB_TOOL_NAMES: 'underscore' } });
   }, 60_000);
   afterAll(async () => {
@@ -99,7 +101,7 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
   });
 
   for (const entry of cases()) {
-    test.skipIf(entry.native === true && process.env.HUB_NATIVE_TESTS !== '1')(`${entry.name}: tools, instructions, errors and a call match a direct connection`, { timeout: 300_000 }, async () => {
+    test.skipIf(entry.native === true && process.env.HUB_NATIVE_TESTS !== '1')(`${entry.name}: tools, instructions, errors and a call match a direct connection`, { timeout: 900_000 }, async () => {
       const item = cases().find(candidate => candidate.name === entry.name) as Case;
       const installed = (await hub.client.callTool(
         {
@@ -113,7 +115,7 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
           },
         },
         undefined,
-        { timeout: 280_000, resetTimeoutOnProgress: true },
+        { timeout: 280_000, resetTimeoutOnProgress: true, maxTotalTimeout: 880_000 },
       )) as CallToolResult;
       expect(installed.isError, textOf(installed)).toBeFalsy();
 
