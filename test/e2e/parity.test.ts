@@ -115,7 +115,7 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
           },
         },
         undefined,
-        { timeout: 280_000, resetTimeoutOnProgress: true, maxTotalTimeout: 880_000 },
+        { onprogress: () => undefined, timeout: 280_000, resetTimeoutOnProgress: true, maxTotalTimeout: 880_000 },
       )) as CallToolResult;
       expect(installed.isError, textOf(installed)).toBeFalsy();
 

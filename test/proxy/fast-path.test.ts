@@ -54,10 +54,13 @@ describe('fast path', () => {
       store,
       commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events }, tools: cached('hang', 'echo') }),
     );
-    const { client: hub } = await fastHubOn(home, { CALL_TIMEOUT_MS: '1000' });
+    // The call timeout under test is 1 s; the child's start is not (it is slow on a busy machine).
+    const { client: hub } = await fastHubOn(home, { CALL_TIMEOUT_MS: '1000', START_TIMEOUT_MS: '60000' });
     const abort = new AbortController();
     const hanging = hub.callTool({ name: 'echo.hang', arguments: {} }, undefined, { signal: abort.signal });
-    setTimeout(() => abort.abort('test cancels'), 300);
+    // Cancelled once the child has the call (a fixed delay raced the child's start on a loaded machine).
+    await until(async () => expect(await readFile(events, 'utf8').catch(() => '')).toContain('started hang'));
+    abort.abort('test cancels');
     await expect(hanging).rejects.toThrow();
     await until(async () => expect(await readFile(events, 'utf8').catch(() => '')).toContain('cancelled hang'));
     const timedOut = await call(hub, 'echo.hang');
