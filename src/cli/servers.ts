@@ -101,6 +101,7 @@ export const install: CliCommand = async (argv, io) => {
       name: { type: 'string' },
       env: { type: 'string', multiple: true },
       arg: { type: 'string', multiple: true },
+      'allow-scripts': { type: 'string', multiple: true },
       'no-start': { type: 'boolean' },
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -119,7 +120,15 @@ export const install: CliCommand = async (argv, io) => {
   }
   const result = await withManager(({ manager, context }) =>
     installServer(
-      { package: spec, name: values.name, args: values.arg, env, start: values['no-start'] !== true },
+      {
+        package: spec,
+        name: values.name,
+        args: values.arg,
+        env,
+        start: values['no-start'] !== true,
+        // Named packages may run their install scripts; "*" allows every package's.
+        ...(values['allow-scripts'] && { allowScripts: values['allow-scripts'].includes('*') ? true : values['allow-scripts'] }),
+      },
       terminalInstallContext(context, manager, io, values.verbose === true),
     ),
   );

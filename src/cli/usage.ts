@@ -13,7 +13,7 @@ export const COMMANDS = {
     summary: 'find MCP servers',
   },
   install: {
-    usage: 'hub install <package>[@version] [--name N] [--env K=V]... [--arg A]... [--no-start] [--verbose] [--json]',
+    usage: 'hub install <package>[@version] [--name N] [--env K=V]... [--arg A]... [--allow-scripts PKG|*]... [--no-start] [--verbose] [--json]',
     summary: 'install an MCP server from npm',
   },
   upgrade: {

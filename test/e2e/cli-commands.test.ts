@@ -116,4 +116,13 @@ describe('hub CLI', () => {
     expect(record.args[1]).toBe('stdio');
     expect((await cli(env, 'upgrade', 'nobody')).code).toBe(1);
   });
+
+  test('install --allow-scripts keeps the scripts choice in the record for upgrades', async () => {
+    const { env, home } = await npmHome();
+    const installed = await cli(env, 'install', 'some-server', '--name', 'some', '--allow-scripts', 'sqlite3', '--no-start');
+    expect(installed.code, installed.stderr).toBe(0);
+    const record = (JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, { allowScripts?: unknown }> })
+      .servers.some!;
+    expect(record.allowScripts).toEqual(['sqlite3']);
+  });
 });
