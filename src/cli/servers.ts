@@ -25,6 +25,8 @@ export function terminalInstallContext(
 ): InstallContext {
   return {
     ...context,
+    // The person watches the install in the terminal: it is never sent to the background.
+    config: { ...context.config, install: { ...context.config.install, foregroundMs: Number.POSITIVE_INFINITY } },
     manager,
     confirm: async () => undefined,
     deriveName: suggestServerName,

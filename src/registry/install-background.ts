@@ -80,6 +80,8 @@ export type Race<T> = { readonly settled: true; readonly value: T } | { readonly
 
 /** Waits for work at most budgetMs; a rejection within the budget is rethrown. */
 export async function within<T>(work: Promise<T>, budgetMs: number): Promise<Race<T>> {
+  // No budget (a person at a terminal watches the install): wait for the work itself.
+  if (!Number.isFinite(budgetMs)) return { settled: true, value: await work };
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Race<T>>(resolve => {
     timer = setTimeout(() => resolve({ settled: false }), budgetMs);

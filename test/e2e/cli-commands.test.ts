@@ -1,7 +1,7 @@
 // Issue 10.15: the CLI as a person meets it: --help on every command, exit codes 0/1/2, one
 // readable line per error (no JSON log lines), npm's noise hidden, uninstall and upgrade.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -124,5 +124,14 @@ describe('hub CLI', () => {
     const record = (JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, { allowScripts?: unknown }> })
       .servers.some!;
     expect(record.allowScripts).toEqual(['sqlite3']);
+  });
+
+  test('hub install in a terminal waits for a long install instead of leaving it in the background', async () => {
+    const { env, home } = await npmHome();
+    await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 200 } }));
+    const installed = await cli({ ...env, FAKE_NPM_SLOW_MS: '1500' }, 'install', 'some-server', '--name', 'slow', '--json');
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(JSON.parse(installed.stdout)).toMatchObject({ name: 'slow', state: 'ready' });
+    expect(JSON.parse(installed.stdout).background).toBeUndefined();
   });
 });
