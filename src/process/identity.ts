@@ -56,3 +56,13 @@ export function isRecordedProcess(pid: number, recorded: { startTicks?: number |
   if (!identity || ENDED_STATES.has(identity.state)) return false;
   return identity.startTicks === recorded.startTicks && (recorded.pgid === undefined || identity.pgid === recorded.pgid);
 }
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -2,10 +2,12 @@
 // HUB_HOME/state/<server>/<its pid>.json; `hub servers` (and any other hub) reads them all. One
 // file per writer, so hubs of different clients running the same server never overwrite each
 // other; a file whose writer is dead reads as nothing (stopped) and is removed.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubPaths } from '../paths.js';
+import { pidAlive } from '../process/identity.js';
+import { writeFileAtomic } from '../write-atomic.js';
 
 export const SharedServerState = z.object({
   pid: z.number().int().positive(),
@@ -26,22 +28,12 @@ export const serverStateDir = (paths: HubPaths, name: string): string => join(pa
 export function writeSharedState(dir: string, snapshot: SharedServerState): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `${snapshot.pid}.json`);
-    writeFileSync(`${file}.tmp`, JSON.stringify(snapshot), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
+    writeFileAtomic(join(dir, `${snapshot.pid}.json`), JSON.stringify(snapshot));
   } catch {
     // A full disk or a removed HUB_HOME must not fail a tool call: the state is advisory.
   }
 }
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** The live writers' states for one server (a dead writer's file is removed on the way). */
 export function readSharedStates(paths: HubPaths, name: string): SharedServerState[] {
@@ -57,7 +49,7 @@ export function readSharedStates(paths: HubPaths, name: string): SharedServerSta
     try {
       const parsed = SharedServerState.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
       if (!parsed.success) continue;
-      if (isAlive(parsed.data.pid)) states.push(parsed.data);
+      if (pidAlive(parsed.data.pid)) states.push(parsed.data);
       else rmSync(join(dir, file), { force: true });
     } catch {
       // Gone between readdir and read, or unreadable: not a live writer.

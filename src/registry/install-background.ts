@@ -2,10 +2,12 @@
 // timeout of SDK clients); past it the install goes on in the background. Its step is kept in
 // HUB_HOME/installs/<name>.json so registry.list { server } (in any hub, or the CLI) can show it,
 // and a failure stays there, with npm's words, until the next install of that name.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubConfig } from '../config.js';
+import { pidAlive } from '../process/identity.js';
+import { writeFileAtomic } from '../write-atomic.js';
 
 export const PendingInstallSchema = z.object({
   name: z.string(),
@@ -22,14 +24,6 @@ export const DEFAULT_FOREGROUND_MS = 30_000;
 const folder = (config: Pick<HubConfig, 'home'>): string => join(config.home, 'installs');
 const fileOf = (config: Pick<HubConfig, 'home'>, name: string): string => join(folder(config), `${name}.json`);
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The install of name in progress (or failed in the background), if any; one whose hub died reads as failed. */
 export function readPendingInstall(config: Pick<HubConfig, 'home'>, name: string): PendingInstall | undefined {
@@ -37,7 +31,7 @@ export function readPendingInstall(config: Pick<HubConfig, 'home'>, name: string
     const parsed = PendingInstallSchema.safeParse(JSON.parse(readFileSync(fileOf(config, name), 'utf8')));
     if (!parsed.success) return undefined;
     const pending = parsed.data;
-    if (pending.state === 'installing' && !alive(pending.pid))
+    if (pending.state === 'installing' && !pidAlive(pending.pid))
       return { ...pending, state: 'failed', step: `the hub that was installing it (pid ${pending.pid}) stopped before it finished (last step: ${pending.step}); call registry.install again.` };
     return pending;
   } catch {
@@ -61,9 +55,7 @@ export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg:
   const write = (state: PendingInstall['state'], step: string) => {
     try {
       mkdirSync(folder(config), { recursive: true, mode: 0o700 });
-      const temp = `${fileOf(config, name)}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify({ name, package: pkg, state, step, startedAt, pid: process.pid } satisfies PendingInstall));
-      renameSync(temp, fileOf(config, name));
+      writeFileAtomic(fileOf(config, name), JSON.stringify({ name, package: pkg, state, step, startedAt, pid: process.pid } satisfies PendingInstall));
     } catch {
       // Only a progress display: the install itself does not depend on it.
     }

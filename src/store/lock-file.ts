@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { bootId, isSameProcess, readProcessIdentity } from '../process/identity.js';
+import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../process/identity.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
 // single fast syscall on a tiny local file, and a lock is held for less time when its holder
@@ -66,14 +66,6 @@ const UNPARSABLE_STALE_MS = 1_000;
 // Without /proc (not Linux) start times cannot be read: fall back to "is the pid alive".
 const HAS_PROC = existsSync('/proc/self/stat');
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True when pid (started at startTicks in boot, when given) no longer runs. */
 export function isGone(pid: number, startTicks?: number, boot?: string): boolean {
