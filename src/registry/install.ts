@@ -9,7 +9,7 @@ import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { installFromNpmStep } from './install-npm-step.js';
 import { rebuildExisting } from './install-scripts-existing.js';
-import { npmInstallArgs } from './npm-install.js';
+import { npmInstallLine } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
 import { ScriptsChoiceSchema } from './scripts-choice.js';
 import { existingInstall } from './upgrade.js';
@@ -156,9 +156,7 @@ async function installFromNpm(
     name: target.name,
     package: spec.spec,
     // npm runs inside the folder (no --prefix) so the user's npmrc files apply.
-    installLine: `cd ${formatCommandLine(prefix, [])} && ${formatCommandLine('npm', npmInstallArgs(spec.spec))}${
-      allowScripts === false ? '' : ` && npm rebuild ${allowScripts === true ? '<every package with install scripts>' : allowScripts.join(' ')}`
-    }`,
+    installLine: npmInstallLine(prefix, spec.spec, allowScripts),
     launchLine: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
     scripts: target.allowScripts || undefined,
   };

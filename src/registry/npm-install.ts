@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { HubError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { readInstalledPackage } from './bin.js';
+import { formatCommandLine } from './install-target.js';
 import { allowedNames, findInstallScripts, type AllowScripts, type SkippedScript } from './install-scripts.js';
 import type { NpmSettings } from './npm-config.js';
 import { createNpmOutputReader, describeStep, type NpmStep } from './npm-output.js';
@@ -45,6 +46,13 @@ const STEP_EVERY_MS = 500;
 const QUIET_MS = 1_500;
 
 /** The exact argv hub runs in the install folder (never through a shell); `--` keeps the spec from being read as an option. */
+/** The install as the consent prompt shows it: npm inside dir, then the allowed packages' scripts. */
+export function npmInstallLine(dir: string, spec: string, allowScripts: AllowScripts): string {
+  const rebuild =
+    allowScripts === true ? '<every package with install scripts>' : allowScripts === false ? '' : allowScripts.join(' ');
+  return `cd ${formatCommandLine(dir, [])} && ${formatCommandLine('npm', npmInstallArgs(spec))}${rebuild ? ` && npm rebuild ${rebuild}` : ''}`;
+}
+
 export function npmInstallArgs(spec: string): string[] {
   return [
     'install',

@@ -13,9 +13,9 @@ import { finish } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
 import { npmSettings } from './npm-config.js';
-import { installPackage, npmInstallArgs } from './npm-install.js';
+import { installPackage, npmInstallLine } from './npm-install.js';
 import { parseNpmSpec } from './npm-spec.js';
-import { anyScripts, type ScriptsChoice } from './scripts-choice.js';
+import type { ScriptsChoice } from './scripts-choice.js';
 
 export interface UpgradeOptions {
   /** Version or tag to install (default "latest"). */
@@ -104,9 +104,7 @@ export async function upgradeServer(
   await context.confirm({
     name,
     package: spec.spec,
-    installLine: `cd ${formatCommandLine(staging, [])} && ${formatCommandLine('npm', npmInstallArgs(spec.spec))}${
-      anyScripts(allowScripts) ? ` && npm rebuild ${allowScripts === true ? '<every package with install scripts>' : (allowScripts as string[]).join(' ')}` : ''
-    }`,
+    installLine: npmInstallLine(staging, spec.spec, allowScripts),
     launchLine: formatCommandLine(record.command, [`${prefix}/node_modules/${record.package}/<its bin>`, ...tail]),
     scripts: scripts || undefined,
     upgradeFrom: `${record.package}@${record.version ?? '?'}`,
