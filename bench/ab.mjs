@@ -22,14 +22,25 @@ const PLAN = { warmupMs: 3000, rounds: 24, block: 400, tputRounds: 8, tputBlock:
 const home = await tempHome();
 await registerEverything(home, undefined);
 const targets = await Promise.all(
-  builds.map(async (dir, i) => target('AB'[i], await connectStdio({ args: [`${dir}/server.js`], env: { HUB_HOME: home } }), 'everything.echo', true)),
+  builds.map(async (dir, i) =>
+    target(
+      'AB'[i],
+      await connectStdio({ args: [`${dir}/server.js`], env: { HUB_HOME: home } }),
+      'everything.echo',
+      true,
+    ),
+  ),
 );
 const results = await measureEcho(targets, PLAN);
 targets.forEach((t, i) => {
   const r = results[t.name];
-  process.stdout.write(`${t.name} ${builds[i]}: hub CPU/call ${r.cpuUsPerCallOwnProcess} µs, p50 ${r.latencyUs.p50} µs, ${r.throughputPerS} calls/s at 16 in flight\n`);
+  process.stdout.write(
+    `${t.name} ${builds[i]}: hub CPU/call ${r.cpuUsPerCallOwnProcess} µs, p50 ${r.latencyUs.p50} µs, ${r.throughputPerS} calls/s at 16 in flight\n`,
+  );
 });
 const b = results.B.paired;
-process.stdout.write(`B − A, paired by round: p50 ${b.addedP50Us} µs, CPU ${b.addedCpuUs} µs/call (whole tree), throughput ${b.throughputRatio}×\n`);
+process.stdout.write(
+  `B − A, paired by round: p50 ${b.addedP50Us} µs, CPU ${b.addedCpuUs} µs/call (whole tree), throughput ${b.throughputRatio}×\n`,
+);
 await Promise.all(targets.map(t => t.connection.close()));
 await cleanupAll();

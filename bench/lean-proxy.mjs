@@ -29,18 +29,22 @@ if (raw) {
   lines(process.stdin, line => child.stdin.write(`${line.replace(`"name":"${PREFIX}`, '"name":"')}\n`));
 }
 
-if (!raw) lines(process.stdin, line => {
-  const message = JSON.parse(line);
-  if (message.method === 'tools/call' && message.params?.name?.startsWith(PREFIX)) message.params.name = message.params.name.slice(PREFIX.length);
-  if (message.method === 'tools/list') listIds.add(message.id);
-  child.stdin.write(`${JSON.stringify(message)}\n`);
-});
+if (!raw)
+  lines(process.stdin, line => {
+    const message = JSON.parse(line);
+    if (message.method === 'tools/call' && message.params?.name?.startsWith(PREFIX))
+      message.params.name = message.params.name.slice(PREFIX.length);
+    if (message.method === 'tools/list') listIds.add(message.id);
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  });
 
-if (!raw) lines(child.stdout, line => {
-  const message = JSON.parse(line);
-  if (listIds.delete(message.id) && message.result?.tools) for (const tool of message.result.tools) tool.name = PREFIX + tool.name;
-  process.stdout.write(`${JSON.stringify(message)}\n`);
-});
+if (!raw)
+  lines(child.stdout, line => {
+    const message = JSON.parse(line);
+    if (listIds.delete(message.id) && message.result?.tools)
+      for (const tool of message.result.tools) tool.name = PREFIX + tool.name;
+    process.stdout.write(`${JSON.stringify(message)}\n`);
+  });
 
 const shutdown = () => {
   child.kill();

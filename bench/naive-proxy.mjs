@@ -6,13 +6,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, CallToolResultSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const PREFIX = 'everything.';
 const [childScript, ...childArgs] = process.argv.slice(2);
 
 const child = new Client({ name: 'naive-proxy', version: '1.0.0' }, { capabilities: {} });
-await child.connect(new StdioClientTransport({ command: process.execPath, args: [childScript, ...childArgs], stderr: 'ignore' }));
+await child.connect(
+  new StdioClientTransport({ command: process.execPath, args: [childScript, ...childArgs], stderr: 'ignore' }),
+);
 const { tools } = await child.listTools();
 
 const server = new Server({ name: 'naive-proxy', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -24,7 +32,9 @@ server.setRequestHandler(ListToolsRequestSchema, () => ({
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const { name, arguments: args } = request.params;
   if (!name.startsWith(PREFIX)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  return child.callTool({ name: name.slice(PREFIX.length), arguments: args }, CallToolResultSchema, { signal: extra.signal });
+  return child.callTool({ name: name.slice(PREFIX.length), arguments: args }, CallToolResultSchema, {
+    signal: extra.signal,
+  });
 });
 
 const shutdown = async () => {

@@ -22,9 +22,15 @@ try {
   const everything = await spawnEverything();
   const tools = (await everything.client.listTools()).tools;
   await everything.close();
-  await addServers(home, Array.from({ length: 20 }, (_, index) => everythingRecord(`srv${index}`, index, tools)));
+  await addServers(
+    home,
+    Array.from({ length: 20 }, (_, index) => everythingRecord(`srv${index}`, index, tools)),
+  );
 
-  child = spawn(process.execPath, [hubJs], { env: { PATH: process.env.PATH, HOME: process.env.HOME, HUB_HOME: home, HUB_LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  child = spawn(process.execPath, [hubJs], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HUB_HOME: home, HUB_LOG_LEVEL: 'silent' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const waiting = new Map();
   let onMessage = () => undefined;
   createInterface({ input: child.stdout }).on('line', line => {
@@ -41,7 +47,11 @@ try {
     send({ id, method, ...(params && { params }) });
     return answered;
   };
-  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1' },
+  });
   send({ method: 'notifications/initialized' });
 
   const listed = (await request('tools/list')).message.result.tools.length;
@@ -64,8 +74,12 @@ try {
       relisted = request('tools/list').then(({ at }) => ({ took: at - start, at }));
     };
     const name = `fresh${round}`;
-    const { message, at: resultAt } = await request('tools/call', { name: 'registry_install', arguments: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name } });
-    if (message.result?.isError || !relisted) throw new Error(`install failed: ${JSON.stringify(message).slice(0, 400)}`);
+    const { message, at: resultAt } = await request('tools/call', {
+      name: 'registry_install',
+      arguments: { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name },
+    });
+    if (message.result?.isError || !relisted)
+      throw new Error(`install failed: ${JSON.stringify(message).slice(0, 400)}`);
     const { took, at } = await relisted;
     relist.push(took);
     if (at <= resultAt) beforeResult += 1;

@@ -36,13 +36,23 @@ const log = message => process.stderr.write(`${message}\n`);
 async function main() {
   if (!existsSync(HUB_JS)) throw new Error(`${HUB_JS} is missing: run npm run build (npm install does it) first`);
   installExitHandlers();
-  const names = values.only ? values.only.split(',') : Object.keys(SECTIONS).filter(n => !(n === 'profile' && values['no-profile']));
-  for (const name of names) if (!SECTIONS[name]) throw new Error(`unknown section ${name}; sections: ${Object.keys(SECTIONS).join(', ')}`);
+  const names = values.only
+    ? values.only.split(',')
+    : Object.keys(SECTIONS).filter(n => !(n === 'profile' && values['no-profile']));
+  for (const name of names)
+    if (!SECTIONS[name]) throw new Error(`unknown section ${name}; sections: ${Object.keys(SECTIONS).join(', ')}`);
   const started = Date.now();
   const report = {
     date: new Date().toISOString(),
     mode: values.quick ? 'quick' : 'full',
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memGb: Math.round(totalmem() / 2 ** 30), node: process.version, kernel: release(), loadAvgAtStart: loadavg().map(x => Number(x.toFixed(2))) },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      kernel: release(),
+      loadAvgAtStart: loadavg().map(x => Number(x.toFixed(2))),
+    },
     sections: {},
     rows: [],
   };
@@ -57,8 +67,22 @@ async function main() {
       report.rows.push(...rows);
     } catch (error) {
       log(`  ${name} failed: ${error.stack ?? error}`);
-      report.sections[name] = { status: 'error', error: String(error.message ?? error), seconds: Number(((Date.now() - sectionStart) / 1000).toFixed(1)) };
-      report.rows.push({ section: name, metric: 'section failed', value: null, reference: { label: '', value: null }, ratio: null, target: null, pass: null, margin: null, note: String(error.message ?? error).split('\n')[0] });
+      report.sections[name] = {
+        status: 'error',
+        error: String(error.message ?? error),
+        seconds: Number(((Date.now() - sectionStart) / 1000).toFixed(1)),
+      };
+      report.rows.push({
+        section: name,
+        metric: 'section failed',
+        value: null,
+        reference: { label: '', value: null },
+        ratio: null,
+        target: null,
+        pass: null,
+        margin: null,
+        note: String(error.message ?? error).split('\n')[0],
+      });
     }
   }
   report.seconds = Number(((Date.now() - started) / 1000).toFixed(1));
@@ -72,7 +96,9 @@ async function main() {
   await writeFile(join(outDir, 'latest.json'), json);
   await writeFile(join(outDir, `${stamp}-${report.mode}.json`), json);
 
-  process.stdout.write(`hub bench (${report.mode}) ${report.date} — ${report.machine.cpus} cores ${report.machine.cpuModel}, Node ${report.machine.node}, ${report.seconds} s\n\n`);
+  process.stdout.write(
+    `hub bench (${report.mode}) ${report.date} — ${report.machine.cpus} cores ${report.machine.cpuModel}, Node ${report.machine.node}, ${report.seconds} s\n\n`,
+  );
   process.stdout.write(`${renderTable(report.rows)}\n\n`);
   const profile = report.sections.profile;
   if (profile?.summaryText) process.stdout.write(`${profile.summaryText}\n\n`);

@@ -12,8 +12,14 @@ const FileConfigSchema = z
     toolNames: z.enum(['dotted', 'underscore', 'auto']),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     maxRunningProcesses: z.number().int().min(1).max(4096),
-    logCapBytes: z.number().int().min(64 * 1024),
-    resultCapBytes: z.number().int().min(16 * 1024),
+    logCapBytes: z
+      .number()
+      .int()
+      .min(64 * 1024),
+    resultCapBytes: z
+      .number()
+      .int()
+      .min(16 * 1024),
     stopGraceMs: z.number().int().min(0).max(120_000),
     callTimeoutMs: z.number().int().min(100),
     idleStopMs: z.number().int().min(0),

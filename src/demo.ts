@@ -165,7 +165,9 @@ async function main(): Promise<void> {
         `Registered everything: ${(installed.structured.tools as string[]).length} tools, state ${String(installed.structured.state)}.`,
       );
     }
-    const after = (await client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith(`${server}.`) || name.startsWith(`${server}_`));
+    const after = (await client.listTools()).tools
+      .map(tool => tool.name)
+      .filter(name => name.startsWith(`${server}.`) || name.startsWith(`${server}_`));
     detail(`tools/list now also shows ${after.length} ${server} tools, e.g. ${after.slice(0, 3).join(', ')}`);
 
     step(5, `Call a proxied tool: ${proxied.tool}. Hub forwards it to the ${server} server.`);

@@ -20,7 +20,9 @@ import { HUB_VERSION } from './version.js';
 export interface Hub {
   readonly server: Server;
   /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
-  fastPath(sendRaw: (line: string, kind: LineKind) => Promise<void>): ((message: Record<string, unknown>) => boolean) | undefined;
+  fastPath(
+    sendRaw: (line: string, kind: LineKind) => Promise<void>,
+  ): ((message: Record<string, unknown>) => boolean) | undefined;
   /** The proxied tools listed now (dotted, as JSON): what a client that listed earlier compares against. */
   proxiedSignature(): string;
   /** Closes child MCP servers; leaves start_process processes running (they are detached). */
@@ -111,7 +113,10 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     }
     if (forward) return forward(args, extra);
     // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
-    throw new RpcError(ErrorCode.InvalidParams, spellText(`Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`, mode));
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      spellText(`Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`, mode),
+    );
   });
 
   return {

@@ -13,7 +13,10 @@ export function createLogger(config: HubConfig, name = 'hub', options: { stderr?
   let fileProblem: string | undefined;
   try {
     mkdirSync(config.paths.logsDir, { recursive: true, mode: 0o700 });
-    streams.push({ level: level === 'silent' ? 'fatal' : level, stream: pino.destination({ dest: config.paths.hubLog, sync: true, mode: 0o600 }) });
+    streams.push({
+      level: level === 'silent' ? 'fatal' : level,
+      stream: pino.destination({ dest: config.paths.hubLog, sync: true, mode: 0o600 }),
+    });
   } catch (error) {
     // A read-only or full HUB_HOME must not stop hub from answering reads: log to stderr only.
     fileProblem = (error as Error).message;
@@ -21,7 +24,8 @@ export function createLogger(config: HubConfig, name = 'hub', options: { stderr?
   if (level !== 'silent' && (options.stderr !== false || fileProblem !== undefined))
     streams.push({ level: 'warn', stream: { write: writeStderrLine } });
   const log = pino({ name, level, base: { pid: process.pid } }, pino.multistream(streams));
-  if (fileProblem !== undefined) log.warn(`cannot write ${config.paths.hubLog} (${fileProblem}); logging to stderr only.`);
+  if (fileProblem !== undefined)
+    log.warn(`cannot write ${config.paths.hubLog} (${fileProblem}); logging to stderr only.`);
   return log;
 }
 
@@ -34,7 +38,9 @@ function writeStderrLine(json: string): void {
   try {
     const entry = JSON.parse(json) as { level?: number; msg?: string; err?: { message?: string } };
     const reason = entry.err?.message && !entry.msg?.includes(entry.err.message) ? ` (${entry.err.message})` : '';
-    line = `hub: ${LEVELS[entry.level ?? 40] ?? 'warning'}: ${entry.msg ?? ''}${reason}`.replace(/\s+/g, ' ').slice(0, 1000);
+    line = `hub: ${LEVELS[entry.level ?? 40] ?? 'warning'}: ${entry.msg ?? ''}${reason}`
+      .replace(/\s+/g, ' ')
+      .slice(0, 1000);
   } catch {
     line = json.trim().slice(0, 1000);
   }

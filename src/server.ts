@@ -21,13 +21,14 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
-  const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] = await Promise.all([
-    import('./config.js'),
-    import('./hub.js'),
-    import('./logger.js'),
-    import('./proxy/hub-stdio-transport.js'),
-    import('./store/store.js'),
-  ]);
+  const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] =
+    await Promise.all([
+      import('./config.js'),
+      import('./hub.js'),
+      import('./logger.js'),
+      import('./proxy/hub-stdio-transport.js'),
+      import('./store/store.js'),
+    ]);
   const config = loadConfig();
   const log = createLogger(config);
   for (const warning of config.warnings) log.warn(warning);

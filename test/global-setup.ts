@@ -8,7 +8,9 @@ export default function setup(): void {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
   } catch (error) {
     const output = String((error as { stdout?: Buffer }).stdout ?? '');
-    process.stderr.write(`global-setup: tsc reported errors (continuing with what it emitted):\n${output.slice(0, 4000)}\n`);
+    process.stderr.write(
+      `global-setup: tsc reported errors (continuing with what it emitted):\n${output.slice(0, 4000)}\n`,
+    );
   }
   // The cold-start listing is part of the build (package.json "build"), as in a real install.
   execFileSync(process.execPath, ['dist/fast-start/generate-listing.js'], { stdio: 'pipe' });

@@ -63,7 +63,12 @@ function killEverything() {
 let done = false;
 export async function cleanupAll() {
   for (const close of [...closers].reverse()) {
-    await Promise.race([Promise.resolve().then(close).catch(() => undefined), new Promise(r => setTimeout(r, 3000).unref())]);
+    await Promise.race([
+      Promise.resolve()
+        .then(close)
+        .catch(() => undefined),
+      new Promise(r => setTimeout(r, 3000).unref()),
+    ]);
   }
   closers.clear();
   cleanupSync();

@@ -12,7 +12,10 @@ const AREAS = [
   ['sdk stdio framing', /\/@modelcontextprotocol\/sdk\/dist\/\w+\/(shared|server|client)\/stdio\.js/],
   ['sdk server/client', /\/@modelcontextprotocol\/sdk\/dist\/\w+\/(server|client)\/index\.js/],
   ['sdk other', /\/@modelcontextprotocol\/sdk\//],
-  ['logging (pino)', /\/node_modules\/(pino|sonic-boom|thread-stream|pino-std-serializers|fast-redact|on-exit-leak-free|quick-format-unescaped)/],
+  [
+    'logging (pino)',
+    /\/node_modules\/(pino|sonic-boom|thread-stream|pino-std-serializers|fast-redact|on-exit-leak-free|quick-format-unescaped)/,
+  ],
   ['store (lowdb/hub store)', /\/node_modules\/(lowdb|steno)\/|\/dist\/store\//],
   ['hub proxy', /\/dist\/proxy\//],
   ['hub (other)', /\/dist\//],
@@ -34,8 +37,13 @@ function areaOf(frame) {
   return 'other js';
 }
 
-const shortUrl = url => url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, 'dist/');
-const label = frame => `${frame.functionName || '(anonymous)'} ${frame.url ? `${shortUrl(frame.url)}:${frame.lineNumber + 1}` : '[native]'}`;
+const shortUrl = url =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/dist\//, 'dist/');
+const label = frame =>
+  `${frame.functionName || '(anonymous)'} ${frame.url ? `${shortUrl(frame.url)}:${frame.lineNumber + 1}` : '[native]'}`;
 
 export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
   const nodes = new Map(profile.nodes.map(node => [node.id, node]));
@@ -103,14 +111,20 @@ export function analyzeProfile(profile, { fromUs = 0, top = 20 } = {}) {
     busySamples: busy,
     durationMs: Math.round(durationMs),
     sampleIntervalUs: Math.round((profile.endTime - profile.startTime) / Math.max(1, profile.samples.length)),
-    topSelf: sorted(selfByFunction).slice(0, top).map(([fn, count]) => ({ fn, pct: pct(count) })),
+    topSelf: sorted(selfByFunction)
+      .slice(0, top)
+      .map(([fn, count]) => ({ fn, pct: pct(count) })),
     selfByArea: sorted(selfByArea).map(([area, count]) => ({ area, pct: pct(count) })),
     inclusiveByArea: sorted(inclusiveByArea)
       .filter(([area]) => area !== 'root' && area !== 'other js')
       .map(([area, count]) => ({ area, pct: pct(count) })),
     // Total (inclusive) time of JS functions outside node internals and zod: the call paths.
-    topInclusive: sorted(inclusiveByFunction).slice(0, 30).map(([fn, count]) => ({ fn, pct: pct(count) })),
-    zodCalledFrom: sorted(zodCallers).slice(0, 10).map(([fn, count]) => ({ fn, pct: pct(count) })),
+    topInclusive: sorted(inclusiveByFunction)
+      .slice(0, 30)
+      .map(([fn, count]) => ({ fn, pct: pct(count) })),
+    zodCalledFrom: sorted(zodCallers)
+      .slice(0, 10)
+      .map(([fn, count]) => ({ fn, pct: pct(count) })),
   };
 }
 
@@ -123,9 +137,26 @@ export async function readProfileIn(dir) {
 /** A short human summary of an analysis, for the bench's stdout. */
 export function describeAnalysis(name, a) {
   const lines = [`${name}: ${a.busySamples} busy samples over ${a.durationMs} ms`];
-  lines.push(`  self time by area: ${a.selfByArea.slice(0, 10).map(x => `${x.area} ${x.pct}%`).join(', ')}`);
-  lines.push(`  on the stack (inclusive): ${a.inclusiveByArea.slice(0, 12).map(x => `${x.area} ${x.pct}%`).join(', ')}`);
-  lines.push(`  zod called from: ${a.zodCalledFrom.slice(0, 5).map(x => `${x.fn} ${x.pct}%`).join('; ') || '—'}`);
+  lines.push(
+    `  self time by area: ${a.selfByArea
+      .slice(0, 10)
+      .map(x => `${x.area} ${x.pct}%`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `  on the stack (inclusive): ${a.inclusiveByArea
+      .slice(0, 12)
+      .map(x => `${x.area} ${x.pct}%`)
+      .join(', ')}`,
+  );
+  lines.push(
+    `  zod called from: ${
+      a.zodCalledFrom
+        .slice(0, 5)
+        .map(x => `${x.fn} ${x.pct}%`)
+        .join('; ') || '—'
+    }`,
+  );
   lines.push('  top self time:');
   for (const x of a.topSelf.slice(0, 12)) lines.push(`    ${String(x.pct).padStart(5)}%  ${x.fn}`);
   lines.push('  top total time (JS outside node internals and zod):');

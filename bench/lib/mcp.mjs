@@ -6,11 +6,17 @@ import { onCleanup } from './cleanup.mjs';
 // Real SDK clients over stdio, the way an MCP client app starts a server.
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HUB_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
-export const EVERYTHING_JS = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+export const EVERYTHING_JS = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
 export const NAIVE_PROXY_JS = fileURLToPath(new URL('../naive-proxy.mjs', import.meta.url));
 export const LEAN_PROXY_JS = fileURLToPath(new URL('../lean-proxy.mjs', import.meta.url));
 
-const baseEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) });
+const baseEnv = () => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: process.env.HOME ?? '/tmp',
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+});
 
 /** Spawn command over stdio and complete initialize; returns the client, the server pid and a closer. */
 export async function connectStdio({ command = process.execPath, args, env = {}, name = 'hub-bench', cwd }) {
@@ -33,7 +39,9 @@ export async function connectStdio({ command = process.execPath, args, env = {},
     await client.connect(transport);
   } catch (error) {
     await close();
-    throw new Error(`${command} ${args.join(' ')} did not initialize: ${error.message}${stderr ? `\nstderr: ${stderr}` : ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} did not initialize: ${error.message}${stderr ? `\nstderr: ${stderr}` : ''}`,
+    );
   }
   return { client, transport, pid: transport.pid, stderrTail: () => stderr, close };
 }
@@ -45,7 +53,7 @@ export const spawnRawProxy = () => connectStdio({ args: [LEAN_PROXY_JS, '--raw',
 export const spawnNaiveProxy = () => connectStdio({ args: [NAIVE_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 
 /** The text of a tool result, or its error. */
-export const textOf = result => result?.content?.[0]?.type === 'text' ? result.content[0].text : '';
+export const textOf = result => (result?.content?.[0]?.type === 'text' ? result.content[0].text : '');
 
 /** Call a hub tool; throws with the tool's error text when it reports isError. */
 export async function callTool(client, name, args = {}) {

@@ -1,5 +1,14 @@
 import { addServers, everythingRecord } from './home.mjs';
-import { callTool, EVERYTHING_JS, spawnEverything, spawnHub, spawnLeanProxy, spawnNaiveProxy, spawnRawProxy, toolNames } from './mcp.mjs';
+import {
+  callTool,
+  EVERYTHING_JS,
+  spawnEverything,
+  spawnHub,
+  spawnLeanProxy,
+  spawnNaiveProxy,
+  spawnRawProxy,
+  toolNames,
+} from './mcp.mjs';
 import { descendants } from './proc.mjs';
 
 // What the proxy section calls echo on: the server itself, the reference proxies, and hub.
@@ -37,7 +46,12 @@ export async function registerEverything(home, everythingTools, names = ['everyt
     const tools = await toolNames(hub.client);
     if (tools.includes('registry.install')) {
       try {
-        for (const name of names) await callTool(hub.client, 'registry.install', { command: process.execPath, args: [EVERYTHING_JS, 'stdio'], name });
+        for (const name of names)
+          await callTool(hub.client, 'registry.install', {
+            command: process.execPath,
+            args: [EVERYTHING_JS, 'stdio'],
+            name,
+          });
       } catch (error) {
         throw new Unavailable(error.message.split('\n')[0]);
       }
@@ -46,7 +60,10 @@ export async function registerEverything(home, everythingTools, names = ['everyt
   } finally {
     await hub.close();
   }
-  await addServers(home, names.map((name, index) => everythingRecord(name, index + 1, everythingTools)));
+  await addServers(
+    home,
+    names.map((name, index) => everythingRecord(name, index + 1, everythingTools)),
+  );
   return 'store record';
 }
 
@@ -57,7 +74,9 @@ export async function hubTarget(home, extraEnv = {}) {
     await connection.close();
     throw new Unavailable(`hub does not list everything.echo yet (it lists ${tools.length} tools)`);
   }
-  const result = await connection.client.callTool({ name: 'everything.echo', arguments: ECHO_ARGS }).catch(error => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+  const result = await connection.client
+    .callTool({ name: 'everything.echo', arguments: ECHO_ARGS })
+    .catch(error => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
   if (result.isError) {
     await connection.close();
     throw new Unavailable(`everything.echo through hub failed: ${result.content?.[0]?.text ?? 'no text'}`);

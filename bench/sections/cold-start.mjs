@@ -51,7 +51,10 @@ async function importCpuMs(specifier) {
   for (let i = 0; i < 3; i++) {
     const url = specifier.startsWith('.') ? new URL(specifier, import.meta.url).href : specifier;
     const code = `${url ? `await import(${JSON.stringify(url)});` : ''} const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'ignore'], cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    });
     let out = '';
     child.stdout.on('data', chunk => (out += chunk));
     await once(child, 'exit');
@@ -69,7 +72,10 @@ export async function coldStartSection({ quick, log, shared }) {
     await direct.close();
   }
   const home = await tempHome();
-  await addServers(home, Array.from({ length: SERVERS }, (_, i) => everythingRecord(`s${String(i + 1).padStart(2, '0')}`, i + 1, tools)));
+  await addServers(
+    home,
+    Array.from({ length: SERVERS }, (_, i) => everythingRecord(`s${String(i + 1).padStart(2, '0')}`, i + 1, tools)),
+  );
   log(`  ${runs} runs each, interleaved: hub with ${SERVERS} servers in its store vs one server-everything`);
   const hub = [];
   const direct = [];
@@ -95,18 +101,38 @@ export async function coldStartSection({ quick, log, shared }) {
   const expectedProxied = SERVERS * tools.length;
   const proxiedListed = listed >= expectedProxied;
   const notes = [];
-  if (!proxiedListed) notes.push(`hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`);
+  if (!proxiedListed)
+    notes.push(
+      `hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`,
+    );
   const imports = {};
   if (!quick) for (const [label, specifier] of IMPORTS) imports[label] = await importCpuMs(specifier);
   const rows = [
-    row('cold start', `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`, hubMs, { label: 'one server-everything', value: directMs }, { text: '< 150 ms', below: 150 }, proxiedListed ? undefined : notes[0]),
-    row('cold start', 'floor: minimal SDK server spawn → initialize → tools/list (ms)', minimalMs, { label: 'node -e 0', value: bareMs }),
-    row('cold start', 'child processes started by hub during cold start', maxChildren, { label: '', value: null }, { text: '0', below: 1 }),
+    row(
+      'cold start',
+      `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`,
+      hubMs,
+      { label: 'one server-everything', value: directMs },
+      { text: '< 150 ms', below: 150 },
+      proxiedListed ? undefined : notes[0],
+    ),
+    row('cold start', 'floor: minimal SDK server spawn → initialize → tools/list (ms)', minimalMs, {
+      label: 'node -e 0',
+      value: bareMs,
+    }),
+    row(
+      'cold start',
+      'child processes started by hub during cold start',
+      maxChildren,
+      { label: '', value: null },
+      { text: '0', below: 1 },
+    ),
   ];
   if (!proxiedListed) rows[0].pass = null;
   const bareCpu = imports['nothing (bare node)'];
   for (const [label, ms] of Object.entries(imports)) {
-    if (label !== 'nothing (bare node)') rows.push(row('cold start', `import CPU: ${label} (ms)`, ms, { label: 'bare node', value: bareCpu }));
+    if (label !== 'nothing (bare node)')
+      rows.push(row('cold start', `import CPU: ${label} (ms)`, ms, { label: 'bare node', value: bareCpu }));
   }
   return {
     section: {

@@ -50,7 +50,10 @@ export async function logsSection({ quick, log }) {
     try {
       if (!(await toolNames(hub.client)).includes('get_process_logs')) {
         const note = 'hub has no get_process_logs yet';
-        return { section: { status: 'unavailable', reason: note }, rows: [row('logs', 'get_process_logs', null, { label: '', value: null }, undefined, note)] };
+        return {
+          section: { status: 'unavailable', reason: note },
+          rows: [row('logs', 'get_process_logs', null, { label: '', value: null }, undefined, note)],
+        };
       }
       const calls = {
         bigTail: { id: big.id, args: { id: big.id, lines: 200 } },
@@ -67,7 +70,12 @@ export async function logsSection({ quick, log }) {
         if (result.isError) throw new Error(`get_process_logs ${JSON.stringify(calls[key].args)}: ${textOf(result)}`);
         if (keep) times[key].push(ms);
         const text = textOf(result);
-        shapes[key] = { textBytes: Buffer.byteLength(text), lines: text.split('\n').filter(Boolean).length, endsWithLastLine: text.trimEnd().endsWith(LAST_LINE), nextCursor: result.structuredContent?.next_cursor ?? null };
+        shapes[key] = {
+          textBytes: Buffer.byteLength(text),
+          lines: text.split('\n').filter(Boolean).length,
+          endsWithLastLine: text.trimEnd().endsWith(LAST_LINE),
+          nextCursor: result.structuredContent?.next_cursor ?? null,
+        };
       };
       for (let i = 0; i < 5; i++) for (const key of Object.keys(calls)) await call(key, false);
       for (let i = 0; i < runs; i++) {
@@ -77,11 +85,33 @@ export async function logsSection({ quick, log }) {
       const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, round(median(v), 2)]));
       const mbLabel = `${round(bigSize / 2 ** 20, 0)} MB`;
       const rows = [
-        row('logs', `get_process_logs last 200 lines of a ${mbLabel} log (ms, median)`, m.bigTail, { label: 'same on 128 KB log', value: m.smallTail }, { text: '< 20 ms', below: 20 }),
-        row('logs', `get_process_logs cursor read of newest 64 KB, ${mbLabel} log (ms, median)`, m.bigCursor, { label: 'same on 128 KB log', value: m.smallCursor }, { text: '< 20 ms', below: 20 }),
+        row(
+          'logs',
+          `get_process_logs last 200 lines of a ${mbLabel} log (ms, median)`,
+          m.bigTail,
+          { label: 'same on 128 KB log', value: m.smallTail },
+          { text: '< 20 ms', below: 20 },
+        ),
+        row(
+          'logs',
+          `get_process_logs cursor read of newest 64 KB, ${mbLabel} log (ms, median)`,
+          m.bigCursor,
+          { label: 'same on 128 KB log', value: m.smallCursor },
+          { text: '< 20 ms', below: 20 },
+        ),
       ];
       for (const key of ['bigTail', 'bigCursor']) {
-        if (!shapes[key].endsWithLastLine) rows.push(row('logs', `${key}: result did not end with the log's last line`, null, { label: '', value: null }, undefined, JSON.stringify(shapes[key])));
+        if (!shapes[key].endsWithLastLine)
+          rows.push(
+            row(
+              'logs',
+              `${key}: result did not end with the log's last line`,
+              null,
+              { label: '', value: null },
+              undefined,
+              JSON.stringify(shapes[key]),
+            ),
+          );
       }
       return { section: { status: 'ok', bigBytes: bigSize, smallBytes: smallSize, runs, medianMs: m, shapes }, rows };
     } finally {

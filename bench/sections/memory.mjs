@@ -30,7 +30,8 @@ async function keeperMemory(hub, home, log) {
   if (!(await toolNames(hub.client)).includes('start_process')) return { missing: 'hub has no start_process yet' };
   const before = new Set(Object.keys((await storeOf(home).read()).processes));
   const hubBefore = await settledRss(hub.pid);
-  for (let i = 0; i < MANAGED; i++) await callTool(hub.client, 'start_process', { command: 'sleep', args: ['600'], name: `bench-sleep-${i}` });
+  for (let i = 0; i < MANAGED; i++)
+    await callTool(hub.client, 'start_process', { command: 'sleep', args: ['600'], name: `bench-sleep-${i}` });
   const hubAfter = await settledRss(hub.pid);
   const records = Object.values((await storeOf(home).read()).processes).filter(r => !before.has(r.id));
   const keepers = [];
@@ -49,7 +50,10 @@ async function keeperMemory(hub, home, log) {
       members: members.length,
     });
   }
-  for (const record of records) await callTool(hub.client, 'kill_process', { id: record.id, remove: true }).catch(error => log(`  kill_process ${record.id}: ${error.message}`));
+  for (const record of records)
+    await callTool(hub.client, 'kill_process', { id: record.id, remove: true }).catch(error =>
+      log(`  kill_process ${record.id}: ${error.message}`),
+    );
   return {
     keepers,
     keeperRssKb: median(keepers.map(k => k.keeperRssKb)),
@@ -66,7 +70,10 @@ export async function memorySection({ quick, log, shared }) {
   await direct.client.callTool({ name: 'echo', arguments: { message: 'x' } });
   const home = await tempHome();
   const names = Array.from({ length: CHILDREN }, (_, i) => `e${String(i + 1).padStart(2, '0')}`);
-  await addServers(home, names.map((name, i) => everythingRecord(name, i + 1, tools)));
+  await addServers(
+    home,
+    names.map((name, i) => everythingRecord(name, i + 1, tools)),
+  );
   const hub = await spawnHub(home);
   await hub.client.listTools();
   const [hubEarlyKb, directEarlyKb] = await Promise.all([settledRss(hub.pid), settledRss(direct.pid)]);
@@ -85,7 +92,9 @@ export async function memorySection({ quick, log, shared }) {
   try {
     for (const name of names) await callTool(hub.client, `${name}.echo`, { message: 'x' });
     hubBusyKb = await settledRss(hub.pid);
-    childKb = descendants(hub.pid).map(pid => rssKb(pid)).filter(kb => kb > 0);
+    childKb = descendants(hub.pid)
+      .map(pid => rssKb(pid))
+      .filter(kb => kb > 0);
   } catch (error) {
     childrenMissing = `proxied calls not available: ${error.message.split('\n')[0]}`;
   }
@@ -93,24 +102,64 @@ export async function memorySection({ quick, log, shared }) {
   await hub.close();
 
   const rows = [
-    row('memory', `hub RSS idle (${IDLE_WAIT_MS(quick) / 1000} s after tools/list), 10 servers installed (MB)`, mb(hubIdleKb), { label: 'server-everything idle', value: mb(directKb) }, { text: '< 70 MB', below: 70 }),
-    row('memory', 'hub RSS 0.7 s after tools/list, before the heap is compacted (MB)', mb(hubEarlyKb), { label: 'server-everything', value: mb(directEarlyKb) }),
+    row(
+      'memory',
+      `hub RSS idle (${IDLE_WAIT_MS(quick) / 1000} s after tools/list), 10 servers installed (MB)`,
+      mb(hubIdleKb),
+      { label: 'server-everything idle', value: mb(directKb) },
+      { text: '< 70 MB', below: 70 },
+    ),
+    row('memory', 'hub RSS 0.7 s after tools/list, before the heap is compacted (MB)', mb(hubEarlyKb), {
+      label: 'server-everything',
+      value: mb(directEarlyKb),
+    }),
   ];
-  if (childrenMissing) rows.push(row('memory', `hub RSS with ${CHILDREN} children running (MB)`, null, { label: '', value: null }, undefined, childrenMissing));
+  if (childrenMissing)
+    rows.push(
+      row(
+        'memory',
+        `hub RSS with ${CHILDREN} children running (MB)`,
+        null,
+        { label: '', value: null },
+        undefined,
+        childrenMissing,
+      ),
+    );
   else {
     const childrenTotal = childKb.reduce((a, b) => a + b, 0);
     rows.push(
-      row('memory', `hub RSS with ${CHILDREN} children running (MB)`, mb(hubBusyKb), { label: 'hub idle', value: mb(hubIdleKb) }),
-      row('memory', `hub growth per running child (MB)`, mb((hubBusyKb - hubIdleKb) / CHILDREN), { label: 'reference', value: null }),
-      row('memory', `children RSS total (${childKb.length} processes, MB)`, mb(childrenTotal), { label: `${CHILDREN}× server-everything`, value: mb(directEarlyKb * CHILDREN) }),
+      row('memory', `hub RSS with ${CHILDREN} children running (MB)`, mb(hubBusyKb), {
+        label: 'hub idle',
+        value: mb(hubIdleKb),
+      }),
+      row('memory', `hub growth per running child (MB)`, mb((hubBusyKb - hubIdleKb) / CHILDREN), {
+        label: 'reference',
+        value: null,
+      }),
+      row('memory', `children RSS total (${childKb.length} processes, MB)`, mb(childrenTotal), {
+        label: `${CHILDREN}× server-everything`,
+        value: mb(directEarlyKb * CHILDREN),
+      }),
     );
   }
-  if (keeper.missing) rows.push(row('memory', 'keeper RSS per managed process (MB)', null, { label: '', value: null }, undefined, keeper.missing));
+  if (keeper.missing)
+    rows.push(
+      row('memory', 'keeper RSS per managed process (MB)', null, { label: '', value: null }, undefined, keeper.missing),
+    );
   else {
     rows.push(
-      row('memory', 'keeper RSS per managed process (MB)', mb(keeper.keeperRssKb), { label: 'the command (sleep)', value: mb(keeper.commandRssKb) }, { text: '< 5 MB', below: 5 }),
+      row(
+        'memory',
+        'keeper RSS per managed process (MB)',
+        mb(keeper.keeperRssKb),
+        { label: 'the command (sleep)', value: mb(keeper.commandRssKb) },
+        { text: '< 5 MB', below: 5 },
+      ),
       row('memory', 'keeper PSS per managed process (MB)', mb(keeper.keeperPssKb), { label: 'reference', value: null }),
-      row('memory', 'hub RSS growth per managed process (MB)', mb(keeper.hubGrowthPerProcessKb), { label: 'reference', value: null }),
+      row('memory', 'hub RSS growth per managed process (MB)', mb(keeper.hubGrowthPerProcessKb), {
+        label: 'reference',
+        value: null,
+      }),
     );
   }
   return {

@@ -20,7 +20,10 @@ const ECHO = { message: 'hello from the hub bench' };
 
 async function profiled(name, script, args, env, tool) {
   const dir = await tempDir(`hub-bench-prof-${name}-`);
-  const connection = await connectStdio({ args: ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', dir, script, ...args], env });
+  const connection = await connectStdio({
+    args: ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', dir, script, ...args],
+    env,
+  });
   const target = {
     name,
     connection,
@@ -63,7 +66,9 @@ export async function profileSection({ quick, log, shared }) {
     if (probe.isError) hubMissing = `everything.echo through hub failed: ${probe.content?.[0]?.text}`;
   }
   const targets = hubMissing ? [naive.target] : [naive.target, hub.target];
-  log(`  profiling ${targets.map(t => t.name).join(', ')} under echo load (${plan.rounds * plan.block} sequential + ${plan.tputRounds * plan.tputBlock} concurrent calls)`);
+  log(
+    `  profiling ${targets.map(t => t.name).join(', ')} under echo load (${plan.rounds * plan.block} sequential + ${plan.tputRounds * plan.tputBlock} concurrent calls)`,
+  );
   // CPU profile timestamps are CLOCK_MONOTONIC µs, like hrtime: keep only the measured load.
   let fromUs = 0;
   const load = await measureEcho(targets, plan, () => {
@@ -75,7 +80,10 @@ export async function profileSection({ quick, log, shared }) {
   if (hubMissing) await hub.target.connection.close();
   else analyses.hub = analyzeProfile(await collect(hub.dir, hub.target.connection.close), { fromUs });
 
-  const summaryText = ['Profile of the proxied echo hot path (node --cpu-prof, busy samples only):', ...Object.entries(analyses).map(([n, a]) => describeAnalysis(n, a))].join('\n');
+  const summaryText = [
+    'Profile of the proxied echo hot path (node --cpu-prof, busy samples only):',
+    ...Object.entries(analyses).map(([n, a]) => describeAnalysis(n, a)),
+  ].join('\n');
   if (hubMissing) log(`  hub: ${hubMissing}`);
   const inclusive = (a, area) => a?.inclusiveByArea.find(x => x.area === area)?.pct ?? 0;
   const self = (a, area) => a?.selfByArea.find(x => x.area === area)?.pct ?? 0;
@@ -86,15 +94,24 @@ export async function profileSection({ quick, log, shared }) {
     ['zod validation (on the stack)', a => inclusive(a, 'zod')],
     ['SDK Protocol (on the stack)', a => inclusive(a, 'sdk protocol')],
     ['hub code in dist/ (on the stack)', a => inclusive(a, 'hub dist/ (any)')],
-    ['JSON line parsing: deserializeMessage / line-reader #parse (self)', a => round(selfFn(a, /^(deserializeMessage|#parse) /), 1)],
+    [
+      'JSON line parsing: deserializeMessage / line-reader #parse (self)',
+      a => round(selfFn(a, /^(deserializeMessage|#parse) /), 1),
+    ],
     ['pipe writes, writeUtf8String (self)', a => round(selfFn(a, /^writeUtf8String /), 1)],
     ['logging, pino (on the stack)', a => inclusive(a, 'logging (pino)')],
     ['store, lowdb (on the stack)', a => inclusive(a, 'store (lowdb/hub store)')],
     ['GC (self)', a => self(a, 'GC')],
   ];
   const rows = figures.map(([label, get]) =>
-    row('profile', `% of busy CPU: ${label}`, analyses.hub ? get(analyses.hub) : null, { label: 'naive', value: get(analyses.naive) }, undefined, analyses.hub ? undefined : hubMissing),
+    row(
+      'profile',
+      `% of busy CPU: ${label}`,
+      analyses.hub ? get(analyses.hub) : null,
+      { label: 'naive', value: get(analyses.naive) },
+      undefined,
+      analyses.hub ? undefined : hubMissing,
+    ),
   );
   return { section: { status: hubMissing ? 'partial' : 'ok', reason: hubMissing, load, analyses, summaryText }, rows };
 }
-

@@ -1,6 +1,14 @@
 import { tempHome } from '../lib/cleanup.mjs';
 import { median, percentile, round, roundOrder, summary } from '../lib/stats.mjs';
-import { directTarget, hubTarget, leanTarget, naiveTarget, rawTarget, registerEverything, Unavailable } from '../lib/targets.mjs';
+import {
+  directTarget,
+  hubTarget,
+  leanTarget,
+  naiveTarget,
+  rawTarget,
+  registerEverything,
+  Unavailable,
+} from '../lib/targets.mjs';
 import { cpuNs, treeCpuNs } from '../lib/proc.mjs';
 import { row } from '../lib/report.mjs';
 
@@ -50,7 +58,12 @@ async function warmUp(targets, ms) {
 
 /** Sequential latency + CPU, then 16-in-flight throughput, for each target, interleaved. */
 export async function measureEcho(targets, plan, afterWarmUp = () => undefined) {
-  const stats = new Map(targets.map(t => [t.name, { samples: [], cpuNs: 0, selfCpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0, blocks: [], tputBlocks: [] }]));
+  const stats = new Map(
+    targets.map(t => [
+      t.name,
+      { samples: [], cpuNs: 0, selfCpuNs: 0, cpuCalls: 0, tputMs: 0, tputCalls: 0, blocks: [], tputBlocks: [] },
+    ]),
+  );
   await warmUp(targets, plan.warmupMs);
   afterWarmUp();
   for (let round = 0; round < plan.rounds; round++) {
@@ -120,48 +133,142 @@ export async function proxySection({ quick, log, shared }) {
   }
   shared.proxyHome = home;
   const targets = [direct, naive, lean, raw, ...(hub ? [hub] : [])];
-  log(`  ${targets.map(t => t.name).join(', ')}: warm-up ${plan.warmupMs} ms, ${plan.rounds * plan.block} sequential calls each, ${plan.tputRounds * plan.tputBlock} at ${IN_FLIGHT} in flight`);
+  log(
+    `  ${targets.map(t => t.name).join(', ')}: warm-up ${plan.warmupMs} ms, ${plan.rounds * plan.block} sequential calls each, ${plan.tputRounds * plan.tputBlock} at ${IN_FLIGHT} in flight`,
+  );
   const results = await measureEcho(targets, plan);
   await Promise.all(targets.map(t => t.connection.close()));
 
   const d = results.direct;
   // Targets use the per-round paired medians (see measureEcho); pooled figures are shown too.
-  const added = r => ({ p50: r.paired.addedP50Us, cpu: r.paired.addedCpuUs, throughputRatio: r.paired.throughputRatio });
+  const added = r => ({
+    p50: r.paired.addedP50Us,
+    cpu: r.paired.addedCpuUs,
+    throughputRatio: r.paired.throughputRatio,
+  });
   const naiveAdded = added(results.naive);
   const leanAdded = added(results.lean);
   const rawAdded = added(results.raw);
   const rows = [
-    row('proxy', 'direct echo p50 / p90 / p99 (µs)', `${d.latencyUs.p50} / ${d.latencyUs.p90} / ${d.latencyUs.p99}`, { label: 'reference', value: null }),
-    row('proxy', 'naive proxy echo p50 / p90 / p99 (µs)', `${results.naive.latencyUs.p50} / ${results.naive.latencyUs.p90} / ${results.naive.latencyUs.p99}`, { label: 'direct p50', value: d.latencyUs.p50 }),
+    row('proxy', 'direct echo p50 / p90 / p99 (µs)', `${d.latencyUs.p50} / ${d.latencyUs.p90} / ${d.latencyUs.p99}`, {
+      label: 'reference',
+      value: null,
+    }),
+    row(
+      'proxy',
+      'naive proxy echo p50 / p90 / p99 (µs)',
+      `${results.naive.latencyUs.p50} / ${results.naive.latencyUs.p90} / ${results.naive.latencyUs.p99}`,
+      { label: 'direct p50', value: d.latencyUs.p50 },
+    ),
     row('proxy', 'naive proxy added p50 (µs, paired by round)', naiveAdded.p50, { label: 'reference', value: null }),
     row('proxy', 'direct server CPU per call (µs)', d.cpuUsPerCall, { label: 'reference', value: null }),
-    row('proxy', 'naive proxy added CPU per call (µs, paired)', naiveAdded.cpu, { label: 'naive process alone', value: results.naive.cpuUsPerCallOwnProcess }),
-    row('proxy', 'naive proxy throughput (calls/s, 16 in flight)', results.naive.throughputPerS, { label: 'direct', value: d.throughputPerS }),
-    row('proxy', 'naive proxy throughput ÷ direct (paired by round)', naiveAdded.throughputRatio, { label: 'reference', value: null }),
-    row('proxy', 'lean proxy, no SDK (1 parse+stringify per hop): added p50 / CPU (µs), throughput ÷ direct', `${leanAdded.p50} / ${leanAdded.cpu} / ${leanAdded.throughputRatio}`, { label: 'reference', value: null }),
-    row('proxy', 'raw pipe proxy, no parse (the floor): added p50 / CPU (µs), throughput ÷ direct', `${rawAdded.p50} / ${rawAdded.cpu} / ${rawAdded.throughputRatio}`, { label: 'reference', value: null }),
+    row('proxy', 'naive proxy added CPU per call (µs, paired)', naiveAdded.cpu, {
+      label: 'naive process alone',
+      value: results.naive.cpuUsPerCallOwnProcess,
+    }),
+    row('proxy', 'naive proxy throughput (calls/s, 16 in flight)', results.naive.throughputPerS, {
+      label: 'direct',
+      value: d.throughputPerS,
+    }),
+    row('proxy', 'naive proxy throughput ÷ direct (paired by round)', naiveAdded.throughputRatio, {
+      label: 'reference',
+      value: null,
+    }),
+    row(
+      'proxy',
+      'lean proxy, no SDK (1 parse+stringify per hop): added p50 / CPU (µs), throughput ÷ direct',
+      `${leanAdded.p50} / ${leanAdded.cpu} / ${leanAdded.throughputRatio}`,
+      { label: 'reference', value: null },
+    ),
+    row(
+      'proxy',
+      'raw pipe proxy, no parse (the floor): added p50 / CPU (µs), throughput ÷ direct',
+      `${rawAdded.p50} / ${rawAdded.cpu} / ${rawAdded.throughputRatio}`,
+      { label: 'reference', value: null },
+    ),
   ];
-  const section = { status: hub ? 'ok' : 'partial', registeredBy, plan, inFlight: IN_FLIGHT, results, added: { naive: naiveAdded, lean: leanAdded, raw: rawAdded } };
+  const section = {
+    status: hub ? 'ok' : 'partial',
+    registeredBy,
+    plan,
+    inFlight: IN_FLIGHT,
+    results,
+    added: { naive: naiveAdded, lean: leanAdded, raw: rawAdded },
+  };
   if (hub) {
     const h = results.hub;
     const hubAdded = added(h);
     section.added.hub = hubAdded;
     rows.push(
-      row('proxy', 'hub echo p50 / p90 / p99 (µs)', `${h.latencyUs.p50} / ${h.latencyUs.p90} / ${h.latencyUs.p99}`, { label: 'naive p50', value: results.naive.latencyUs.p50 }),
-      row('proxy', 'hub added p50 (µs, paired by round)', hubAdded.p50, { label: 'naive added', value: naiveAdded.p50 }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
-      row('proxy', 'hub added CPU per call (µs, paired)', hubAdded.cpu, { label: 'naive added', value: naiveAdded.cpu }, { text: '≤ 0.5× naive', ratioMax: 0.5 }),
-      row('proxy', 'hub process alone, CPU per call (µs)', h.cpuUsPerCallOwnProcess, { label: 'naive process alone', value: results.naive.cpuUsPerCallOwnProcess }),
-      row('proxy', 'hub throughput (calls/s, 16 in flight)', h.throughputPerS, { label: 'direct', value: d.throughputPerS }),
-      row('proxy', 'hub throughput ÷ direct (paired by round)', hubAdded.throughputRatio, { label: 'naive ÷ direct', value: naiveAdded.throughputRatio }, { text: '≥ 0.7', atLeast: 0.7 }),
+      row('proxy', 'hub echo p50 / p90 / p99 (µs)', `${h.latencyUs.p50} / ${h.latencyUs.p90} / ${h.latencyUs.p99}`, {
+        label: 'naive p50',
+        value: results.naive.latencyUs.p50,
+      }),
+      row(
+        'proxy',
+        'hub added p50 (µs, paired by round)',
+        hubAdded.p50,
+        { label: 'naive added', value: naiveAdded.p50 },
+        { text: '≤ 0.5× naive', ratioMax: 0.5 },
+      ),
+      row(
+        'proxy',
+        'hub added CPU per call (µs, paired)',
+        hubAdded.cpu,
+        { label: 'naive added', value: naiveAdded.cpu },
+        { text: '≤ 0.5× naive', ratioMax: 0.5 },
+      ),
+      row('proxy', 'hub process alone, CPU per call (µs)', h.cpuUsPerCallOwnProcess, {
+        label: 'naive process alone',
+        value: results.naive.cpuUsPerCallOwnProcess,
+      }),
+      row('proxy', 'hub throughput (calls/s, 16 in flight)', h.throughputPerS, {
+        label: 'direct',
+        value: d.throughputPerS,
+      }),
+      row(
+        'proxy',
+        'hub throughput ÷ direct (paired by round)',
+        hubAdded.throughputRatio,
+        { label: 'naive ÷ direct', value: naiveAdded.throughputRatio },
+        { text: '≥ 0.7', atLeast: 0.7 },
+      ),
       // The issue's targets are relative to the naive proxy; on this machine a raw pipe that parses
       // nothing already sits at or past them, so hub is also held to the measured floor itself.
-      row('proxy', 'hub added p50 vs the raw pipe floor (µs)', hubAdded.p50, { label: 'raw pipe added', value: rawAdded.p50 }, { text: '≤ 1.3× floor (proposed)', ratioMax: 1.3 }),
-      row('proxy', 'hub added CPU per call vs the raw pipe floor (µs)', hubAdded.cpu, { label: 'raw pipe added', value: rawAdded.cpu }, { text: '≤ 1.3× floor (proposed)', ratioMax: 1.3 }),
-      row('proxy', 'hub throughput ÷ direct vs the raw pipe floor', hubAdded.throughputRatio, { label: 'raw pipe ÷ direct', value: rawAdded.throughputRatio }, { text: '≥ 0.8× floor (proposed)', ratioMin: 0.8 }),
+      row(
+        'proxy',
+        'hub added p50 vs the raw pipe floor (µs)',
+        hubAdded.p50,
+        { label: 'raw pipe added', value: rawAdded.p50 },
+        { text: '≤ 1.3× floor (proposed)', ratioMax: 1.3 },
+      ),
+      row(
+        'proxy',
+        'hub added CPU per call vs the raw pipe floor (µs)',
+        hubAdded.cpu,
+        { label: 'raw pipe added', value: rawAdded.cpu },
+        { text: '≤ 1.3× floor (proposed)', ratioMax: 1.3 },
+      ),
+      row(
+        'proxy',
+        'hub throughput ÷ direct vs the raw pipe floor',
+        hubAdded.throughputRatio,
+        { label: 'raw pipe ÷ direct', value: rawAdded.throughputRatio },
+        { text: '≥ 0.8× floor (proposed)', ratioMin: 0.8 },
+      ),
     );
   } else {
     section.reason = hubMissing;
-    rows.push(row('proxy', 'hub echo', null, { label: 'naive p50', value: results.naive.latencyUs.p50 }, { text: 'unavailable' }, hubMissing));
+    rows.push(
+      row(
+        'proxy',
+        'hub echo',
+        null,
+        { label: 'naive p50', value: results.naive.latencyUs.p50 },
+        { text: 'unavailable' },
+        hubMissing,
+      ),
+    );
   }
   return { section, rows };
 }

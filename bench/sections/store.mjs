@@ -17,7 +17,9 @@ const WORKER = fileURLToPath(new URL('../store-worker.mjs', import.meta.url));
 async function runWriters(home, writers, perWriter, round) {
   const children = [];
   for (let w = 0; w < writers; w++) {
-    const child = fork(WORKER, [home, `bench-${round}-w${w}`, `bench-${round}-total`, String(perWriter)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(WORKER, [home, `bench-${round}-w${w}`, `bench-${round}-total`, String(perWriter)], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.push(child);
   }
   await Promise.all(children.map(child => once(child, 'message')));
@@ -32,11 +34,22 @@ async function runWriters(home, writers, perWriter, round) {
   const { reservations } = await storeOf(home).read();
   const perWriterCounts = Array.from({ length: writers }, (_, w) => reservations[`bench-${round}-w${w}`] ?? 0);
   // Both must be exact: the shared counter catches lost updates between processes.
-  const written = Math.min(reservations[`bench-${round}-total`] ?? 0, perWriterCounts.reduce((a, b) => a + b, 0));
+  const written = Math.min(
+    reservations[`bench-${round}-total`] ?? 0,
+    perWriterCounts.reduce((a, b) => a + b, 0),
+  );
   return { ms, latencies, heldMs, expected: writers * perWriter, written };
 }
 
-const summarize = r => ({ ms: round(r.ms, 0), lockHeldPct: round((r.heldMs / r.ms) * 100, 1), heldMsPerChange: round(r.heldMs / r.expected, 2), expected: r.expected, written: r.written, p50: round(percentile(r.latencies, 50), 2), p99: round(percentile(r.latencies, 99), 2) });
+const summarize = r => ({
+  ms: round(r.ms, 0),
+  lockHeldPct: round((r.heldMs / r.ms) * 100, 1),
+  heldMsPerChange: round(r.heldMs / r.expected, 2),
+  expected: r.expected,
+  written: r.written,
+  p50: round(percentile(r.latencies, 50), 2),
+  p99: round(percentile(r.latencies, 99), 2),
+});
 
 // The cached tool lists, kept beside db.json (HUB_HOME/tools/<name>.json), never rewritten by these changes.
 function toolsKb(home) {
@@ -53,10 +66,19 @@ function toolsKb(home) {
 async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log, budgetMs }) {
   const home = await tempHome();
   try {
-    if (servers > 0 && tools) await addServers(home, Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)));
-    await addProcesses(home, Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)));
+    if (servers > 0 && tools)
+      await addServers(
+        home,
+        Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)),
+      );
+    await addProcesses(
+      home,
+      Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)),
+    );
     const fileKb = round(statSync(storeOf(home).file).size / 1024, 0);
-    log(`  ${label} store (db.json ${fileKb} KB, tools/ ${toolsKb(home)} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`);
+    log(
+      `  ${label} store (db.json ${fileKb} KB, tools/ ${toolsKb(home)} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`,
+    );
     const multi = [];
     const single = [];
     const caseStart = performance.now();
@@ -76,22 +98,56 @@ async function measureCase({ label, servers, processes }, { writers, perWriter, 
     }
     const rate = runs => (runs.reduce((a, r) => a + r.expected, 0) / runs.reduce((a, r) => a + r.ms, 0)) * 1000;
     const lost = runs => runs.reduce((a, r) => a + (r.expected - r.written), 0);
-    const p99 = runs => percentile(runs.flatMap(r => r.latencies), 99);
+    const p99 = runs =>
+      percentile(
+        runs.flatMap(r => r.latencies),
+        99,
+      );
     const total = multi.concat(single).reduce((a, r) => a + r.expected, 0);
     const rows = [
-      row('store', `${label} db.json (${fileKb} KB), ${writers} processes × ${perWriter} changes: changes/s`, round(rate(multi), 0), { label: '1 process', value: round(rate(single), 0) }, { text: '≥ 500/s', atLeast: 500 }),
-      row('store', `${label}: p99 latency per change under contention (ms)`, round(p99(multi), 2), { label: '1 process p99', value: round(p99(single), 2) }),
-      row('store', `${label}: changes lost`, lost(multi) + lost(single), { label: 'of', value: total }, { text: '0', below: 1 }),
+      row(
+        'store',
+        `${label} db.json (${fileKb} KB), ${writers} processes × ${perWriter} changes: changes/s`,
+        round(rate(multi), 0),
+        { label: '1 process', value: round(rate(single), 0) },
+        { text: '≥ 500/s', atLeast: 500 },
+      ),
+      row('store', `${label}: p99 latency per change under contention (ms)`, round(p99(multi), 2), {
+        label: '1 process p99',
+        value: round(p99(single), 2),
+      }),
+      row(
+        'store',
+        `${label}: changes lost`,
+        lost(multi) + lost(single),
+        { label: 'of', value: total },
+        { text: '0', below: 1 },
+      ),
     ];
     rows[2].ratio = null;
     // Lock utilisation: the share of the wall time some writer held the lock; the rest is handoff.
     const held = runs => (runs.reduce((a, r) => a + r.heldMs, 0) / runs.reduce((a, r) => a + r.ms, 0)) * 100;
     const heldPerChange = runs => runs.reduce((a, r) => a + r.heldMs, 0) / runs.reduce((a, r) => a + r.expected, 0);
     rows.push(
-      row('store', `${label}: lock held per change (ms)`, round(heldPerChange(multi), 2), { label: '1 process', value: round(heldPerChange(single), 2) }),
-      row('store', `${label}: share of time the lock is held, under contention (%)`, round(held(multi), 1), { label: '1 process', value: round(held(single), 1) }),
+      row('store', `${label}: lock held per change (ms)`, round(heldPerChange(multi), 2), {
+        label: '1 process',
+        value: round(heldPerChange(single), 2),
+      }),
+      row('store', `${label}: share of time the lock is held, under contention (%)`, round(held(multi), 1), {
+        label: '1 process',
+        value: round(held(single), 1),
+      }),
     );
-    return { result: { skippedRounds: skipped, dbJsonKb: fileKb, finalDbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0), multi: multi.map(summarize), single: single.map(summarize) }, rows };
+    return {
+      result: {
+        skippedRounds: skipped,
+        dbJsonKb: fileKb,
+        finalDbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0),
+        multi: multi.map(summarize),
+        single: single.map(summarize),
+      },
+      rows,
+    };
   } finally {
     removeDir(home);
   }
@@ -113,7 +169,14 @@ export async function storeSection({ quick, log, shared }) {
   const section = { status: 'ok', writers, perWriter, cases: {} };
   const rows = [];
   for (const c of cases) {
-    const out = await measureCase(c, { writers, perWriter, rounds: c.rounds, tools: shared.everythingTools, log, budgetMs: quick ? 15_000 : 60_000 });
+    const out = await measureCase(c, {
+      writers,
+      perWriter,
+      rounds: c.rounds,
+      tools: shared.everythingTools,
+      log,
+      budgetMs: quick ? 15_000 : 60_000,
+    });
     section.cases[c.label] = { ...c, ...out.result };
     rows.push(...out.rows);
   }

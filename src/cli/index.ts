@@ -76,7 +76,11 @@ export async function runCli(
 
 async function storeHealthNow() {
   try {
-    const [{ loadConfig }, { currentStoreHealth }, { openStore }] = await Promise.all([import('../config.js'), import('../store/health.js'), import('../store/store.js')]);
+    const [{ loadConfig }, { currentStoreHealth }, { openStore }] = await Promise.all([
+      import('../config.js'),
+      import('../store/health.js'),
+      import('../store/store.js'),
+    ]);
     const { paths } = loadConfig(process.env);
     return await currentStoreHealth(paths, () => openStore(paths).read());
   } catch {

@@ -35,7 +35,11 @@ export const uninstall: CliCommand = async (argv, io) => {
         if (!values.json)
           io.out(
             `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.${
-              result.dataKept ? ` Its data stays in ${result.dataKept} (hub uninstall --purge ${name} deletes it).` : result.dataRemoved ? ` Deleted its data folder ${result.dataRemoved}.` : ''
+              result.dataKept
+                ? ` Its data stays in ${result.dataKept} (hub uninstall --purge ${name} deletes it).`
+                : result.dataRemoved
+                  ? ` Deleted its data folder ${result.dataRemoved}.`
+                  : ''
             }\n`,
           );
       } catch (error) {
@@ -89,7 +93,10 @@ export const upgrade: CliCommand = async (argv, io) => {
         `Server "${name}" is a registered command, not an npm install: update the program itself, then run hub install again with the same command.`,
       );
     const before = record.version;
-    const installed = await upgradeRecord(record, terminalInstallContext(context, manager, io, values.verbose === true));
+    const installed = await upgradeRecord(
+      record,
+      terminalInstallContext(context, manager, io, values.verbose === true),
+    );
     return { before, installed };
   });
   if (values.json)

@@ -103,7 +103,8 @@ export const logs: CliCommand = async (argv, io) => {
   });
   const id = reference(positionals[0], 'logs <id> [-n N] [-f]');
   const lines = values.lines === undefined ? 100 : Number(values.lines);
-  if (!Number.isInteger(lines) || lines < 1 || lines > 2000) throw new HubError('INVALID_INPUT', '-n must be a whole number from 1 to 2000.');
+  if (!Number.isInteger(lines) || lines < 1 || lines > 2000)
+    throw new HubError('INVALID_INPUT', '-n must be a whole number from 1 to 2000.');
   const grep = values.grep === undefined ? undefined : compileLinePattern(values.grep, '--grep');
   const { manager } = openManager();
   let { record, slice } = await manager.logs({ reference: id, lines, grep, raw: values.raw });

@@ -129,7 +129,9 @@ export const install: CliCommand = async (argv, io) => {
         env,
         start: values['no-start'] !== true,
         // Named packages may run their install scripts; "*" allows every package's.
-        ...(values['allow-scripts'] && { allowScripts: values['allow-scripts'].includes('*') ? true : values['allow-scripts'] }),
+        ...(values['allow-scripts'] && {
+          allowScripts: values['allow-scripts'].includes('*') ? true : values['allow-scripts'],
+        }),
       },
       terminalInstallContext(context, manager, io, values.verbose === true),
     ),

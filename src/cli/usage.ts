@@ -13,14 +13,18 @@ export const COMMANDS = {
     summary: 'find MCP servers',
   },
   install: {
-    usage: 'hub install <package>[@version] [--name N] [--env K=V]... [--arg A]... [--allow-scripts PKG|*]... [--no-start] [--verbose] [--json]',
+    usage:
+      'hub install <package>[@version] [--name N] [--env K=V]... [--arg A]... [--allow-scripts PKG|*]... [--no-start] [--verbose] [--json]',
     summary: 'install an MCP server from npm',
   },
   upgrade: {
     usage: 'hub upgrade <name> [--verbose] [--json]',
     summary: 'install the latest version of an installed server, keeping its env and args',
   },
-  uninstall: { usage: 'hub uninstall <name>... [--purge] [--json]', summary: 'stop and remove installed servers (their data folders stay unless --purge)' },
+  uninstall: {
+    usage: 'hub uninstall <name>... [--purge] [--json]',
+    summary: 'stop and remove installed servers (their data folders stay unless --purge)',
+  },
   config: {
     usage: 'hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
     summary: 'add hub to an MCP client',

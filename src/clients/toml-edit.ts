@@ -72,7 +72,11 @@ const blank = (line: string | undefined): boolean => line === undefined || line.
  * lines with each range left out; the first range's place takes `replacement` when given. A blank
  * line that would double one before a removed range is dropped with it.
  */
-function splice(lines: readonly string[], ranges: readonly [number, number][], replacement?: readonly string[]): string {
+function splice(
+  lines: readonly string[],
+  ranges: readonly [number, number][],
+  replacement?: readonly string[],
+): string {
   const removed = new Set<number>();
   for (const [from, to] of ranges) {
     for (let index = from; index < to; index += 1) removed.add(index);
@@ -92,7 +96,12 @@ const tableText = (path: readonly string[], value: Record<string, unknown>): str
   stringifyToml(path.reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), value)).trimEnd();
 
 /** text with the table [path.key] set to value (replaced in place, or appended), or undefined. */
-export function setTomlTable(text: string, path: readonly string[], key: string, value: Record<string, unknown>): string | undefined {
+export function setTomlTable(
+  text: string,
+  path: readonly string[],
+  key: string,
+  value: Record<string, unknown>,
+): string | undefined {
   const full = [...path, key];
   const lines = text.split('\n');
   const ranges = blocks(lines, full);

@@ -40,12 +40,14 @@ export interface FastStart {
 const LOAD_ANYWAY_MS = 250;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
 // At least as strict as the SDK's InitializeRequestSchema on what this lane reads.
 function initializeParams(params: unknown): { version: string } | undefined {
-  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities)) return undefined;
+  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities))
+    return undefined;
   if (!Object.values(params.capabilities).every(value => value === undefined || isObject(value))) return undefined;
   const info = params.clientInfo;
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
@@ -53,7 +55,11 @@ function initializeParams(params: unknown): { version: string } | undefined {
 }
 
 // The build's instructions plus the installed servers' section, as the full hub builds it.
-function serverInstructions(listing: FastStartListing, env: NodeJS.ProcessEnv, mode: NameMode): { instructions?: string } {
+function serverInstructions(
+  listing: FastStartListing,
+  env: NodeJS.ProcessEnv,
+  mode: NameMode,
+): { instructions?: string } {
   const home = leanHome(env);
   const section = home === undefined ? '' : spellText(instructionsSectionFromDb(hubPaths(home).db), mode);
   const instructions = (listing.initialize[mode].instructions ?? '') + section;
@@ -110,7 +116,9 @@ export function startFastStart(options: {
       mode = nameMode();
       if (!init || !mode) return false;
       initialized = true;
-      const protocolVersion = listing.protocol.supported.includes(init.version) ? init.version : listing.protocol.latest;
+      const protocolVersion = listing.protocol.supported.includes(init.version)
+        ? init.version
+        : listing.protocol.latest;
       reply(id, { protocolVersion, ...listing.initialize[mode], ...serverInstructions(listing, env, mode) });
       return true;
     }

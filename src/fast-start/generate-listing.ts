@@ -20,7 +20,10 @@ async function ask(mode: NameMode): Promise<{ init: Json; tools: Json[] }> {
   try {
     const clientInfo = { name: 'hub-build', version: HUB_VERSION };
     const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo };
-    const { init, list } = await askHub({ HUB_HOME: home, HUB_TOOL_NAMES: mode, HUB_LOG_LEVEL: 'silent' }, { id: 1, method: 'initialize', params });
+    const { init, list } = await askHub(
+      { HUB_HOME: home, HUB_TOOL_NAMES: mode, HUB_LOG_LEVEL: 'silent' },
+      { id: 1, method: 'initialize', params },
+    );
     const tools = (list.result as Json | undefined)?.tools;
     if (!init.result || !Array.isArray(tools)) throw new Error('hub did not answer initialize and tools/list');
     return { init: init.result as Json, tools: tools as Json[] };
@@ -31,7 +34,8 @@ async function ask(mode: NameMode): Promise<{ init: Json; tools: Json[] }> {
 
 const dotted = await ask('dotted');
 const underscore = await ask('underscore');
-const withoutVersion = ({ protocolVersion: _negotiated, ...rest }: Json) => rest as unknown as FastStartListing['initialize'][NameMode];
+const withoutVersion = ({ protocolVersion: _negotiated, ...rest }: Json) =>
+  rest as unknown as FastStartListing['initialize'][NameMode];
 const listing: FastStartListing = {
   hubVersion: HUB_VERSION,
   storeVersion: STORE_VERSION,

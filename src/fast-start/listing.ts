@@ -12,7 +12,10 @@ export interface FastStartListing {
   readonly storeVersion: number;
   readonly protocol: { readonly latest: string; readonly supported: readonly string[] };
   /** The instructions name tools, so each spelling has its own answer. */
-  readonly initialize: Record<NameMode, { readonly capabilities: Json; readonly serverInfo: Json; readonly instructions?: string }>;
+  readonly initialize: Record<
+    NameMode,
+    { readonly capabilities: Json; readonly serverInfo: Json; readonly instructions?: string }
+  >;
   readonly tools: Record<NameMode, Json[]>;
 }
 
@@ -22,7 +25,11 @@ export const LISTING_FILE = new URL('./listing.json', import.meta.url);
 export function loadListing(hubVersion: string): FastStartListing | undefined {
   try {
     const listing = JSON.parse(readFileSync(LISTING_FILE, 'utf8')) as FastStartListing;
-    return listing.hubVersion === hubVersion && Array.isArray(listing.tools?.dotted) && listing.initialize?.underscore !== undefined ? listing : undefined;
+    return listing.hubVersion === hubVersion &&
+      Array.isArray(listing.tools?.dotted) &&
+      listing.initialize?.underscore !== undefined
+      ? listing
+      : undefined;
   } catch {
     return undefined;
   }

@@ -14,7 +14,8 @@ export interface LeanServer {
   readonly tools: Json[];
 }
 
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
 
@@ -41,7 +42,8 @@ export function leanHome(env: NodeJS.ProcessEnv): string | undefined {
 /** The toolNames setting, or undefined when only the full config validation can tell. */
 export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 'underscore' | 'auto' | undefined {
   const fromEnv = env.HUB_TOOL_NAMES;
-  if (fromEnv !== undefined) return fromEnv === 'dotted' || fromEnv === 'underscore' || fromEnv === 'auto' ? fromEnv : undefined;
+  if (fromEnv !== undefined)
+    return fromEnv === 'dotted' || fromEnv === 'underscore' || fromEnv === 'auto' ? fromEnv : undefined;
   const file = readJson(hubPaths(home).configFile);
   if (file === null) return 'underscore';
   // A file that sets toolNames counts only if all of it validates: the full hub decides.
@@ -49,14 +51,18 @@ export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 
 }
 
 const isCachedTool = (tool: unknown): tool is Json =>
-  isObject(tool) && isString(tool.name) && isObject(tool.inputSchema) && tool.inputSchema.type === 'object' &&
+  isObject(tool) &&
+  isString(tool.name) &&
+  isObject(tool.inputSchema) &&
+  tool.inputSchema.type === 'object' &&
   (tool.description === undefined || isString(tool.description));
 
 const isToolList = (tools: unknown): tools is Json[] => Array.isArray(tools) && tools.every(isCachedTool);
 
 // Every field the store schema requires of a server record, so the full hub never drops one this keeps.
 function isServerRecord(record: unknown, key: string): record is Json {
-  if (!isObject(record) || record.name !== key || !isString(record.command) || !isStringArray(record.args)) return false;
+  if (!isObject(record) || record.name !== key || !isString(record.command) || !isStringArray(record.args))
+    return false;
   if (!isObject(record.env) || !Object.values(record.env).every(isString)) return false;
   if (record.mode !== 'npm' && record.mode !== 'command') return false;
   if (!isString(record.installedAt) || !Number.isInteger(record.order)) return false;
@@ -73,7 +79,8 @@ function toolsOf(paths: HubPaths, record: Json): Json[] | undefined {
   const file = readJson(paths.toolsFile(record.name as string));
   if (file === null) return inline;
   // A damaged cache file is a case the full hub handles (it falls back to the inline list).
-  if (!isObject(file) || file.server !== record.name || !isString(file.updatedAt) || !isToolList(file.tools)) return undefined;
+  if (!isObject(file) || file.server !== record.name || !isString(file.updatedAt) || !isToolList(file.tools))
+    return undefined;
   return file.tools;
 }
 
@@ -82,7 +89,8 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
   const paths = hubPaths(home);
   const db = readJson(paths.db);
   if (db === null) return [];
-  if (!isObject(db) || db.version !== storeVersion || !isObject(db.servers) || !isObject(db.processes)) return undefined;
+  if (!isObject(db) || db.version !== storeVersion || !isObject(db.servers) || !isObject(db.processes))
+    return undefined;
   const servers: LeanServer[] = [];
   for (const [key, record] of Object.entries(db.servers)) {
     if (!isServerRecord(record, key)) return undefined;

@@ -28,6 +28,7 @@ export function readExitFile(file: string): ExitInfo | undefined {
   if (!Number.isInteger(code)) return undefined;
   let endedAtMs = Number(timeText);
   // Non-GNU date wrote no milliseconds: the file's mtime is when the keeper wrote it.
-  if (!Number.isFinite(endedAtMs) || endedAtMs < 1e12) endedAtMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+  if (!Number.isFinite(endedAtMs) || endedAtMs < 1e12)
+    endedAtMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
   return { code, endedAtMs: Math.round(endedAtMs), signal: signalFromCode(code) };
 }

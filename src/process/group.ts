@@ -14,7 +14,8 @@ export function liveProcesses(matches: (identity: ProcessIdentity) => boolean): 
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid <= 0) continue;
     const identity = readProcessIdentity(pid);
-    if (identity && identity.state !== 'Z' && identity.state !== 'X' && identity.state !== 'x' && matches(identity)) found.push(identity);
+    if (identity && identity.state !== 'Z' && identity.state !== 'X' && identity.state !== 'x' && matches(identity))
+      found.push(identity);
   }
   return found;
 }

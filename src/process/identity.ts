@@ -23,7 +23,14 @@ export function readProcessIdentity(pid: number): ProcessIdentity | undefined {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const startTicks = Number(fields[19]);
   if (!Number.isFinite(startTicks)) return undefined;
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTicks };
+  return {
+    pid,
+    state: fields[0] ?? '?',
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    sid: Number(fields[3]),
+    startTicks,
+  };
 }
 
 let bootIdCache: string | undefined;
@@ -49,12 +56,17 @@ export function isSameProcess(pid: number, startTicks?: number, recordedBootId?:
 }
 
 /** The full check for a recorded keeper: same pid, start time, boot and process group, not a zombie. */
-export function isRecordedProcess(pid: number, recorded: { startTicks?: number | undefined; bootId?: string | undefined; pgid?: number | undefined }): boolean {
+export function isRecordedProcess(
+  pid: number,
+  recorded: { startTicks?: number | undefined; bootId?: string | undefined; pgid?: number | undefined },
+): boolean {
   if (recorded.startTicks === undefined) return false;
   if (recorded.bootId !== undefined && recorded.bootId !== bootId()) return false;
   const identity = readProcessIdentity(pid);
   if (!identity || ENDED_STATES.has(identity.state)) return false;
-  return identity.startTicks === recorded.startTicks && (recorded.pgid === undefined || identity.pgid === recorded.pgid);
+  return (
+    identity.startTicks === recorded.startTicks && (recorded.pgid === undefined || identity.pgid === recorded.pgid)
+  );
 }
 
 /** Whether a process with this pid exists (EPERM: it does, owned by someone else). */

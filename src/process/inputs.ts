@@ -20,7 +20,10 @@ export const RegexText = z
 
 export const ProcessReference = z
   .string()
-  .regex(REFERENCE_PATTERN, 'must be a process id or name from start_process/list_processes (letters, digits, ".", "_", "-"; no "/")')
+  .regex(
+    REFERENCE_PATTERN,
+    'must be a process id or name from start_process/list_processes (letters, digits, ".", "_", "-"; no "/")',
+  )
   .describe('The id (or name) of a process, as start_process or list_processes returned it');
 
 export const ProcessName = z

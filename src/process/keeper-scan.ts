@@ -43,10 +43,19 @@ function keeperAt(pid: number, paths: HubPaths): FoundKeeper | undefined {
   if (!argv || argv[1] !== '-c' || argv[KEEPER_ARGV.name] !== KEEPER_NAME) return undefined;
   const exitFile = argv[KEEPER_ARGV.exitFile] ?? '';
   const id = basename(exitFile, '.exit');
-  if (dirname(exitFile) !== paths.processLogsDir || !ID_PATTERN.test(id) || exitFile !== paths.processExitFile(id)) return undefined;
+  if (dirname(exitFile) !== paths.processLogsDir || !ID_PATTERN.test(id) || exitFile !== paths.processExitFile(id))
+    return undefined;
   const mode = argv[KEEPER_ARGV.mode] === 'argv' ? 'argv' : 'shell';
   const command = argv[KEEPER_ARGV.command] ?? '';
-  return { id, pid, startTicks: identity.startTicks, mode, command, args: mode === 'argv' ? argv.slice(KEEPER_ARGV.command + 1) : undefined, cwd: readCwd(pid) };
+  return {
+    id,
+    pid,
+    startTicks: identity.startTicks,
+    mode,
+    command,
+    args: mode === 'argv' ? argv.slice(KEEPER_ARGV.command + 1) : undefined,
+    cwd: readCwd(pid),
+  };
 }
 
 /** Every live keeper whose exit file lies in this HUB_HOME, by id. */

@@ -31,7 +31,7 @@ export const KEEPER_SCRIPT = [
   'fi',
   // Set after the log-cap subshell starts: a subshell inheriting a caught TERM would drop it
   // until its own trap is set, and the keeper's TERM to it would be lost.
-  "trap : TERM INT HUP QUIT USR1 USR2",
+  'trap : TERM INT HUP QUIT USR1 USR2',
   'if [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1"; else "$@"; fi',
   'c=$?',
   'if [ -n "$w" ]; then kill $w 2>/dev/null; wait $w 2>/dev/null; capcheck; fi',
@@ -46,7 +46,10 @@ export const KEEPER_ARGV = { name: 3, exitFile: 4, mode: 5, command: 10 } as con
 
 // The short-lived log cutter the keeper runs: next to this module in dist/, or dist/ when hub
 // runs from its sources (tests).
-const LOG_CAP_MAIN = [new URL('./log-cap-main.js', import.meta.url), new URL('../../dist/process/log-cap-main.js', import.meta.url)]
+const LOG_CAP_MAIN = [
+  new URL('./log-cap-main.js', import.meta.url),
+  new URL('../../dist/process/log-cap-main.js', import.meta.url),
+]
   .map(url => fileURLToPath(url))
   .find(file => existsSync(file));
 
@@ -79,7 +82,18 @@ export async function prepareKeeper(): Promise<void> {
 export function spawnKeeper(spec: KeeperSpec): number {
   const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
   const cap = LOG_CAP_MAIN === undefined ? 0 : spec.logCapBytes;
-  const argv: string[] = ['-c', KEEPER_SCRIPT, KEEPER_NAME, spec.exitFile, tail[0] ?? 'shell', spec.logFile, String(cap), process.execPath, LOG_CAP_MAIN ?? '-', ...tail.slice(1)];
+  const argv: string[] = [
+    '-c',
+    KEEPER_SCRIPT,
+    KEEPER_NAME,
+    spec.exitFile,
+    tail[0] ?? 'shell',
+    spec.logFile,
+    String(cap),
+    process.execPath,
+    LOG_CAP_MAIN ?? '-',
+    ...tail.slice(1),
+  ];
   // O_APPEND: every write lands at the end, so the log cap can cut the file in place.
   const fd = openSync(spec.logFile, 'a', 0o600);
   // execa 9's types name only 3..9 as raw descriptors; at runtime any open fd is handed to spawn.
@@ -103,13 +117,20 @@ export function spawnKeeper(spec: KeeperSpec): number {
     subprocess.unref();
     pid = subprocess.pid;
   } catch (error) {
-    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": ${clip((error as Error).message)}.`, { cause: error });
+    throw new HubError(
+      'SPAWN_FAILED',
+      `Could not start /bin/sh for "${clip(spec.command)}": ${clip((error as Error).message)}.`,
+      { cause: error },
+    );
   } finally {
     // The child holds its own copy; hub keeps no handle to the log.
     closeSync(fd);
   }
   if (pid === undefined) {
-    throw new HubError('SPAWN_FAILED', `Could not start /bin/sh for "${clip(spec.command)}": the system refused it (an argument over 128 KB or all of them over the system's limit, or /bin/sh missing). Shorten "args"/"command" or "env".`);
+    throw new HubError(
+      'SPAWN_FAILED',
+      `Could not start /bin/sh for "${clip(spec.command)}": the system refused it (an argument over 128 KB or all of them over the system's limit, or /bin/sh missing). Shorten "args"/"command" or "env".`,
+    );
   }
   return pid;
 }

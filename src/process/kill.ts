@@ -45,7 +45,11 @@ async function settled(store: Store, paths: HubPaths, reference: string): Promis
   for (;;) {
     const found = findRecord(await readRecords(store, paths), reference);
     if (found.startingBy === undefined) return found;
-    if (Date.now() >= until) throw new HubError('STORE_BUSY', `Process "${found.id}" is still being started by hub pid ${found.startingBy.pid}; try kill_process again in a moment.`);
+    if (Date.now() >= until)
+      throw new HubError(
+        'STORE_BUSY',
+        `Process "${found.id}" is still being started by hub pid ${found.startingBy.pid}; try kill_process again in a moment.`,
+      );
     await sleep(50);
   }
 }
@@ -53,21 +57,36 @@ async function settled(store: Store, paths: HubPaths, reference: string): Promis
 // What is written after the signals: the kill (unless the keeper's own exit already recorded
 // more), or the record's removal. The store may refuse (full disk, frozen lock holder): the
 // process is stopped all the same, so the caller gets the outcome with a warning.
-function writer(store: Store, paths: HubPaths, id: string, patch: Partial<ProcessRecord>, remove: boolean, signalledAtMs: number) {
+function writer(
+  store: Store,
+  paths: HubPaths,
+  id: string,
+  patch: Partial<ProcessRecord>,
+  remove: boolean,
+  signalledAtMs: number,
+) {
   return () =>
     store.update(data => {
       const stored = data.processes[id];
       if (!stored) return undefined;
       let record = reconcileRecord({ ...stored, ...patch }, paths);
       // Another hub may have recorded the end as an exit meanwhile: it ended by our signal.
-      if (record.status === 'exited' && patch.killRequestedAt !== undefined && Date.parse(record.endedAt ?? '') >= signalledAtMs) record = { ...record, status: 'killed' };
+      if (
+        record.status === 'exited' &&
+        patch.killRequestedAt !== undefined &&
+        Date.parse(record.endedAt ?? '') >= signalledAtMs
+      )
+        record = { ...record, status: 'killed' };
       if (remove) forgetRecord(data, paths, id);
       else data.processes[id] = record;
       return record;
     });
 }
 
-async function record(write: () => Promise<ProcessRecord | undefined>, expected: ProcessRecord): Promise<{ record: ProcessRecord; warning: string | undefined }> {
+async function record(
+  write: () => Promise<ProcessRecord | undefined>,
+  expected: ProcessRecord,
+): Promise<{ record: ProcessRecord; warning: string | undefined }> {
   let lastError: unknown;
   for (const pause of [0, ...RECORD_RETRY_MS]) {
     if (pause > 0) await sleep(pause);
@@ -85,7 +104,10 @@ async function record(write: () => Promise<ProcessRecord | undefined>, expected:
   };
   retry(0);
   const reason = clip((lastError as Error | undefined)?.message ?? 'unknown error');
-  return { record: expected, warning: `The process was stopped, but its record could not be written yet (${reason}); hub keeps retrying, and the next list_processes records it once the store is writable.` };
+  return {
+    record: expected,
+    warning: `The process was stopped, but its record could not be written yet (${reason}); hub keeps retrying, and the next list_processes records it once the store is writable.`,
+  };
 }
 
 // SIGTERM (or the given signal) to the whole group, SIGKILL after grace, wait until no member
@@ -102,9 +124,20 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
     const owned = ownsGroupIds(found);
     const strays = owned ? liveGroupMembers(pgid) : [];
     const escaped = owned ? liveSessionStrays(found) : [];
-    const outcome = strays.length + escaped.length > 0 ? await stopGroup(pgid, spec.signal, spec.graceMs, escaped) : undefined;
+    const outcome =
+      strays.length + escaped.length > 0 ? await stopGroup(pgid, spec.signal, spec.graceMs, escaped) : undefined;
     const written = await record(writer(store, paths, found.id, {}, spec.remove, signalledAtMs), found);
-    return { record: written.record, alreadyEnded: true, signalSent: outcome ? spec.signal : undefined, escalated: outcome?.escalated ?? false, strayMembers: strays.length, escapedMembers: escaped.length, removed: spec.remove, waitedMs: outcome?.waitedMs ?? 0, warning: written.warning };
+    return {
+      record: written.record,
+      alreadyEnded: true,
+      signalSent: outcome ? spec.signal : undefined,
+      escalated: outcome?.escalated ?? false,
+      strayMembers: strays.length,
+      escapedMembers: escaped.length,
+      removed: spec.remove,
+      waitedMs: outcome?.waitedMs ?? 0,
+      warning: written.warning,
+    };
   }
   try {
     closeSync(openSync(killMarkerFile(paths, found.id), 'w', 0o600));
@@ -114,11 +147,27 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
   const escapees = liveSessionStrays(found);
   const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees);
   if (!outcome.stopped) {
-    throw new HubError('STOP_FAILED', `Process "${found.id}" (group ${pgid}) still has live members after SIGKILL (${[...liveGroupMembers(pgid), ...outcome.survivors].join(', ')}); they may be stuck in the kernel. Try kill_process again later.`);
+    throw new HubError(
+      'STOP_FAILED',
+      `Process "${found.id}" (group ${pgid}) still has live members after SIGKILL (${[...liveGroupMembers(pgid), ...outcome.survivors].join(', ')}); they may be stuck in the kernel. Try kill_process again later.`,
+    );
   }
   // The keeper records the exit unless SIGKILL reached it first; then the signal is ours to record.
-  const patch: Partial<ProcessRecord> = { killRequestedAt: new Date(signalledAtMs).toISOString(), signal: outcome.escalated || spec.signal === 'SIGKILL' ? 'SIGKILL' : spec.signal };
+  const patch: Partial<ProcessRecord> = {
+    killRequestedAt: new Date(signalledAtMs).toISOString(),
+    signal: outcome.escalated || spec.signal === 'SIGKILL' ? 'SIGKILL' : spec.signal,
+  };
   const expected = { ...reconcileRecord({ ...found, ...patch }, paths), status: 'killed' as const };
   const written = await record(writer(store, paths, found.id, patch, spec.remove, signalledAtMs), expected);
-  return { record: written.record, alreadyEnded: false, signalSent: spec.signal, escalated: outcome.escalated, strayMembers: 0, escapedMembers: escapees.length, removed: spec.remove, waitedMs: outcome.waitedMs, warning: written.warning };
+  return {
+    record: written.record,
+    alreadyEnded: false,
+    signalSent: spec.signal,
+    escalated: outcome.escalated,
+    strayMembers: 0,
+    escapedMembers: escapees.length,
+    removed: spec.remove,
+    waitedMs: outcome.waitedMs,
+    warning: written.warning,
+  };
 }

@@ -28,6 +28,7 @@ export function readLayout(fd: number, size: number): LogLayout {
 export const toLogical = (layout: LogLayout, physical: number): number =>
   physical <= layout.markerBytes ? layout.droppedBytes : layout.droppedBytes + physical - layout.markerBytes;
 
-export const toPhysical = (layout: LogLayout, logical: number): number => logical - layout.droppedBytes + layout.markerBytes;
+export const toPhysical = (layout: LogLayout, logical: number): number =>
+  logical - layout.droppedBytes + layout.markerBytes;
 
 export const logicalEnd = (layout: LogLayout): number => toLogical(layout, layout.size);

@@ -48,87 +48,100 @@ function withLog<T>(file: string, fn: (fd: number, layout: LogLayout) => T): T |
   }
 }
 
-const EMPTY: LogSlice = { lines: [], nextCursor: 0, truncated: false, cursorReset: false, droppedBytes: 0, scannedBytes: 0 };
+const EMPTY: LogSlice = {
+  lines: [],
+  nextCursor: 0,
+  truncated: false,
+  cursorReset: false,
+  droppedBytes: 0,
+  scannedBytes: 0,
+};
 
 // The last `lines` lines (matching grep), read backwards in fixed chunks from the end: the cost
 // depends on what is returned (bounded by maxBytes, or GREP_SCAN_BYTES with grep), never on the
 // size of the file.
 export function tailLog(file: string, options: LogReadOptions): LogSlice {
-  return withLog(file, (fd, layout) => {
-    const budget = options.grep ? GREP_SCAN_BYTES : options.maxBytes;
-    const found: string[] = [];
-    let foundBytes = 0;
-    let position = layout.size;
-    let carry = Buffer.alloc(0);
-    let scanned = 0;
-    let full = false;
-    const take = (bytes: Buffer): void => {
-      const line = render(bytes, options.raw);
-      if (options.grep && !options.grep.test(line)) return;
-      found.push(line);
-      foundBytes += Buffer.byteLength(line) + 1;
-      full = found.length >= options.lines || foundBytes >= options.maxBytes;
-    };
-    // A final newline ends the last line; it does not start an empty one.
-    let skipFinalNewline = true;
-    // A line longer than maxBytes keeps only its end ("…" + last maxBytes), so the carry
-    // never grows past maxBytes and a file of one huge line costs no more than any other.
-    let clipped = false;
-    while (position > 0 && !full && scanned < budget) {
-      const length = Math.min(CHUNK_BYTES, position, budget - scanned);
-      let chunk = Buffer.alloc(length);
-      readSync(fd, chunk, 0, length, position - length);
-      position -= length;
-      scanned += length;
-      if (clipped) {
-        const newline = chunk.lastIndexOf(0x0a);
-        if (newline < 0) continue;
-        take(Buffer.concat([Buffer.from('…'), carry]));
-        carry = Buffer.alloc(0);
-        clipped = false;
-        chunk = chunk.subarray(0, newline + 1);
-        skipFinalNewline = true;
-        if (full) {
-          carry = Buffer.from(chunk.subarray(0, newline));
-          break;
+  return (
+    withLog(file, (fd, layout) => {
+      const budget = options.grep ? GREP_SCAN_BYTES : options.maxBytes;
+      const found: string[] = [];
+      let foundBytes = 0;
+      let position = layout.size;
+      let carry = Buffer.alloc(0);
+      let scanned = 0;
+      let full = false;
+      const take = (bytes: Buffer): void => {
+        const line = render(bytes, options.raw);
+        if (options.grep && !options.grep.test(line)) return;
+        found.push(line);
+        foundBytes += Buffer.byteLength(line) + 1;
+        full = found.length >= options.lines || foundBytes >= options.maxBytes;
+      };
+      // A final newline ends the last line; it does not start an empty one.
+      let skipFinalNewline = true;
+      // A line longer than maxBytes keeps only its end ("…" + last maxBytes), so the carry
+      // never grows past maxBytes and a file of one huge line costs no more than any other.
+      let clipped = false;
+      while (position > 0 && !full && scanned < budget) {
+        const length = Math.min(CHUNK_BYTES, position, budget - scanned);
+        let chunk = Buffer.alloc(length);
+        readSync(fd, chunk, 0, length, position - length);
+        position -= length;
+        scanned += length;
+        if (clipped) {
+          const newline = chunk.lastIndexOf(0x0a);
+          if (newline < 0) continue;
+          take(Buffer.concat([Buffer.from('…'), carry]));
+          carry = Buffer.alloc(0);
+          clipped = false;
+          chunk = chunk.subarray(0, newline + 1);
+          skipFinalNewline = true;
+          if (full) {
+            carry = Buffer.from(chunk.subarray(0, newline));
+            break;
+          }
+        }
+        let buffer = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
+        if (skipFinalNewline && buffer.length > 0) {
+          skipFinalNewline = false;
+          if (buffer[buffer.length - 1] === 0x0a) buffer = buffer.subarray(0, -1);
+        }
+        let end = buffer.length;
+        for (
+          let index = buffer.lastIndexOf(0x0a, end - 1);
+          index >= 0 && !full;
+          index = buffer.lastIndexOf(0x0a, end - 1)
+        ) {
+          take(buffer.subarray(index + 1, end));
+          end = index;
+          if (end === 0) break;
+        }
+        carry = Buffer.from(buffer.subarray(0, end));
+        if (carry.length > options.maxBytes) {
+          carry = carry.subarray(carry.length - options.maxBytes);
+          clipped = true;
         }
       }
-      let buffer = carry.length > 0 ? Buffer.concat([chunk, carry]) : chunk;
-      if (skipFinalNewline && buffer.length > 0) {
-        skipFinalNewline = false;
-        if (buffer[buffer.length - 1] === 0x0a) buffer = buffer.subarray(0, -1);
+      // Reached the start of the file: what is left is the first line.
+      if (!full && position === 0 && carry.length > 0) {
+        take(clipped ? Buffer.concat([Buffer.from('…'), carry]) : carry);
+        carry = Buffer.alloc(0);
+      } else if (found.length === 0 && carry.length > 0) {
+        // The budget ran out inside one line (a `\r` progress bar that never ends its line):
+        // its end is the output, shown as a tail, never as "no output".
+        take(Buffer.concat([Buffer.from('…'), carry.subarray(Math.max(0, carry.length - options.maxBytes))]));
       }
-      let end = buffer.length;
-      for (let index = buffer.lastIndexOf(0x0a, end - 1); index >= 0 && !full; index = buffer.lastIndexOf(0x0a, end - 1)) {
-        take(buffer.subarray(index + 1, end));
-        end = index;
-        if (end === 0) break;
-      }
-      carry = Buffer.from(buffer.subarray(0, end));
-      if (carry.length > options.maxBytes) {
-        carry = carry.subarray(carry.length - options.maxBytes);
-        clipped = true;
-      }
-    }
-    // Reached the start of the file: what is left is the first line.
-    if (!full && position === 0 && carry.length > 0) {
-      take(clipped ? Buffer.concat([Buffer.from('…'), carry]) : carry);
-      carry = Buffer.alloc(0);
-    } else if (found.length === 0 && carry.length > 0) {
-      // The budget ran out inside one line (a `\r` progress bar that never ends its line):
-      // its end is the output, shown as a tail, never as "no output".
-      take(Buffer.concat([Buffer.from('…'), carry.subarray(Math.max(0, carry.length - options.maxBytes))]));
-    }
-    const truncated = position > 0 || carry.length > 0;
-    return {
-      lines: found.reverse(),
-      nextCursor: logicalEnd(layout),
-      truncated,
-      cursorReset: false,
-      droppedBytes: layout.droppedBytes,
-      scannedBytes: scanned,
-    };
-  }) ?? EMPTY;
+      const truncated = position > 0 || carry.length > 0;
+      return {
+        lines: found.reverse(),
+        nextCursor: logicalEnd(layout),
+        truncated,
+        cursorReset: false,
+        droppedBytes: layout.droppedBytes,
+        scannedBytes: scanned,
+      };
+    }) ?? EMPTY
+  );
 }
 
 export interface CursorReadOptions extends LogReadOptions {
@@ -140,42 +153,51 @@ export interface CursorReadOptions extends LogReadOptions {
 // Output written since `cursor` (a logical offset from next_cursor), oldest first, at most
 // `lines` lines and maxBytes bytes; next_cursor continues exactly where this read stopped.
 export function readLogSince(file: string, options: CursorReadOptions): LogSlice {
-  return withLog(file, (fd, layout) => {
-    const end = logicalEnd(layout);
-    let cursor = options.cursor;
-    let cursorReset = false;
-    if (cursor > end) {
-      // The log was replaced or emptied since: start again from its beginning.
-      cursor = layout.droppedBytes;
-      cursorReset = true;
-    } else if (cursor < layout.droppedBytes) {
-      cursor = layout.droppedBytes;
-      cursorReset = true;
-    }
-    const start = toPhysical(layout, cursor);
-    const length = Math.min(layout.size - start, options.maxBytes);
-    const buffer = Buffer.alloc(Math.max(0, length));
-    if (length > 0) readSync(fd, buffer, 0, length, start);
-    const lines: string[] = [];
-    let consumed = 0;
-    let full = false;
-    while (consumed < buffer.length && !full) {
-      const newline = buffer.indexOf(0x0a, consumed);
-      if (newline < 0) {
-        // A line without its newline: cut by maxBytes (the next read starts at it), or still
-        // being written (held back while the process runs), unless it alone fills the read.
-        const atFileEnd = start + buffer.length >= layout.size;
-        const mayComplete = !atFileEnd || options.holdPartialLine;
-        if (mayComplete && (consumed > 0 || buffer.length < options.maxBytes)) break;
+  return (
+    withLog(file, (fd, layout) => {
+      const end = logicalEnd(layout);
+      let cursor = options.cursor;
+      let cursorReset = false;
+      if (cursor > end) {
+        // The log was replaced or emptied since: start again from its beginning.
+        cursor = layout.droppedBytes;
+        cursorReset = true;
+      } else if (cursor < layout.droppedBytes) {
+        cursor = layout.droppedBytes;
+        cursorReset = true;
       }
-      const lineEnd = newline < 0 ? buffer.length : newline;
-      const line = render(buffer.subarray(consumed, lineEnd), options.raw);
-      consumed = newline < 0 ? buffer.length : newline + 1;
-      if (options.grep && !options.grep.test(line)) continue;
-      lines.push(line);
-      full = lines.length >= options.lines;
-    }
-    const nextCursor = toLogical(layout, start + consumed);
-    return { lines, nextCursor, truncated: nextCursor < end, cursorReset, droppedBytes: layout.droppedBytes, scannedBytes: consumed };
-  }) ?? { ...EMPTY, nextCursor: options.cursor, cursorReset: options.cursor > 0 };
+      const start = toPhysical(layout, cursor);
+      const length = Math.min(layout.size - start, options.maxBytes);
+      const buffer = Buffer.alloc(Math.max(0, length));
+      if (length > 0) readSync(fd, buffer, 0, length, start);
+      const lines: string[] = [];
+      let consumed = 0;
+      let full = false;
+      while (consumed < buffer.length && !full) {
+        const newline = buffer.indexOf(0x0a, consumed);
+        if (newline < 0) {
+          // A line without its newline: cut by maxBytes (the next read starts at it), or still
+          // being written (held back while the process runs), unless it alone fills the read.
+          const atFileEnd = start + buffer.length >= layout.size;
+          const mayComplete = !atFileEnd || options.holdPartialLine;
+          if (mayComplete && (consumed > 0 || buffer.length < options.maxBytes)) break;
+        }
+        const lineEnd = newline < 0 ? buffer.length : newline;
+        const line = render(buffer.subarray(consumed, lineEnd), options.raw);
+        consumed = newline < 0 ? buffer.length : newline + 1;
+        if (options.grep && !options.grep.test(line)) continue;
+        lines.push(line);
+        full = lines.length >= options.lines;
+      }
+      const nextCursor = toLogical(layout, start + consumed);
+      return {
+        lines,
+        nextCursor,
+        truncated: nextCursor < end,
+        cursorReset,
+        droppedBytes: layout.droppedBytes,
+        scannedBytes: consumed,
+      };
+    }) ?? { ...EMPTY, nextCursor: options.cursor, cursorReset: options.cursor > 0 }
+  );
 }

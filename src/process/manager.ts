@@ -71,7 +71,9 @@ export function createProcessManager(options: ProcessManagerOptions) {
     // Checked on a timer only while something runs, so a quiet hub does no work.
     if (running > 0 && !capTimer) {
       capTimer = setInterval(() => {
-        currentRecords(store, paths).then(enforceCaps, (error: unknown) => log.warn({ err: error }, 'log cap check failed'));
+        currentRecords(store, paths).then(enforceCaps, (error: unknown) =>
+          log.warn({ err: error }, 'log cap check failed'),
+        );
       }, CAP_CHECK_MS);
       capTimer.unref();
     } else if (running === 0 && capTimer) {
@@ -91,25 +93,41 @@ export function createProcessManager(options: ProcessManagerOptions) {
     return list;
   };
 
-  const tail = (record: ProcessRecord, lines: number): string[] => tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
+  const tail = (record: ProcessRecord, lines: number): string[] =>
+    tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
 
   return {
     async start(spec: StartSpec, wait: WaitSpec | undefined, signal: AbortSignal): Promise<StartOutcome> {
       const started = await startProcess(
-        { paths, store, maxRunning: options.maxRunning, logCapBytes: options.logCapBytes, baseCwd: options.baseCwd ?? process.cwd(), baseEnv: options.baseEnv ?? process.env },
+        {
+          paths,
+          store,
+          maxRunning: options.maxRunning,
+          logCapBytes: options.logCapBytes,
+          baseCwd: options.baseCwd ?? process.cwd(),
+          baseEnv: options.baseEnv ?? process.env,
+        },
         spec,
       );
-      log.info({ process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys }, 'process started');
+      log.info(
+        { process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys },
+        'process started',
+      );
       const isRunning = () => isGroupRunning(started, paths);
       await waitForCommandStarted(started.pid, isRunning);
       let outcome: WaitOutcome | undefined;
       if (wait) outcome = await waitForReady(wait, started.logFile, isRunning, signal);
-      else if (spec.args === undefined && firstProgramOfShellLine(spec.command) === undefined) await settleBriefly(isRunning, SHELL_SETTLE_MS);
+      else if (spec.args === undefined && firstProgramOfShellLine(spec.command) === undefined)
+        await settleBriefly(isRunning, SHELL_SETTLE_MS);
       let record = findRecord(await records(), started.id);
       if (spec.args === undefined && record.status !== 'running' && record.exitCode === 127) {
         const lines = tail(record, 5);
-        record = (await markFailed(store, record.id, `the shell could not find the command: ${lines.at(-1) ?? ''}`)) ?? record;
-        throw new HubError('SPAWN_FAILED', `Field "command": the shell could not run "${spec.command}" (exit 127, command not found): ${lines.join(' | ')}. Process "${record.id}" is recorded as failed.`);
+        record =
+          (await markFailed(store, record.id, `the shell could not find the command: ${lines.at(-1) ?? ''}`)) ?? record;
+        throw new HubError(
+          'SPAWN_FAILED',
+          `Field "command": the shell could not run "${spec.command}" (exit 127, command not found): ${lines.join(' | ')}. Process "${record.id}" is recorded as failed.`,
+        );
       }
       enforceCaps([record]);
       return { record, wait: outcome, tail: tail(record, START_TAIL_LINES) };
@@ -117,7 +135,12 @@ export function createProcessManager(options: ProcessManagerOptions) {
 
     async list(filter: ListFilter = {}): Promise<ProcessRecord[]> {
       return (await records())
-        .filter(record => (filter.status === undefined || record.status === filter.status) && (filter.tag === undefined || record.tags.includes(filter.tag)) && (filter.name === undefined || record.name === filter.name))
+        .filter(
+          record =>
+            (filter.status === undefined || record.status === filter.status) &&
+            (filter.tag === undefined || record.tags.includes(filter.tag)) &&
+            (filter.name === undefined || record.name === filter.name),
+        )
         .sort(byStartTime);
     },
 
@@ -131,13 +154,18 @@ export function createProcessManager(options: ProcessManagerOptions) {
       const slice =
         request.cursor === undefined
           ? tailLog(record.logFile, read)
-          : readLogSince(record.logFile, { ...read, cursor: request.cursor, holdPartialLine: record.status === 'running' });
+          : readLogSince(record.logFile, {
+              ...read,
+              cursor: request.cursor,
+              holdPartialLine: record.status === 'running',
+            });
       return { record, slice };
     },
 
     kill: (spec: KillSpec): Promise<KillOutcome> => killProcess(store, paths, spec),
 
-    freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> => allocatePort(store, paths, preferred, host),
+    freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> =>
+      allocatePort(store, paths, preferred, host),
 
     close(): void {
       if (capTimer) clearInterval(capTimer);

@@ -22,14 +22,20 @@ function takenPorts(data: StoreData, paths: HubPaths, nowMs: number): Set<number
     else delete data.reservations[port];
   }
   for (const record of Object.values(data.processes)) {
-    if (record.status === 'running' && (record.startingBy !== undefined || isGroupRunning(record, paths))) for (const port of record.ports) taken.add(port);
+    if (record.status === 'running' && (record.startingBy !== undefined || isGroupRunning(record, paths)))
+      for (const port of record.ports) taken.add(port);
   }
   return taken;
 }
 
 // A port free right now, not handed out in the last 30 s nor declared by a running process,
 // reserved in the store under its lock, so every hub sharing HUB_HOME sees the reservation.
-export async function allocatePort(store: Store, paths: HubPaths, preferred: readonly number[], host: string | undefined): Promise<FreePort> {
+export async function allocatePort(
+  store: Store,
+  paths: HubPaths,
+  preferred: readonly number[],
+  host: string | undefined,
+): Promise<FreePort> {
   // Loaded on first use (outside the lock): hub's start path does not need get-port.
   const { default: getPort } = await import('get-port');
   return store.update(async data => {
@@ -40,7 +46,11 @@ export async function allocatePort(store: Store, paths: HubPaths, preferred: rea
     // is returned unchecked, and the OS readily hands out a port another hub just reserved.
     let port = await getPort({ ...options, port: preferred.filter(p => !exclude.has(p)) });
     for (let attempt = 0; exclude.has(port); attempt += 1) {
-      if (attempt >= OS_PICK_ATTEMPTS) throw new HubError('LIMIT', `The OS offered only ports already reserved by a hub (${OS_PICK_ATTEMPTS} tries); wait ${PORT_RESERVATION_MS / 1000} s for reservations to expire, or pass a port in "preferred".`);
+      if (attempt >= OS_PICK_ATTEMPTS)
+        throw new HubError(
+          'LIMIT',
+          `The OS offered only ports already reserved by a hub (${OS_PICK_ATTEMPTS} tries); wait ${PORT_RESERVATION_MS / 1000} s for reservations to expire, or pass a port in "preferred".`,
+        );
       port = await getPort(options);
     }
     const until = nowMs + PORT_RESERVATION_MS;
@@ -48,4 +58,3 @@ export async function allocatePort(store: Store, paths: HubPaths, preferred: rea
     return { port, host, reservedUntil: new Date(until).toISOString(), preferredGranted: preferred.includes(port) };
   });
 }
-

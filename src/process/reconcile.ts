@@ -7,7 +7,8 @@ import { bootId, isRecordedProcess, readProcessIdentity } from './identity.js';
 
 // Written by kill_process before it signals (an empty file: it fits on a full disk, needs no
 // store lock), so the end is recorded as killed even if the store could not be written then.
-export const killMarkerFile = (paths: HubPaths, id: string): string => `${paths.processExitFile(id).replace(/\.exit$/, '')}.kill`;
+export const killMarkerFile = (paths: HubPaths, id: string): string =>
+  `${paths.processExitFile(id).replace(/\.exit$/, '')}.kill`;
 
 export const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -46,7 +47,12 @@ export function isPrunable(record: ProcessRecord, nowMs = Date.now()): boolean {
 
 /** The keeper recorded for this process is still the live, non-zombie group leader. */
 export const isKeeperAlive = (record: ProcessRecord): boolean =>
-  record.startingBy === undefined && isRecordedProcess(record.pid, { startTicks: record.startTicks, bootId: record.bootId, pgid: record.pgid ?? record.pid });
+  record.startingBy === undefined &&
+  isRecordedProcess(record.pid, {
+    startTicks: record.startTicks,
+    bootId: record.bootId,
+    pgid: record.pgid ?? record.pid,
+  });
 
 // Members of the recorded group alive after its keeper ended (the keeper alone was killed, or a
 // grandchild outlived the command). The group is ours while no other process holds its number
@@ -66,4 +72,5 @@ export function ownsGroupIds(record: ProcessRecord): boolean {
 }
 
 /** The command still runs: its keeper is alive, or the keeper alone died and the group lives on. */
-export const isGroupRunning = (record: ProcessRecord, paths: HubPaths): boolean => record.status === 'running' && reconcileRecord(record, paths).status === 'running';
+export const isGroupRunning = (record: ProcessRecord, paths: HubPaths): boolean =>
+  record.status === 'running' && reconcileRecord(record, paths).status === 'running';

@@ -10,12 +10,24 @@ import { applyKeepers, hasAbandonedStart } from './recover.js';
 /** Deletes a record with its log and exit file. */
 export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void {
   delete data.processes[id];
-  for (const file of [paths.processLog(id), `${paths.processLog(id)}.cut`, killMarkerFile(paths, id), paths.processExitFile(id), `${paths.processExitFile(id)}.tmp`]) rmSync(file, { force: true });
+  for (const file of [
+    paths.processLog(id),
+    `${paths.processLog(id)}.cut`,
+    killMarkerFile(paths, id),
+    paths.processExitFile(id),
+    `${paths.processExitFile(id)}.tmp`,
+  ])
+    rmSync(file, { force: true });
 }
 
 // Brings every record in data up to date (keepers found in /proc, status, exit, prune); true
 // when something changed. keepers: the result of findKeepers, when the caller scanned.
-export function reconcileAll(data: StoreData, paths: HubPaths, nowMs = Date.now(), keepers?: ReadonlyMap<string, FoundKeeper>): boolean {
+export function reconcileAll(
+  data: StoreData,
+  paths: HubPaths,
+  nowMs = Date.now(),
+  keepers?: ReadonlyMap<string, FoundKeeper>,
+): boolean {
   let changed = false;
   const found = keepers ?? (hasAbandonedStart(data) ? findKeepers(paths) : undefined);
   if (found) changed = applyKeepers(data, found, paths, nowMs);
@@ -40,7 +52,11 @@ export interface ReconcileOptions {
 // Current records: reconciled from a lock-free read; the store is written (under the lock) only
 // when a status actually changed, a keeper was found, or a record is due for pruning, so
 // listing stays cheap.
-export async function currentRecords(store: Store, paths: HubPaths, options: ReconcileOptions = {}): Promise<ProcessRecord[]> {
+export async function currentRecords(
+  store: Store,
+  paths: HubPaths,
+  options: ReconcileOptions = {},
+): Promise<ProcessRecord[]> {
   const data = await store.read();
   const nowMs = Date.now();
   const keepers = options.scan || hasAbandonedStart(data) ? findKeepers(paths) : undefined;
@@ -77,10 +93,17 @@ export async function readRecords(store: Store, paths: HubPaths): Promise<Proces
 export function findRecord(records: readonly ProcessRecord[], reference: string): ProcessRecord {
   const byId = records.find(record => record.id === reference);
   if (byId) return byId;
-  const named = records.filter(record => record.name === reference).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const named = records
+    .filter(record => record.name === reference)
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const found = named.find(record => record.status === 'running') ?? named[0];
-  if (!found) throw new HubError('NOT_FOUND', `No process with id or name "${reference}" is known; list_processes (or "hub ps" in a terminal) shows the ids and names.`);
+  if (!found)
+    throw new HubError(
+      'NOT_FOUND',
+      `No process with id or name "${reference}" is known; list_processes (or "hub ps" in a terminal) shows the ids and names.`,
+    );
   return found;
 }
 
-export const byStartTime = (a: ProcessRecord, b: ProcessRecord): number => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id);
+export const byStartTime = (a: ProcessRecord, b: ProcessRecord): number =>
+  a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id);

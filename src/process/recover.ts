@@ -24,7 +24,12 @@ function startedAtOf(keeper: FoundKeeper, nowMs: number): string {
   return new Date(Math.min(Math.round(ms), nowMs)).toISOString();
 }
 
-const keeperFields = (keeper: FoundKeeper) => ({ pid: keeper.pid, pgid: keeper.pid, startTicks: keeper.startTicks, bootId: bootId() });
+const keeperFields = (keeper: FoundKeeper) => ({
+  pid: keeper.pid,
+  pgid: keeper.pid,
+  startTicks: keeper.startTicks,
+  bootId: bootId(),
+});
 
 function recovered(keeper: FoundKeeper, paths: HubPaths, nowMs: number): ProcessRecord {
   return {
@@ -47,12 +52,30 @@ function recovered(keeper: FoundKeeper, paths: HubPaths, nowMs: number): Process
 // how), or it was never started.
 function endedWithoutKeeper(record: ProcessRecord, paths: HubPaths, nowMs: number): ProcessRecord {
   const exit = readExitFile(paths.processExitFile(record.id));
-  if (exit) return { ...record, status: 'exited', exitCode: exit.code, endedAt: new Date(exit.endedAtMs).toISOString(), ...(exit.signal !== undefined && { signal: exit.signal }) };
-  return { ...record, status: 'failed', exitCode: null, endedAt: new Date(nowMs).toISOString(), error: 'the hub starting it stopped before the process was started' };
+  if (exit)
+    return {
+      ...record,
+      status: 'exited',
+      exitCode: exit.code,
+      endedAt: new Date(exit.endedAtMs).toISOString(),
+      ...(exit.signal !== undefined && { signal: exit.signal }),
+    };
+  return {
+    ...record,
+    status: 'failed',
+    exitCode: null,
+    endedAt: new Date(nowMs).toISOString(),
+    error: 'the hub starting it stopped before the process was started',
+  };
 }
 
 /** Applies the keepers found to data; true when a record changed. */
-export function applyKeepers(data: StoreData, keepers: ReadonlyMap<string, FoundKeeper>, paths: HubPaths, nowMs = Date.now()): boolean {
+export function applyKeepers(
+  data: StoreData,
+  keepers: ReadonlyMap<string, FoundKeeper>,
+  paths: HubPaths,
+  nowMs = Date.now(),
+): boolean {
   let changed = false;
   for (const [id, record] of Object.entries(data.processes)) {
     if (record.startingBy === undefined) continue;
@@ -70,7 +93,12 @@ export function applyKeepers(data: StoreData, keepers: ReadonlyMap<string, Found
     else {
       // Recorded as ended (or failed to start) while its keeper runs: it is running.
       const { endedAt: _endedAt, exitCode: _exitCode, signal: _signal, error: _error, ...rest } = record;
-      data.processes[keeper.id] = { ...rest, ...keeperFields(keeper), status: 'running', recoveredAt: new Date(nowMs).toISOString() };
+      data.processes[keeper.id] = {
+        ...rest,
+        ...keeperFields(keeper),
+        status: 'running',
+        recoveredAt: new Date(nowMs).toISOString(),
+      };
     }
     changed = true;
   }
@@ -80,4 +108,6 @@ export function applyKeepers(data: StoreData, keepers: ReadonlyMap<string, Found
 // A record whose starting hub is gone must be settled from /proc; while that hub lives it
 // records the keeper itself, so no scan (it reads every process's cmdline) is needed for it.
 export const hasAbandonedStart = (data: StoreData): boolean =>
-  Object.values(data.processes).some(record => record.startingBy !== undefined && !isSameProcess(record.startingBy.pid, record.startingBy.startTicks));
+  Object.values(data.processes).some(
+    record => record.startingBy !== undefined && !isSameProcess(record.startingBy.pid, record.startingBy.startTicks),
+  );

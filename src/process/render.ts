@@ -22,15 +22,30 @@ export function renderList(views: readonly ProcessView[]): string {
 // The log itself; hub's own notes are lines in the "[hub: ...]" form the log cap also uses.
 export function renderLogs(slice: LogSlice, withCursor: boolean): string {
   const notes: string[] = [];
-  if (slice.cursorReset) notes.push('[hub: the cursor pointed at output that is no longer in the log (cut by the size cap or the log was reset); reading from the oldest kept line]');
+  if (slice.cursorReset)
+    notes.push(
+      '[hub: the cursor pointed at output that is no longer in the log (cut by the size cap or the log was reset); reading from the oldest kept line]',
+    );
   const body = slice.lines.join('\n');
   if (slice.lines.length === 0) notes.push(withCursor ? '[hub: no new output since the cursor]' : '[hub: no output]');
-  if (slice.truncated && withCursor) notes.push(`[hub: more output follows; call again with cursor ${slice.nextCursor}]`);
-  return [...notes.filter(note => note.includes('cursor pointed')), ...(body ? [body] : []), ...notes.filter(note => !note.includes('cursor pointed'))].join('\n');
+  if (slice.truncated && withCursor)
+    notes.push(`[hub: more output follows; call again with cursor ${slice.nextCursor}]`);
+  return [
+    ...notes.filter(note => note.includes('cursor pointed')),
+    ...(body ? [body] : []),
+    ...notes.filter(note => !note.includes('cursor pointed')),
+  ].join('\n');
 }
 
-export function renderKill(view: ProcessView, outcome: Pick<KillOutcome, 'alreadyEnded' | 'signalSent' | 'escalated' | 'strayMembers' | 'removed' | 'waitedMs'> & Partial<Pick<KillOutcome, 'escapedMembers' | 'warning'>>): string {
-  const escaped = (outcome.escapedMembers ?? 0) > 0 ? `; stopped ${outcome.escapedMembers} process group(s) that had left its group (same session)` : '';
+export function renderKill(
+  view: ProcessView,
+  outcome: Pick<KillOutcome, 'alreadyEnded' | 'signalSent' | 'escalated' | 'strayMembers' | 'removed' | 'waitedMs'> &
+    Partial<Pick<KillOutcome, 'escapedMembers' | 'warning'>>,
+): string {
+  const escaped =
+    (outcome.escapedMembers ?? 0) > 0
+      ? `; stopped ${outcome.escapedMembers} process group(s) that had left its group (same session)`
+      : '';
   const what = outcome.alreadyEnded
     ? `Already ended: ${describeProcess(view)}${outcome.strayMembers > 0 ? `; stopped ${outcome.strayMembers} leftover member(s) of its group` : ''}`
     : `Stopped ${describeProcess(view)} with ${outcome.signalSent ?? 'SIGTERM'}${outcome.escalated ? ', escalated to SIGKILL' : ''} in ${outcome.waitedMs} ms`;

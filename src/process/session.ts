@@ -12,6 +12,8 @@ import { liveProcesses } from './group.js';
 export function liveSessionStrays(record: ProcessRecord): number[] {
   const sid = record.pgid ?? record.pid;
   if (sid <= 1) return [];
-  const groups = new Set(liveProcesses(identity => identity.sid === sid && identity.pgid !== sid).map(identity => identity.pgid));
+  const groups = new Set(
+    liveProcesses(identity => identity.sid === sid && identity.pgid !== sid).map(identity => identity.pgid),
+  );
   return [...groups];
 }

@@ -38,20 +38,35 @@ export interface StartContext {
 // here with the field's name rather than as a spawn or internal error.
 const PATH_MAX = 4096;
 function checkText(field: string, value: string): void {
-  if (value.includes('\0')) throw new HubError('INVALID_INPUT', `Field "${field}" contains a NUL byte, which no program can receive; remove it.`);
+  if (value.includes('\0'))
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "${field}" contains a NUL byte, which no program can receive; remove it.`,
+    );
 }
 
 function checkCwd(cwd: string): void {
   checkText('cwd', cwd);
-  if (Buffer.byteLength(cwd) >= PATH_MAX) throw new HubError('INVALID_INPUT', `Field "cwd" is ${Buffer.byteLength(cwd)} bytes long, past the system's path limit (${PATH_MAX}); pass a shorter path.`);
+  if (Buffer.byteLength(cwd) >= PATH_MAX)
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "cwd" is ${Buffer.byteLength(cwd)} bytes long, past the system's path limit (${PATH_MAX}); pass a shorter path.`,
+    );
   let info;
   try {
     info = statSync(cwd, { throwIfNoEntry: false });
   } catch (error) {
-    throw new HubError('INVALID_INPUT', `Field "cwd": the directory "${clip(cwd)}" cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'}). Pass an existing directory, or omit cwd.`, { cause: error });
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "cwd": the directory "${clip(cwd)}" cannot be used (${(error as NodeJS.ErrnoException).code ?? 'error'}). Pass an existing directory, or omit cwd.`,
+      { cause: error },
+    );
   }
   if (!info?.isDirectory()) {
-    throw new HubError('INVALID_INPUT', `Field "cwd": the directory "${clip(cwd)}" does not exist${info ? ' (it is a file)' : ''}. Pass an existing directory, or omit cwd to use hub's working directory.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "cwd": the directory "${clip(cwd)}" does not exist${info ? ' (it is a file)' : ''}. Pass an existing directory, or omit cwd to use hub's working directory.`,
+    );
   }
 }
 
@@ -67,7 +82,10 @@ function checkSpecText(spec: StartSpec): void {
 function checkCommand(spec: StartSpec, cwd: string, pathValue: string | undefined): void {
   const program = spec.args === undefined ? firstProgramOfShellLine(spec.command) : spec.command;
   if (program === undefined || resolveExecutable(program, pathValue, cwd) !== undefined) return;
-  throw new HubError('SPAWN_FAILED', `Field "command": "${clip(program)}" was not found on PATH or is not executable (cwd "${clip(cwd)}"). Check the spelling, install it, or give its full path.`);
+  throw new HubError(
+    'SPAWN_FAILED',
+    `Field "command": "${clip(program)}" was not found on PATH or is not executable (cwd "${clip(cwd)}"). Check the spelling, install it, or give its full path.`,
+  );
 }
 
 // The record is written first (under the store lock, so the name and limit checks hold across
@@ -86,10 +104,16 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
     reconcileAll(data, context.paths);
     const running = Object.values(data.processes).filter(record => record.status === 'running');
     if (spec.name !== undefined && running.some(record => record.name === spec.name)) {
-      throw new HubError('ALREADY_EXISTS', `Field "name": a running process is already named "${clip(spec.name)}". Pick another name, or kill_process "${clip(spec.name)}" first.`);
+      throw new HubError(
+        'ALREADY_EXISTS',
+        `Field "name": a running process is already named "${clip(spec.name)}". Pick another name, or kill_process "${clip(spec.name)}" first.`,
+      );
     }
     if (running.length >= context.maxRunning) {
-      throw new HubError('LIMIT', `${running.length} processes are running, the limit is ${context.maxRunning}. Stop some with kill_process (list_processes shows them).`);
+      throw new HubError(
+        'LIMIT',
+        `${running.length} processes are running, the limit is ${context.maxRunning}. Stop some with kill_process (list_processes shows them).`,
+      );
     }
     let id = newProcessId();
     while (data.processes[id]) id = newProcessId();
@@ -113,7 +137,15 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
   });
   let pid: number;
   try {
-    pid = spawnKeeper({ command: spec.command, args: spec.args, cwd, env: spec.env ?? {}, logFile: intent.logFile, exitFile: context.paths.processExitFile(intent.id), logCapBytes: context.logCapBytes });
+    pid = spawnKeeper({
+      command: spec.command,
+      args: spec.args,
+      cwd,
+      env: spec.env ?? {},
+      logFile: intent.logFile,
+      exitFile: context.paths.processExitFile(intent.id),
+      logCapBytes: context.logCapBytes,
+    });
   } catch (error) {
     await context.store.update(data => forgetRecord(data, context.paths, intent.id)).catch(() => undefined);
     throw error;

@@ -18,7 +18,8 @@ export interface StopOutcome {
   readonly survivors: number[];
 }
 
-const membersOf = (groups: ReadonlySet<number>): number[] => liveProcesses(identity => groups.has(identity.pgid)).map(identity => identity.pid);
+const membersOf = (groups: ReadonlySet<number>): number[] =>
+  liveProcesses(identity => groups.has(identity.pgid)).map(identity => identity.pid);
 
 async function waitGone(groups: ReadonlySet<number>, untilMs: number): Promise<boolean> {
   for (;;) {
@@ -32,7 +33,12 @@ async function waitGone(groups: ReadonlySet<number>, untilMs: number): Promise<b
 // graceMs for every member (grandchildren included) to be gone, then SIGKILL them (a member
 // that traps or ignores the signal cannot stay). The caller has checked that pgid is still ours;
 // a group id cannot be reused while any member lives, so signalling -pgid again later is safe.
-export async function stopGroup(pgid: number, signal: KillSignal, graceMs: number, extraGroups: readonly number[] = []): Promise<StopOutcome> {
+export async function stopGroup(
+  pgid: number,
+  signal: KillSignal,
+  graceMs: number,
+  extraGroups: readonly number[] = [],
+): Promise<StopOutcome> {
   const started = Date.now();
   const groups = new Set([pgid, ...extraGroups].filter(group => group > 1));
   for (const group of groups) signalGroup(group, signal);
@@ -42,5 +48,10 @@ export async function stopGroup(pgid: number, signal: KillSignal, graceMs: numbe
   const escalated = signal !== 'SIGKILL';
   for (const group of groups) signalGroup(group, 'SIGKILL');
   const stopped = await waitGone(groups, Date.now() + AFTER_SIGKILL_MS);
-  return { stopped, escalated, waitedMs: Date.now() - started, survivors: stopped ? [] : membersOf(new Set(extraGroups)) };
+  return {
+    stopped,
+    escalated,
+    waitedMs: Date.now() - started,
+    survivors: stopped ? [] : membersOf(new Set(extraGroups)),
+  };
 }

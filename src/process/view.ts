@@ -16,7 +16,12 @@ export const ProcessViewSchema = z.object({
   status: ProcessStatus,
   startedAt: z.string(),
   endedAt: z.string().optional(),
-  exitCode: z.number().int().nullable().optional().describe('null when the process was killed before its exit could be recorded'),
+  exitCode: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe('null when the process was killed before its exit could be recorded'),
   signal: z.string().optional(),
   logFile: z.string(),
   error: z.string().optional(),
@@ -46,7 +51,10 @@ export function toProcessView(record: ProcessRecord): ProcessView {
 
 /** One line for text renderings: `a1b2c3d4 web running pid 123 :5173 npm run dev`. */
 export function describeProcess(view: ProcessView): string {
-  const ended = view.status === 'running' ? '' : ` (${view.exitCode === undefined || view.exitCode === null ? 'exit unknown' : `exit ${view.exitCode}`}${view.signal ? `, ${view.signal}` : ''})`;
+  const ended =
+    view.status === 'running'
+      ? ''
+      : ` (${view.exitCode === undefined || view.exitCode === null ? 'exit unknown' : `exit ${view.exitCode}`}${view.signal ? `, ${view.signal}` : ''})`;
   const ports = view.ports.length > 0 ? ` :${view.ports.join(',:')}` : '';
   const commandLine = [view.command, ...(view.args ?? [])].join(' ');
   return `${view.id}${view.name ? ` ${view.name}` : ''} ${view.status}${ended} pid ${view.pid}${ports} ${commandLine}`;

@@ -39,7 +39,8 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-const portAccepts = async (port: number): Promise<boolean> => (await accepts('127.0.0.1', port)) || (await accepts('::1', port));
+const portAccepts = async (port: number): Promise<boolean> =>
+  (await accepts('127.0.0.1', port)) || (await accepts('::1', port));
 
 interface LogLook {
   readonly matched: boolean;
@@ -82,10 +83,21 @@ function logMatcher(logFile: string, pattern: LineMatcher): () => Promise<LogLoo
 }
 
 /** Waits until the port accepts TCP, the pattern shows in the log, the process ends, or time runs out. */
-export async function waitForReady(spec: WaitSpec, logFile: string, isRunning: () => boolean, signal: AbortSignal): Promise<WaitOutcome> {
+export async function waitForReady(
+  spec: WaitSpec,
+  logFile: string,
+  isRunning: () => boolean,
+  signal: AbortSignal,
+): Promise<WaitOutcome> {
   const started = Date.now();
-  const look = spec.pattern ? logMatcher(logFile, spec.pattern) : () => Promise.resolve({ matched: false, caughtUp: true });
-  const outcome = (ready: boolean, reason: WaitReason): WaitOutcome => ({ ready, reason, waitedMs: Date.now() - started });
+  const look = spec.pattern
+    ? logMatcher(logFile, spec.pattern)
+    : () => Promise.resolve({ matched: false, caughtUp: true });
+  const outcome = (ready: boolean, reason: WaitReason): WaitOutcome => ({
+    ready,
+    reason,
+    waitedMs: Date.now() - started,
+  });
   const timedOut = () => Date.now() - started >= spec.timeoutMs || signal.aborted;
   for (;;) {
     if ((await look()).matched) return outcome(true, 'pattern');

@@ -170,7 +170,8 @@ export class ChildConnection {
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
     const { tools, issues } = takeTools(entries);
-    if (issues.length > 0) this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
+    if (issues.length > 0)
+      this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);
   }
 

@@ -76,7 +76,8 @@ export function* dottedCandidates(server: string, tool: string): Generator<strin
   yield base;
   const cut = collapse(`${server}.${sanitize(tool)}`).length > MAX_NAME_LENGTH;
   if (cut) yield middleCut(server, sanitize(tool), shortHash(server, tool));
-  for (let n = 2; ; n += 1) yield cut ? middleCut(server, sanitize(tool), `${shortHash(server, tool)}_${n}`) : fit(base, `_${n}`);
+  for (let n = 2; ; n += 1)
+    yield cut ? middleCut(server, sanitize(tool), `${shortHash(server, tool)}_${n}`) : fit(base, `_${n}`);
 }
 
 /** The underscore spelling of a dotted name: every dot becomes `_`, still without `__`. */

@@ -72,7 +72,12 @@ export class HubStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     // Already answered by the cold-start lane: the replayed request's response is not sent twice.
-    if (this.#answered && 'id' in message && !('method' in message) && this.#answered.delete(message.id as string | number)) {
+    if (
+      this.#answered &&
+      'id' in message &&
+      !('method' in message) &&
+      this.#answered.delete(message.id as string | number)
+    ) {
       if (this.#answered.size === 0) this.#answered = undefined;
       return Promise.resolve();
     }

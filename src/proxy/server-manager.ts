@@ -56,7 +56,8 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const toolMemo = new Map<string, { stamp: string; tools: CachedTool[] }>();
   const attach = (record: ServerRecord): ServerWithTools => {
     const memo = toolMemo.get(record.name);
-    if (memo && record.tools === undefined && memo.stamp === record.toolsUpdatedAt) return { ...record, tools: memo.tools };
+    if (memo && record.tools === undefined && memo.stamp === record.toolsUpdatedAt)
+      return { ...record, tools: memo.tools };
     const full = withTools(config.paths, record);
     if (record.toolsUpdatedAt === undefined) toolMemo.delete(record.name);
     else toolMemo.set(record.name, { stamp: record.toolsUpdatedAt, tools: full.tools });

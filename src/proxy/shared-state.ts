@@ -34,7 +34,6 @@ export function writeSharedState(dir: string, snapshot: SharedServerState): void
   }
 }
 
-
 /** The live writers' states for one server (a dead writer's file is removed on the way). */
 export function readSharedStates(paths: HubPaths, name: string): SharedServerState[] {
   const dir = serverStateDir(paths, name);

@@ -45,7 +45,12 @@ function cutDescription(description: string, limit: number): string {
   const bytes = Buffer.byteLength(description);
   const marker = CUT_MARKER(bytes);
   const room = Math.max(0, limit - Buffer.byteLength(marker));
-  return Buffer.from(description).subarray(0, room).toString('utf8').replace(/\uFFFD$/, '') + marker;
+  return (
+    Buffer.from(description)
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '') + marker
+  );
 }
 
 /** One entry of the child's list as hub will list it, or why it cannot be. */

@@ -18,7 +18,14 @@ export const CatalogEntrySchema = z.strictObject({
   // Packages whose install scripts the server needs (native builds, browser downloads): pass them as registry.install allowScripts.
   scripts: z.array(z.string()).default([]),
   env: z
-    .array(z.strictObject({ name: z.string().regex(/^[A-Z][A-Z0-9_]*$/), description: z.string(), required: z.boolean(), secret: z.boolean().optional() }))
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+        description: z.string(),
+        required: z.boolean(),
+        secret: z.boolean().optional(),
+      }),
+    )
     .default([]),
   keywords: z.array(z.string()).default([]),
 });
@@ -46,7 +53,9 @@ export function toCandidate(entry: CatalogEntry): Candidate {
     name: entry.name,
     title: entry.title,
     description: entry.description,
-    requiredEnv: entry.env.filter(env => env.required).map(({ name, description, secret }) => ({ name, description, ...(secret !== undefined && { secret }) })),
+    requiredEnv: entry.env
+      .filter(env => env.required)
+      .map(({ name, description, secret }) => ({ name, description, ...(secret !== undefined && { secret }) })),
     ...(entry.args.length > 0 && { args: entry.args }),
     ...(entry.argsHint !== undefined && { argsHint: entry.argsHint }),
     ...(entry.scripts.length > 0 && { allowScripts: entry.scripts }),

@@ -24,7 +24,6 @@ export const DEFAULT_FOREGROUND_MS = 30_000;
 const folder = (config: Pick<HubConfig, 'home'>): string => join(config.home, 'installs');
 const fileOf = (config: Pick<HubConfig, 'home'>, name: string): string => join(folder(config), `${name}.json`);
 
-
 /** The install of name in progress (or failed in the background), if any; one whose hub died reads as failed. */
 export function readPendingInstall(config: Pick<HubConfig, 'home'>, name: string): PendingInstall | undefined {
   try {
@@ -32,7 +31,11 @@ export function readPendingInstall(config: Pick<HubConfig, 'home'>, name: string
     if (!parsed.success) return undefined;
     const pending = parsed.data;
     if (pending.state === 'installing' && !pidAlive(pending.pid))
-      return { ...pending, state: 'failed', step: `the hub that was installing it (pid ${pending.pid}) stopped before it finished (last step: ${pending.step}); call registry.install again.` };
+      return {
+        ...pending,
+        state: 'failed',
+        step: `the hub that was installing it (pid ${pending.pid}) stopped before it finished (last step: ${pending.step}); call registry.install again.`,
+      };
     return pending;
   } catch {
     return undefined;
@@ -55,7 +58,10 @@ export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg:
   const write = (state: PendingInstall['state'], step: string) => {
     try {
       mkdirSync(folder(config), { recursive: true, mode: 0o700 });
-      writeFileAtomic(fileOf(config, name), JSON.stringify({ name, package: pkg, state, step, startedAt, pid: process.pid } satisfies PendingInstall));
+      writeFileAtomic(
+        fileOf(config, name),
+        JSON.stringify({ name, package: pkg, state, step, startedAt, pid: process.pid } satisfies PendingInstall),
+      );
     } catch {
       // Only a progress display: the install itself does not depend on it.
     }

@@ -23,7 +23,6 @@ export interface NpmStepRequest {
   readonly allowScripts: AllowScripts;
 }
 
-
 /** A start failure caused by a skipped native build says which package needs its scripts and the call that allows them. */
 export async function explainStartFailure(
   error: unknown,
@@ -32,9 +31,15 @@ export async function explainStartFailure(
   logFile: string,
 ): Promise<unknown> {
   if (skipped.length === 0) return error;
-  const explanation = explainNativeFailure(`${errorMessage(error)}\n${(await latestRunLines(logFile, 64 * 1024)).join('\n')}`, skipped, install);
+  const explanation = explainNativeFailure(
+    `${errorMessage(error)}\n${(await latestRunLines(logFile, 64 * 1024)).join('\n')}`,
+    skipped,
+    install,
+  );
   if (!explanation) return error;
-  return new HubError(isHubError(error) ? error.code : 'CHILD_FAILED', `${explanation} ${errorMessage(error)}`, { cause: error });
+  return new HubError(isHubError(error) ? error.code : 'CHILD_FAILED', `${explanation} ${errorMessage(error)}`, {
+    cause: error,
+  });
 }
 
 export async function installFromNpmStep(request: NpmStepRequest, context: InstallContext): Promise<InstallResult> {
@@ -91,7 +96,12 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
       // fresh: a first start that fails removes the record it just wrote (nothing stays listed).
       result = await finish(record, target.requiredEnv, start, { ...context, progress: say }, true);
     } catch (error) {
-      const explained = await explainStartFailure(error, installed.skippedScripts, { package: spec.name, name: target.name }, logFile);
+      const explained = await explainStartFailure(
+        error,
+        installed.skippedScripts,
+        { package: spec.name, name: target.name },
+        logFile,
+      );
       if (!hint || !isHubError(explained) || explained !== error) throw explained;
       throw new HubError(explained.code, `${explained.message}\n${hint}`, { cause: explained.cause });
     }

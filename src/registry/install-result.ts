@@ -8,17 +8,27 @@ export const InstallResultSchema = z.object({
   version: z.string().optional().describe('Installed version'),
   mode: z.enum(['npm', 'command']),
   command: z.string().describe('How the server is launched (env values are never shown)'),
-  state: z.enum(['installing', 'stopped', 'starting', 'ready', 'degraded', 'failed']).describe('installing: npm is still at work in the background (see next)'),
+  state: z
+    .enum(['installing', 'stopped', 'starting', 'ready', 'degraded', 'failed'])
+    .describe('installing: npm is still at work in the background (see next)'),
   tools: z.array(z.string()).describe('Exposed tool names'),
   missingEnv: z.array(z.string()).describe('Required env vars not given: the server was not started'),
   logFile: z.string().describe("The server's stderr log"),
   next: z.string().describe('What to call next'),
-  background: z.boolean().optional().describe('True when the install took too long to wait for and goes on in the background'),
+  background: z
+    .boolean()
+    .optional()
+    .describe('True when the install took too long to wait for and goes on in the background'),
   step: z.string().optional().describe('With background: what the install was doing when this answer was sent'),
   skippedScripts: z
     .array(SkippedScriptSchema)
     .optional()
-    .describe('Packages whose install scripts did not run; allow them with allowScripts if the server needs them (native modules)'),
-  warnings: z.array(z.string()).optional().describe("npm's warnings, e.g. an unsupported Node version or a peer-dependency override"),
+    .describe(
+      'Packages whose install scripts did not run; allow them with allowScripts if the server needs them (native modules)',
+    ),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe("npm's warnings, e.g. an unsupported Node version or a peer-dependency override"),
 });
 export type InstallResult = z.infer<typeof InstallResultSchema>;

@@ -7,7 +7,9 @@ import { z } from 'zod';
 export const SkippedScriptSchema = z.object({
   name: z.string(),
   version: z.string(),
-  scripts: z.record(z.string(), z.string()).describe('The lifecycle scripts npm would have run (preinstall, install, postinstall)'),
+  scripts: z
+    .record(z.string(), z.string())
+    .describe('The lifecycle scripts npm would have run (preinstall, install, postinstall)'),
 });
 export type SkippedScript = z.infer<typeof SkippedScriptSchema>;
 
@@ -98,8 +100,13 @@ export function explainNativeFailure(
 ): string | undefined {
   if (!NATIVE_FAILURE.some(pattern => pattern.test(stderrText))) return undefined;
   // The package named in a node_modules path of the stack, else any skipped one with a native build.
-  const mentioned = skipped.filter(entry => stderrText.includes(`node_modules/${entry.name}/`) || stderrText.includes(`node_modules\\${entry.name}\\`));
-  const native = mentioned.length > 0 ? mentioned : skipped.filter(entry => /node-gyp|prebuild|node-pre-gyp/.test(Object.values(entry.scripts).join(' ')));
+  const mentioned = skipped.filter(
+    entry => stderrText.includes(`node_modules/${entry.name}/`) || stderrText.includes(`node_modules\\${entry.name}\\`),
+  );
+  const native =
+    mentioned.length > 0
+      ? mentioned
+      : skipped.filter(entry => /node-gyp|prebuild|node-pre-gyp/.test(Object.values(entry.scripts).join(' ')));
   const culprits = native.length > 0 ? native : skipped;
   const names = [...new Set(culprits.map(entry => entry.name))];
   const call = install
@@ -109,7 +116,12 @@ export function explainNativeFailure(
     return `The server failed to load a native module (its build step never ran: hub installs without install scripts). Install it again with its scripts allowed: ${call}.`;
   const what = culprits
     .filter(entry => names.includes(entry.name))
-    .map(entry => `${entry.name}@${entry.version} (${Object.entries(entry.scripts).map(([key, value]) => `${key}: ${value}`).join('; ')})`)
+    .map(
+      entry =>
+        `${entry.name}@${entry.version} (${Object.entries(entry.scripts)
+          .map(([key, value]) => `${key}: ${value}`)
+          .join('; ')})`,
+    )
     .join(', ');
   return `The server failed to load a native module: ${names.join(', ')} must run ${names.length === 1 ? 'its' : 'their'} install scripts to build it, which hub skips unless allowed: ${what}. Install it again with ${call}.`;
 }

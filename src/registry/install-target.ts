@@ -47,7 +47,11 @@ export async function resolveCommand(command: string, pathEnv: string | undefine
     );
   }
   // Empty PATH entries are dropped: a server must not depend on hub's working directory.
-  const found = resolveExecutable(command, (pathEnv ?? '').split(delimiter).filter(Boolean).join(delimiter), process.cwd());
+  const found = resolveExecutable(
+    command,
+    (pathEnv ?? '').split(delimiter).filter(Boolean).join(delimiter),
+    process.cwd(),
+  );
   if (found !== undefined) return found;
   throw new HubError(
     'INVALID_INPUT',

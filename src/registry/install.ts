@@ -119,7 +119,10 @@ export async function installServer(request: InstallRequest, context: InstallCon
   }
   if (existing) {
     // allowScripts for a server installed earlier: build what is now allowed in its folder.
-    const built = existing.mode === 'npm' && request.allowScripts ? await rebuildExisting(existing, request.allowScripts, context) : undefined;
+    const built =
+      existing.mode === 'npm' && request.allowScripts
+        ? await rebuildExisting(existing, request.allowScripts, context)
+        : undefined;
     const result = await reconfigure(existing, target, request, env, context);
     return built ? { ...result, ...built } : result;
   }

@@ -130,7 +130,11 @@ export async function describeServer(
       inputSchema: tool.inputSchema as Record<string, unknown>,
     };
   });
-  const summary = { ...toSummary(status), tools: status.tools.map(spellName), ...(missingEnv.length > 0 && { missingEnv }) };
+  const summary = {
+    ...toSummary(status),
+    tools: status.tools.map(spellName),
+    ...(missingEnv.length > 0 && { missingEnv }),
+  };
   return { summary, tools };
 }
 
@@ -202,7 +206,10 @@ export async function uninstallServer(
 // A record from before data folders: its data files move out before the package folder goes.
 async function keepLegacyData(record: ServerRecord, folder: string, dataDir: string): Promise<void> {
   if (record.package === undefined) return;
-  const [{ catalogHints }, { adoptDataDir }] = await Promise.all([import('./install-hints.js'), import('./data-dir.js')]);
+  const [{ catalogHints }, { adoptDataDir }] = await Promise.all([
+    import('./install-hints.js'),
+    import('./data-dir.js'),
+  ]);
   const { copied } = await adoptDataDir({
     packageFolder: join(folder, 'node_modules', record.package),
     cwd: record.cwd ?? folder,

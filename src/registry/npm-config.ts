@@ -22,7 +22,9 @@ export interface NpmSettings {
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 const list = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '');
+  (Array.isArray(value) ? value : [value]).filter(
+    (entry): entry is string => typeof entry === 'string' && entry.trim() !== '',
+  );
 
 /** Reads the settings hub uses from `npm config ls --json` (every resolved setting, one JSON object). */
 export function parseNpmConfig(json: string): NpmSettings {
@@ -76,10 +78,17 @@ export function createNpmSettingsReader(
           reject: false,
           cwd: env.HOME ?? '/',
         });
-        if (result.failed) throw new Error(String(result.stderr).split('\n').find(line => /error/i.test(line)) ?? result.shortMessage);
+        if (result.failed)
+          throw new Error(
+            String(result.stderr)
+              .split('\n')
+              .find(line => /error/i.test(line)) ?? result.shortMessage,
+          );
         return parseNpmConfig(String(result.stdout));
       } catch (error) {
-        onError?.(`Could not read npm's configuration (${errorMessage(error)}); using Node's defaults for CA, proxy and registry.`);
+        onError?.(
+          `Could not read npm's configuration (${errorMessage(error)}); using Node's defaults for CA, proxy and registry.`,
+        );
         return EMPTY;
       }
     })());

@@ -45,14 +45,21 @@ export async function httpSettingsFrom(npm: NpmSettings, warn?: (message: string
 
 function bypasses(host: string, noproxy: readonly string[]): boolean {
   const name = host.toLowerCase();
-  return noproxy.some(entry => entry === '*' || name === entry.replace(/^\./, '') || name.endsWith(entry.startsWith('.') ? entry : `.${entry}`));
+  return noproxy.some(
+    entry =>
+      entry === '*' || name === entry.replace(/^\./, '') || name.endsWith(entry.startsWith('.') ? entry : `.${entry}`),
+  );
 }
 
 // An HTTPS request through an HTTP proxy is a CONNECT tunnel, then TLS to the real host inside it.
 function tunnel(proxy: URL, target: URL, settings: HttpSettings, signal: AbortSignal): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     const port = target.port || '443';
-    const auth = proxy.username ? { 'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` } : {};
+    const auth = proxy.username
+      ? {
+          'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`,
+        }
+      : {};
     const send = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
     const connect = send({
       host: proxy.hostname,
@@ -66,7 +73,11 @@ function tunnel(proxy: URL, target: URL, settings: HttpSettings, signal: AbortSi
     connect.once('connect', (response: IncomingMessage, socket: Duplex) => {
       if (response.statusCode !== 200) {
         socket.destroy();
-        reject(Object.assign(new Error(`the proxy ${proxy.host} answered ${response.statusCode ?? '?'} to CONNECT`), { code: 'EPROXY' }));
+        reject(
+          Object.assign(new Error(`the proxy ${proxy.host} answered ${response.statusCode ?? '?'} to CONNECT`), {
+            code: 'EPROXY',
+          }),
+        );
         return;
       }
       resolve(socket);
@@ -77,9 +88,18 @@ function tunnel(proxy: URL, target: URL, settings: HttpSettings, signal: AbortSi
 }
 
 /** GET url; resolves with the status and body text, rejects with Node's network/TLS error (its code kept). */
-export async function httpGet(url: URL, settings: HttpSettings, headers: Record<string, string>, signal: AbortSignal): Promise<HttpAnswer> {
+export async function httpGet(
+  url: URL,
+  settings: HttpSettings,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<HttpAnswer> {
   const secure = url.protocol === 'https:';
-  const proxyUrl = bypasses(url.hostname, settings.noproxy) ? undefined : secure ? settings.httpsProxy : settings.httpProxy;
+  const proxyUrl = bypasses(url.hostname, settings.noproxy)
+    ? undefined
+    : secure
+      ? settings.httpsProxy
+      : settings.httpProxy;
   const proxy = proxyUrl ? new URL(proxyUrl) : undefined;
   const tls = { ...(settings.ca && { ca: [...settings.ca] }), rejectUnauthorized: settings.rejectUnauthorized };
   let options: RequestOptions = { method: 'GET', headers, signal, ...tls };
@@ -99,7 +119,9 @@ export async function httpGet(url: URL, settings: HttpSettings, headers: Record<
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.once('error', reject);
-      response.once('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.once('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     request.end();
   });

@@ -49,7 +49,11 @@ const QUIET_MS = 1_500;
 /** The install as the consent prompt shows it: npm inside dir, then the allowed packages' scripts. */
 export function npmInstallLine(dir: string, spec: string, allowScripts: AllowScripts): string {
   const rebuild =
-    allowScripts === true ? '<every package with install scripts>' : allowScripts === false ? '' : allowScripts.join(' ');
+    allowScripts === true
+      ? '<every package with install scripts>'
+      : allowScripts === false
+        ? ''
+        : allowScripts.join(' ');
   return `cd ${formatCommandLine(dir, [])} && ${formatCommandLine('npm', npmInstallArgs(spec))}${rebuild ? ` && npm rebuild ${rebuild}` : ''}`;
 }
 
@@ -204,7 +208,13 @@ export async function installPackage(options: InstallPackageOptions): Promise<In
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
-    const scripts = await removeOnFailure(dir, buildAllowedScripts({ ...options, onStep: (message, heartbeat) => (heartbeat ? undefined : steps.say(message)) }, steps.line));
+    const scripts = await removeOnFailure(
+      dir,
+      buildAllowedScripts(
+        { ...options, onStep: (message, heartbeat) => (heartbeat ? undefined : steps.say(message)) },
+        steps.line,
+      ),
+    );
     return { version: installed.version, binPath: installed.binPath, ...scripts, warnings: [...steps.reader.warnings] };
   } finally {
     steps.stop();
@@ -232,10 +242,21 @@ export async function buildAllowedScripts(
   if (allowed.length > 0) {
     options.onStep?.(`npm: running install scripts of ${allowed.join(', ')}`, false);
     if (options.settings?.hasAllowScripts) {
-      const approve = await runNpm(['install-scripts', 'approve', '--no-update-notifier', ...allowed], dir, options, () => undefined);
-      if (approve.failed) log.warn({ spec, why: approve.why, tail: errorTail(approve.lines) }, 'npm install-scripts approve failed');
+      const approve = await runNpm(
+        ['install-scripts', 'approve', '--no-update-notifier', ...allowed],
+        dir,
+        options,
+        () => undefined,
+      );
+      if (approve.failed)
+        log.warn({ spec, why: approve.why, tail: errorTail(approve.lines) }, 'npm install-scripts approve failed');
     }
-    const rebuild = await runNpm(['rebuild', '--no-update-notifier', '--foreground-scripts', ...allowed], dir, options, each);
+    const rebuild = await runNpm(
+      ['rebuild', '--no-update-notifier', '--foreground-scripts', ...allowed],
+      dir,
+      options,
+      each,
+    );
     if (rebuild.failed) {
       const tail = errorTail(rebuild.lines);
       log.warn({ spec, why: rebuild.why, tail }, 'npm rebuild failed');

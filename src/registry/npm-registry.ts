@@ -11,7 +11,10 @@ const withoutSlash = (url: string): string => url.trim().replace(/\/+$/, '');
  * Resolves once, lazily: `npm config get registry` is only run the first time npm search is
  * used, and its promise is kept so concurrent searches share one npm process.
  */
-export function createNpmRegistryResolver(config: Pick<HubConfig, 'npmRegistry'>, env: NodeJS.ProcessEnv = process.env): NpmRegistryResolver {
+export function createNpmRegistryResolver(
+  config: Pick<HubConfig, 'npmRegistry'>,
+  env: NodeJS.ProcessEnv = process.env,
+): NpmRegistryResolver {
   let pending: Promise<string> | undefined;
   return () => {
     if (config.npmRegistry) return Promise.resolve(withoutSlash(config.npmRegistry));
@@ -28,11 +31,20 @@ async function askNpm(env: NodeJS.ProcessEnv): Promise<string> {
   try {
     // Loaded on first use: hub's start path does not need execa.
     const { execa } = await import('execa');
-    const { stdout } = await execa('npm', ['config', 'get', 'registry'], { env, extendEnv: false, timeout: 10_000, stdin: 'ignore' });
+    const { stdout } = await execa('npm', ['config', 'get', 'registry'], {
+      env,
+      extendEnv: false,
+      timeout: 10_000,
+      stdin: 'ignore',
+    });
     const url = withoutSlash(stdout.split('\n').pop() ?? '');
     if (!/^https?:\/\//.test(url)) throw new Error(`npm printed "${url}"`);
     return url;
   } catch (error) {
-    throw new HubError('REGISTRY_UNAVAILABLE', `Could not read the npm registry from \`npm config get registry\` (${errorMessage(error)}); set HUB_NPM_REGISTRY.`, { cause: error });
+    throw new HubError(
+      'REGISTRY_UNAVAILABLE',
+      `Could not read the npm registry from \`npm config get registry\` (${errorMessage(error)}); set HUB_NPM_REGISTRY.`,
+      { cause: error },
+    );
   }
 }

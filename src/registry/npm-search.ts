@@ -34,8 +34,10 @@ const SDK = '@modelcontextprotocol/sdk';
 const MANIFEST_CONCURRENCY = 6;
 
 export const isMcpServerManifest = (manifest: Manifest): boolean => {
-  const hasBin = typeof manifest.bin === 'string' ? manifest.bin.length > 0 : Object.keys(manifest.bin ?? {}).length > 0;
-  const declared = Boolean(manifest.mcpName) || Boolean(manifest.dependencies?.[SDK] ?? manifest.peerDependencies?.[SDK]);
+  const hasBin =
+    typeof manifest.bin === 'string' ? manifest.bin.length > 0 : Object.keys(manifest.bin ?? {}).length > 0;
+  const declared =
+    Boolean(manifest.mcpName) || Boolean(manifest.dependencies?.[SDK] ?? manifest.peerDependencies?.[SDK]);
   return hasBin && declared;
 };
 
@@ -70,13 +72,26 @@ export async function searchNpm(options: NpmSearchOptions): Promise<Candidate[]>
   // "mcp" narrows a plain word such as "memory" to MCP packages before the manifest check.
   url.searchParams.set('text', /\bmcp\b/i.test(options.query) ? options.query : `${options.query} mcp`);
   url.searchParams.set('size', String(Math.min(50, Math.max(20, options.limit))));
-  const answer = parseAnswer(SearchAnswerSchema, await getJson(url, 'The npm registry', signal), 'The npm registry', url);
+  const answer = parseAnswer(
+    SearchAnswerSchema,
+    await getJson(url, 'The npm registry', signal),
+    'The npm registry',
+    url,
+  );
 
-  const names = [...new Set(answer.objects.map(object => object.package.name))].slice(0, Math.min(30, Math.max(10, options.limit)));
+  const names = [...new Set(answer.objects.map(object => object.package.name))].slice(
+    0,
+    Math.min(30, Math.max(10, options.limit)),
+  );
   const manifests = await mapBounded(names, MANIFEST_CONCURRENCY, async name => {
     const manifestUrl = new URL(`${registry}/${escapeName(name)}/latest`);
     try {
-      return parseAnswer(ManifestSchema, await getJson(manifestUrl, 'The npm registry', signal), 'The npm registry', manifestUrl);
+      return parseAnswer(
+        ManifestSchema,
+        await getJson(manifestUrl, 'The npm registry', signal),
+        'The npm registry',
+        manifestUrl,
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       log.debug({ package: name, err: error }, 'npm search: manifest unavailable, package skipped');

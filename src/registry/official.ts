@@ -58,7 +58,9 @@ function argumentsOf(pkg: OfficialPackage): { args: string[]; hint: string[] } {
       if (argument.type === 'named' && argument.name) args.push(argument.name);
       args.push(value);
     } else if (argument.isRequired) {
-      hint.push(`${argument.name ?? argument.valueHint ?? 'argument'}${argument.description ? ` (${argument.description})` : ''}`);
+      hint.push(
+        `${argument.name ?? argument.valueHint ?? 'argument'}${argument.description ? ` (${argument.description})` : ''}`,
+      );
     }
   }
   return { args, hint };
@@ -71,7 +73,11 @@ function toCandidates(server: OfficialServer): Candidate[] {
     .map(pkg => {
       const requiredEnv: EnvVar[] = (pkg.environmentVariables ?? [])
         .filter(env => env.isRequired)
-        .map(env => ({ name: env.name, ...(env.description && { description: env.description }), ...(env.isSecret !== undefined && { secret: env.isSecret }) }));
+        .map(env => ({
+          name: env.name,
+          ...(env.description && { description: env.description }),
+          ...(env.isSecret !== undefined && { secret: env.isSecret }),
+        }));
       const { args, hint } = argumentsOf(pkg);
       const version = pkg.version ?? server.version;
       return {
@@ -98,17 +104,32 @@ export function officialSearchTerm(query: string): string {
 }
 
 /** Latest versions of servers whose name matches the query, as npm candidates (others are skipped). */
-export async function searchOfficial(options: { baseUrl: string; query: string; limit: number; signal: AbortSignal; log: Logger }): Promise<Candidate[]> {
+export async function searchOfficial(options: {
+  baseUrl: string;
+  query: string;
+  limit: number;
+  signal: AbortSignal;
+  log: Logger;
+}): Promise<Candidate[]> {
   const url = new URL(`${options.baseUrl}/v0.1/servers`);
   url.searchParams.set('search', officialSearchTerm(options.query));
   url.searchParams.set('version', 'latest');
   url.searchParams.set('limit', String(options.limit));
-  const body = parseAnswer(ServerListSchema, await getJson(url, 'The official MCP Registry', options.signal), 'The official MCP Registry', url);
+  const body = parseAnswer(
+    ServerListSchema,
+    await getJson(url, 'The official MCP Registry', options.signal),
+    'The official MCP Registry',
+    url,
+  );
   const candidates: Candidate[] = [];
   body.servers.forEach((item, index) => {
     const entry = z.looseObject({ server: OfficialServerSchema }).safeParse(item);
     if (entry.success) candidates.push(...toCandidates(entry.data.server));
-    else options.log.debug({ index, issue: entry.error.issues[0]?.message }, 'official registry: skipped a malformed server entry');
+    else
+      options.log.debug(
+        { index, issue: entry.error.issues[0]?.message },
+        'official registry: skipped a malformed server entry',
+      );
   });
   return candidates;
 }

@@ -7,27 +7,50 @@ import { httpGet, httpSettingsFrom, type HttpAnswer, type HttpSettings } from '.
 let settings: Promise<HttpSettings> | undefined;
 const hubHttpSettings = (): Promise<HttpSettings> => (settings ??= npmSettings().then(npm => httpSettingsFrom(npm)));
 // Plain HTTP to this machine needs neither a CA nor a proxy: no npm run for a local registry.
-const LOCAL: HttpSettings = { ca: undefined, rejectUnauthorized: true, httpsProxy: undefined, httpProxy: undefined, noproxy: [] };
-const isLocalHttp = (url: URL): boolean => url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+const LOCAL: HttpSettings = {
+  ca: undefined,
+  rejectUnauthorized: true,
+  httpsProxy: undefined,
+  httpProxy: undefined,
+  noproxy: [],
+};
+const isLocalHttp = (url: URL): boolean =>
+  url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 // GET a JSON document for a search source. Failures become HubErrors naming the source and the
 // next step; an abort (the source's timeout) is rethrown as is so the caller can tell it apart.
 export async function getJson(url: URL, subject: string, signal: AbortSignal): Promise<unknown> {
   let response: HttpAnswer;
   try {
-    response = await httpGet(url, isLocalHttp(url) ? LOCAL : await hubHttpSettings(), { accept: 'application/json' }, signal);
+    response = await httpGet(
+      url,
+      isLocalHttp(url) ? LOCAL : await hubHttpSettings(),
+      { accept: 'application/json' },
+      signal,
+    );
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new HubError('REGISTRY_UNAVAILABLE', `${subject} at ${url.origin} could not be reached (${causeOf(error)}); ${hintFor(error)}`, { cause: error });
+    throw new HubError(
+      'REGISTRY_UNAVAILABLE',
+      `${subject} at ${url.origin} could not be reached (${causeOf(error)}); ${hintFor(error)}`,
+      { cause: error },
+    );
   }
   if (response.status < 200 || response.status >= 300) {
-    throw new HubError('REGISTRY_UNAVAILABLE', `${subject} answered HTTP ${response.status} for ${url.pathname}; try again later or check the URL.`);
+    throw new HubError(
+      'REGISTRY_UNAVAILABLE',
+      `${subject} answered HTTP ${response.status} for ${url.pathname}; try again later or check the URL.`,
+    );
   }
   const text = response.body;
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HubError('REGISTRY_BAD_RESPONSE', `${subject} sent a body that is not JSON for ${url.pathname}; is the URL a registry API?`, { cause: error });
+    throw new HubError(
+      'REGISTRY_BAD_RESPONSE',
+      `${subject} sent a body that is not JSON for ${url.pathname}; is the URL a registry API?`,
+      { cause: error },
+    );
   }
 }
 
@@ -37,7 +60,10 @@ export function parseAnswer<T extends z.ZodType>(schema: T, body: unknown, subje
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  throw new HubError('REGISTRY_BAD_RESPONSE', `${subject} sent an unexpected answer for ${url.pathname}${where}: ${issue?.message ?? 'invalid'}.`);
+  throw new HubError(
+    'REGISTRY_BAD_RESPONSE',
+    `${subject} sent an unexpected answer for ${url.pathname}${where}: ${issue?.message ?? 'invalid'}.`,
+  );
 }
 
 function causeOf(error: unknown): string {

@@ -8,10 +8,12 @@ const trust = (candidate: Candidate): number => SEARCH_SOURCES.indexOf(candidate
 
 function mergeOne(group: readonly Candidate[], installed: ReadonlySet<string>): SearchResult {
   const ordered = [...group].sort((a, b) => trust(a) - trust(b));
-  const first = <K extends keyof Candidate>(key: K): Candidate[K] | undefined => ordered.find(candidate => candidate[key] !== undefined && candidate[key] !== '')?.[key];
+  const first = <K extends keyof Candidate>(key: K): Candidate[K] | undefined =>
+    ordered.find(candidate => candidate[key] !== undefined && candidate[key] !== '')?.[key];
   const best = ordered[0] as Candidate;
   const env = new Map<string, EnvVar>();
-  for (const candidate of ordered) for (const variable of candidate.requiredEnv) if (!env.has(variable.name)) env.set(variable.name, variable);
+  for (const candidate of ordered)
+    for (const variable of candidate.requiredEnv) if (!env.has(variable.name)) env.set(variable.name, variable);
   // The registries know the latest published version; npm's own answer is the freshest.
   const version = [...ordered].reverse().find(candidate => candidate.version)?.version;
   const name = first('name') ?? deriveServerName(best.package);
@@ -35,7 +37,11 @@ function mergeOne(group: readonly Candidate[], installed: ReadonlySet<string>): 
 }
 
 /** One ranked result per package, best first; ties are broken by package name so order is stable. */
-export function mergeCandidates(query: string, candidates: readonly Candidate[], installed: ReadonlySet<string>): SearchResult[] {
+export function mergeCandidates(
+  query: string,
+  candidates: readonly Candidate[],
+  installed: ReadonlySet<string>,
+): SearchResult[] {
   const groups = new Map<string, Candidate[]>();
   for (const candidate of candidates) {
     const key = candidate.package.toLowerCase();

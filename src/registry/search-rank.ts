@@ -2,12 +2,29 @@ import type { Candidate, SearchSource } from './search-schema.js';
 import { deriveServerName } from './server-name.js';
 
 // Relevance is plain word matching, weighted by field, so the order is explainable and stable.
-const NOISE = new Set(['mcp', 'server', 'servers', 'model', 'context', 'protocol', 'a', 'an', 'the', 'for', 'and', 'of']);
+const NOISE = new Set([
+  'mcp',
+  'server',
+  'servers',
+  'model',
+  'context',
+  'protocol',
+  'a',
+  'an',
+  'the',
+  'for',
+  'and',
+  'of',
+]);
 const SOURCE_BOOST: Record<SearchSource, number> = { catalog: 15, official: 8, npm: 0 };
 
 export const isNoiseWord = (word: string): boolean => NOISE.has(word.toLowerCase());
 
-const words = (text: string | undefined): string[] => (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (text: string | undefined): string[] =>
+  (text ?? '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 export function queryWords(query: string): string[] {
   const all = words(query);

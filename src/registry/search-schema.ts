@@ -24,13 +24,17 @@ export const SearchResultSchema = z.object({
   source: SearchSource.describe('The most trusted source that listed it (catalog, then official, then npm)'),
   sources: z.array(SearchSource).describe('Every source that listed it'),
   installed: z.boolean().describe('True when an installed server already uses this package'),
-  requiredEnv: z.array(EnvVarSchema).describe('Env vars to pass to registry.install in env; the server is not started without them'),
+  requiredEnv: z
+    .array(EnvVarSchema)
+    .describe('Env vars to pass to registry.install in env; the server is not started without them'),
   args: z.array(z.string()).optional().describe('Suggested args for registry.install'),
   argsHint: z.string().optional().describe('What the args mean when the server needs some, e.g. a directory'),
   allowScripts: z
     .array(z.string())
     .optional()
-    .describe('Packages whose install scripts this server needs (native modules, browsers): pass as registry.install allowScripts'),
+    .describe(
+      'Packages whose install scripts this server needs (native modules, browsers): pass as registry.install allowScripts',
+    ),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -39,7 +43,10 @@ export const SourceReportSchema = z.object({
   ok: z.boolean(),
   count: z.number().int().describe('Results this source gave (after filtering to MCP servers)'),
   ms: z.number().int(),
-  code: z.string().optional().describe('Error code when the source failed (REGISTRY_TIMEOUT, REGISTRY_UNAVAILABLE, REGISTRY_BAD_RESPONSE)'),
+  code: z
+    .string()
+    .optional()
+    .describe('Error code when the source failed (REGISTRY_TIMEOUT, REGISTRY_UNAVAILABLE, REGISTRY_BAD_RESPONSE)'),
   error: z.string().optional().describe('Why this source failed; the other sources still answered'),
 });
 export type SourceReport = z.infer<typeof SourceReportSchema>;

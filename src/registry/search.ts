@@ -7,7 +7,15 @@ import { createNpmRegistryResolver, type NpmRegistryResolver } from './npm-regis
 import { searchNpm } from './npm-search.js';
 import { searchOfficial } from './official.js';
 import { mergeCandidates } from './search-merge.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_SOURCES, type Candidate, type SearchOutput, type SearchSource, type SourceReport } from './search-schema.js';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  SEARCH_SOURCES,
+  type Candidate,
+  type SearchOutput,
+  type SearchSource,
+  type SourceReport,
+} from './search-schema.js';
 
 export interface SearchDeps {
   readonly config: HubConfig;
@@ -35,8 +43,14 @@ const abortOf = (signal: AbortSignal): Promise<never> =>
     else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
 
-function describeFailure(source: SearchSource, error: unknown, timeoutMs: number, timedOut: boolean): Pick<SourceReport, 'code' | 'error'> {
-  if (timedOut) return { code: 'REGISTRY_TIMEOUT', error: `timeout: the ${source} source did not answer within ${timeoutMs} ms` };
+function describeFailure(
+  source: SearchSource,
+  error: unknown,
+  timeoutMs: number,
+  timedOut: boolean,
+): Pick<SourceReport, 'code' | 'error'> {
+  if (timedOut)
+    return { code: 'REGISTRY_TIMEOUT', error: `timeout: the ${source} source did not answer within ${timeoutMs} ms` };
   if (isHubError(error)) return { code: error.code, error: error.message };
   return { code: 'INTERNAL', error: errorMessage(error) };
 }
@@ -50,7 +64,8 @@ export function createSearch(deps: SearchDeps) {
   const runners: Record<SearchSource, (query: string, limit: number, signal: AbortSignal) => Promise<Candidate[]>> = {
     catalog: async (query, limit) => searchCatalog(query, limit),
     official: (query, limit, signal) => searchOfficial({ baseUrl: config.registryUrl, query, limit, signal, log }),
-    npm: async (query, limit, signal) => searchNpm({ registry: await Promise.race([npmRegistry(), abortOf(signal)]), query, limit, signal, log }),
+    npm: async (query, limit, signal) =>
+      searchNpm({ registry: await Promise.race([npmRegistry(), abortOf(signal)]), query, limit, signal, log }),
   };
 
   async function runSource(source: SearchSource, query: string, limit: number, caller: AbortSignal | undefined) {
@@ -59,12 +74,23 @@ export function createSearch(deps: SearchDeps) {
     const signal = caller ? AbortSignal.any([timeout, caller]) : timeout;
     try {
       const candidates = await Promise.race([runners[source](query, limit, signal), abortOf(signal)]);
-      const report: SourceReport = { source, ok: true, count: candidates.length, ms: Math.round(performance.now() - started) };
+      const report: SourceReport = {
+        source,
+        ok: true,
+        count: candidates.length,
+        ms: Math.round(performance.now() - started),
+      };
       return { candidates, report };
     } catch (error) {
       const failure = describeFailure(source, error, config.searchTimeoutMs, timeout.aborted && !caller?.aborted);
       log.warn({ source, code: failure.code, err: error }, 'search source failed');
-      const report: SourceReport = { source, ok: false, count: 0, ms: Math.round(performance.now() - started), ...failure };
+      const report: SourceReport = {
+        source,
+        ok: false,
+        count: 0,
+        ms: Math.round(performance.now() - started),
+        ...failure,
+      };
       return { candidates: [] as Candidate[], report };
     }
   }
@@ -72,7 +98,9 @@ export function createSearch(deps: SearchDeps) {
   async function installedPackages(): Promise<Set<string>> {
     try {
       const data = await store.read();
-      return new Set(Object.values(data.servers).flatMap(server => (server.package ? [server.package.toLowerCase()] : [])));
+      return new Set(
+        Object.values(data.servers).flatMap(server => (server.package ? [server.package.toLowerCase()] : [])),
+      );
     } catch (error) {
       log.warn({ err: error }, 'search: could not read the store; installed flags may be wrong');
       return new Set();
@@ -82,7 +110,8 @@ export function createSearch(deps: SearchDeps) {
   return {
     async search(request: SearchRequest): Promise<SearchOutput> {
       const query = request.query.trim();
-      if (query.length === 0) throw new HubError('INVALID_INPUT', 'The search query is empty; give a word such as "memory" or "github".');
+      if (query.length === 0)
+        throw new HubError('INVALID_INPUT', 'The search query is empty; give a word such as "memory" or "github".');
       const limit = Math.min(Math.max(1, request.limit ?? DEFAULT_SEARCH_LIMIT), MAX_SEARCH_LIMIT);
       const sources = SEARCH_SOURCES.filter(source => !request.sources || request.sources.includes(source));
       const [answers, installed] = await Promise.all([
@@ -91,7 +120,11 @@ export function createSearch(deps: SearchDeps) {
         installedPackages(),
       ]);
       if (request.signal?.aborted) throw new HubError('CANCELLED', 'The search was cancelled by the caller.');
-      const results = mergeCandidates(query, answers.flatMap(answer => answer.candidates), installed).slice(0, limit);
+      const results = mergeCandidates(
+        query,
+        answers.flatMap(answer => answer.candidates),
+        installed,
+      ).slice(0, limit);
       return { results, sources: answers.map(answer => answer.report) };
     },
   };

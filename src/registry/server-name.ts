@@ -48,4 +48,5 @@ export function deriveServerName(packageName: string): string {
   return name;
 }
 
-export const isValidServerName = (name: string): boolean => SERVER_NAME_PATTERN.test(name) && !RESERVED_SERVER_NAMES.has(name);
+export const isValidServerName = (name: string): boolean =>
+  SERVER_NAME_PATTERN.test(name) && !RESERVED_SERVER_NAMES.has(name);

@@ -66,7 +66,6 @@ const UNPARSABLE_STALE_MS = 1_000;
 // Without /proc (not Linux) start times cannot be read: fall back to "is the pid alive".
 const HAS_PROC = existsSync('/proc/self/stat');
 
-
 /** True when pid (started at startTicks in boot, when given) no longer runs. */
 export function isGone(pid: number, startTicks?: number, boot?: string): boolean {
   return HAS_PROC ? !isSameProcess(pid, startTicks, boot) : !pidAlive(pid);
@@ -124,4 +123,3 @@ export function unlinkIfMine(file: string, content: string): void {
     }
   }
 }
-

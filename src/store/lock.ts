@@ -3,7 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../errors.js';
 import { readProcessIdentity } from '../process/identity.js';
 import { breakStaleLock } from './lock-break.js';
-import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, statOrUndefined, unlinkIfMine } from './lock-file.js';
+import {
+  createExclusive,
+  isStale,
+  myIdentity,
+  readIfExists,
+  removeIfStill,
+  statOrUndefined,
+  unlinkIfMine,
+} from './lock-file.js';
 import { watchNames, type Waker } from './lock-wait.js';
 
 // An inter-process lock file, created atomically with "pid startTicks bootId" of its holder.
@@ -61,7 +69,10 @@ function stoppedError(file: string, holder: string): HubError {
 
 function busyError(file: string, holder: string | undefined, ms: number): HubError {
   const pid = holder?.split(' ')[0] || 'unknown';
-  return new HubError('STORE_BUSY', `The store lock ${file} has been held by another hub process (pid ${pid}) for over ${ms} ms; retry, or delete that file if no hub is running.`);
+  return new HubError(
+    'STORE_BUSY',
+    `The store lock ${file} has been held by another hub process (pid ${pid}) for over ${ms} ms; retry, or delete that file if no hub is running.`,
+  );
 }
 
 /** Takes the lock, waiting for a live holder and breaking a dead one's. True when it broke one. */
@@ -115,7 +126,11 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
 }
 
 /** Runs fn(brokeStaleLock) while holding the lock file. */
-export async function withLock<T>(file: string, fn: (brokeStaleLock: boolean) => Promise<T>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
+export async function withLock<T>(
+  file: string,
+  fn: (brokeStaleLock: boolean) => Promise<T>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<T> {
   const broke = await acquire(file, timeoutMs);
   try {
     return await fn(broke);

@@ -11,7 +11,12 @@ const running = new AsyncLocalStorage<{ key: string; active: boolean }>();
 export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
   const outer = running.getStore();
   if (outer?.key === key && outer.active) {
-    return Promise.reject(new HubError('INTERNAL', `store.update on ${key} was called from inside another update of the same store; make the change in the outer update instead.`));
+    return Promise.reject(
+      new HubError(
+        'INTERNAL',
+        `store.update on ${key} was called from inside another update of the same store; make the change in the outer update instead.`,
+      ),
+    );
   }
   const token = { key, active: false };
   const run = (tails.get(key) ?? Promise.resolve()).then(() =>

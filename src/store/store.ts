@@ -48,7 +48,11 @@ function asStoreError(error: unknown, db: string): unknown {
       { cause: error },
     );
   }
-  return new HubError('INTERNAL', `The store ${db} could not be read or written (${error.message}); check that ${dirname(db)} is writable by this user and the disk has space, then retry.`, { cause: error });
+  return new HubError(
+    'INTERNAL',
+    `The store ${db} could not be read or written (${error.message}); check that ${dirname(db)} is writable by this user and the disk has space, then retry.`,
+    { cause: error },
+  );
 }
 
 export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
@@ -83,7 +87,10 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
     const checked = StoreSchema.safeParse(data);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      throw new HubError('INTERNAL', `A store update would have written an invalid ${db} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}), so it was not saved; this is a bug in hub, please report it.`);
+      throw new HubError(
+        'INTERNAL',
+        `A store update would have written an invalid ${db} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}), so it was not saved; this is a bug in hub, please report it.`,
+      );
     }
     const text = `${JSON.stringify(checked.data, null, 2)}\n`;
     if (text !== onDisk) {
@@ -107,7 +114,10 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
   const decode = (text: string): Exclude<Decoded, { kind: 'newer' }> => {
     const decoded = decodeStore(text, readBackup);
     if (decoded.kind === 'newer') {
-      throw new HubError('STORE_CORRUPT', `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`);
+      throw new HubError(
+        'STORE_CORRUPT',
+        `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`,
+      );
     }
     return decoded;
   };
@@ -127,7 +137,15 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
     const kept = Object.keys(decoded.data.servers).length + Object.keys(decoded.data.processes).length;
     const { damage } = decoded;
     log.error(
-      { file: db, movedTo: aside, reason: decoded.reason, dropped: decoded.dropped, kept, unreadable: damage.unreadable, fromBackup: damage.fromBackup },
+      {
+        file: db,
+        movedTo: aside,
+        reason: decoded.reason,
+        dropped: decoded.dropped,
+        kept,
+        unreadable: damage.unreadable,
+        fromBackup: damage.fromBackup,
+      },
       `${db} was corrupt (${decoded.reason}): kept aside as ${aside}; hub goes on with the ${kept} server and process records it could recover (${damage.fromBackup.length} of them from ${basename(backupFile)}), ${decoded.dropped} lost.`,
     );
     writeData(decoded.data, undefined, false);

@@ -8,7 +8,8 @@ export function pickNameMode(setting: 'dotted' | 'underscore' | 'auto'): NameMod
 }
 
 /** The name hub lists for a dotted name in the given mode (every `.` hub adds becomes `_`). */
-export const spell = (dotted: string, mode: NameMode): string => (mode === 'underscore' ? dotted.replaceAll('.', '_') : dotted);
+export const spell = (dotted: string, mode: NameMode): string =>
+  mode === 'underscore' ? dotted.replaceAll('.', '_') : dotted;
 
 /** Exposed dotted name → the name the client sees, for names hub writes in its own text. */
 export type Spelling = ReadonlyMap<string, string>;

@@ -1,6 +1,15 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { EnvKey, KillSignalName, PortNumber, ProcessName, ProcessReference, RegexText, WAIT_DEFAULT_MS, WAIT_MAX_MS } from '../process/inputs.js';
+import {
+  EnvKey,
+  KillSignalName,
+  PortNumber,
+  ProcessName,
+  ProcessReference,
+  RegexText,
+  WAIT_DEFAULT_MS,
+  WAIT_MAX_MS,
+} from '../process/inputs.js';
 import { compileLinePattern } from '../process/line-match.js';
 import type { createProcessManager } from '../process/manager.js';
 import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
@@ -11,18 +20,44 @@ import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
 
 const StartInput = z.strictObject({
-  command: z.string().min(1).describe('Without args: a shell command line run by $SHELL (e.g. "npm run dev -- --port 5173"). With args: the program, run directly without a shell'),
-  args: z.array(z.string()).max(256).optional().describe('Arguments; when given, command is executed directly (no shell, no quoting issues)'),
+  command: z
+    .string()
+    .min(1)
+    .describe(
+      'Without args: a shell command line run by $SHELL (e.g. "npm run dev -- --port 5173"). With args: the program, run directly without a shell',
+    ),
+  args: z
+    .array(z.string())
+    .max(256)
+    .optional()
+    .describe('Arguments; when given, command is executed directly (no shell, no quoting issues)'),
   cwd: z.string().min(1).optional().describe("Working directory (must exist); default: hub's working directory"),
-  env: z.record(EnvKey, z.string()).optional().describe("Added to hub's environment; values are never shown back, only the keys"),
+  env: z
+    .record(EnvKey, z.string())
+    .optional()
+    .describe("Added to hub's environment; values are never shown back, only the keys"),
   name: ProcessName.optional().describe('A unique name among running processes; usable wherever an id is'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
-  ports: z.array(PortNumber).max(32).optional().describe('Ports this process will listen on (get_free_port will not hand them out)'),
+  ports: z
+    .array(PortNumber)
+    .max(32)
+    .optional()
+    .describe('Ports this process will listen on (get_free_port will not hand them out)'),
   wait_for: z
     .strictObject({
       port: PortNumber.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
-      pattern: RegexText.optional().describe('Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)'),
-      timeout_ms: z.number().int().min(100).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(`Give up waiting after this long (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}); the process keeps running`),
+      pattern: RegexText.optional().describe(
+        'Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)',
+      ),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(100)
+        .max(WAIT_MAX_MS)
+        .default(WAIT_DEFAULT_MS)
+        .describe(
+          `Give up waiting after this long (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}); the process keeps running`,
+        ),
     })
     .optional()
     .describe('Return only once the process is ready (port or pattern), has exited, or the timeout passed'),
@@ -52,9 +87,22 @@ const ListOutput = z.object({
 
 const LogsInput = z.strictObject({
   id: ProcessReference,
-  lines: z.number().int().min(1).max(2_000).default(100).describe('How many lines (default 100, max 2000): the last ones, or with cursor the next ones'),
-  cursor: z.number().int().min(0).optional().describe('next_cursor of an earlier call: return only output written since (follow mode)'),
-  grep: RegexText.optional().describe('Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)'),
+  lines: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_000)
+    .default(100)
+    .describe('How many lines (default 100, max 2000): the last ones, or with cursor the next ones'),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('next_cursor of an earlier call: return only output written since (follow mode)'),
+  grep: RegexText.optional().describe(
+    'Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)',
+  ),
   raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
 });
 
@@ -64,7 +112,9 @@ const LogsOutput = z.object({
   lines: z.number().int().describe('Lines returned (the result text is the log itself)'),
   next_cursor: z.number().int().describe('Pass as cursor to get only newer output'),
   truncated: z.boolean().describe('More output exists than was returned (older without cursor, newer with it)'),
-  cursor_reset: z.boolean().describe('The cursor pointed at output since cut by the log cap; reading restarted at the oldest kept line'),
+  cursor_reset: z
+    .boolean()
+    .describe('The cursor pointed at output since cut by the log cap; reading restarted at the oldest kept line'),
   dropped_bytes: z.number().int().describe('Bytes of the oldest output cut by the log size cap so far'),
   log_file: z.string(),
   next: z.string().describe('What to call next, with the ids filled in'),
@@ -73,7 +123,13 @@ const LogsOutput = z.object({
 const KillInput = z.strictObject({
   id: ProcessReference,
   signal: KillSignalName.default('SIGTERM').describe('First signal sent to the whole process group (default SIGTERM)'),
-  grace_ms: z.number().int().min(0).max(120_000).optional().describe('Wait this long for the group to exit before SIGKILL (default 5000)'),
+  grace_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(120_000)
+    .optional()
+    .describe('Wait this long for the group to exit before SIGKILL (default 5000)'),
   remove: z.boolean().default(false).describe('Also delete the record, its log and exit file'),
 });
 
@@ -83,26 +139,34 @@ const KillOutput = z.object({
   signal_sent: KillSignalName.optional(),
   escalated: z.boolean().describe('SIGKILL was needed after grace_ms'),
   stray_members: z.number().int().describe('Leftover members of an already-ended process group that were stopped'),
-  escaped_members: z.number().int().describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
+  escaped_members: z
+    .number()
+    .int()
+    .describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
   removed: z.boolean(),
   waited_ms: z.number().int(),
-  warning: z.string().optional().describe('Set when the process was stopped but its record could not be written yet (store not writable); hub retries'),
+  warning: z
+    .string()
+    .optional()
+    .describe(
+      'Set when the process was stopped but its record could not be written yet (store not writable); hub retries',
+    ),
 });
 
 // Plain JSON Schema types only (no anyOf): LangChain's converter drops union types, and the
 // Inspector CLI sends `preferred=5173` as a string unless the type says number (or as a bare
 // number for an array): both, and one port given alone, are taken as the list they mean.
-const digitsToNumber = (value: unknown): unknown => (typeof value === 'string' && /^\d{1,5}$/.test(value.trim()) ? Number(value) : value);
-const PortList = z.preprocess(
-  value => {
-    const numeric = digitsToNumber(value);
-    return Array.isArray(numeric) ? numeric.map(digitsToNumber) : typeof numeric === 'number' ? [numeric] : numeric;
-  },
-  z.array(PortNumber).min(1).max(64),
-);
+const digitsToNumber = (value: unknown): unknown =>
+  typeof value === 'string' && /^\d{1,5}$/.test(value.trim()) ? Number(value) : value;
+const PortList = z.preprocess(value => {
+  const numeric = digitsToNumber(value);
+  return Array.isArray(numeric) ? numeric.map(digitsToNumber) : typeof numeric === 'number' ? [numeric] : numeric;
+}, z.array(PortNumber).min(1).max(64));
 
 const PortInput = z.strictObject({
-  preferred: PortList.optional().describe('Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)'),
+  preferred: PortList.optional().describe(
+    'Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)',
+  ),
   host: z
     .string()
     .refine(value => isIP(value) !== 0, 'must be an IP address such as 127.0.0.1 or ::1')
@@ -162,13 +226,40 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: StartOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
-      const wait = input.wait_for && { port: input.wait_for.port, pattern: input.wait_for.pattern === undefined ? undefined : compileLinePattern(input.wait_for.pattern, 'wait_for.pattern'), timeoutMs: input.wait_for.timeout_ms };
-      const ports = [...new Set([...(input.ports ?? []), ...(input.wait_for?.port === undefined ? [] : [input.wait_for.port])])];
-      const outcome = await (await managerOf()).start({ command: input.command, args: input.args, cwd: input.cwd, env: input.env, name: input.name, tags: input.tags, ports }, wait, call.signal);
+      const wait = input.wait_for && {
+        port: input.wait_for.port,
+        pattern:
+          input.wait_for.pattern === undefined
+            ? undefined
+            : compileLinePattern(input.wait_for.pattern, 'wait_for.pattern'),
+        timeoutMs: input.wait_for.timeout_ms,
+      };
+      const ports = [
+        ...new Set([...(input.ports ?? []), ...(input.wait_for?.port === undefined ? [] : [input.wait_for.port])]),
+      ];
+      const outcome = await (
+        await managerOf()
+      ).start(
+        {
+          command: input.command,
+          args: input.args,
+          cwd: input.cwd,
+          env: input.env,
+          name: input.name,
+          tags: input.tags,
+          ports,
+        },
+        wait,
+        call.signal,
+      );
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
-        ...(outcome.wait && { ready: outcome.wait.ready, reason: outcome.wait.reason, waited_ms: outcome.wait.waitedMs }),
+        ...(outcome.wait && {
+          ready: outcome.wait.ready,
+          reason: outcome.wait.reason,
+          waited_ms: outcome.wait.waitedMs,
+        }),
         log_tail: outcome.tail,
         next: nextAfterStart(view.id, view.status),
       };
@@ -207,7 +298,15 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: LogsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const { record, slice } = await (await managerOf()).logs({ reference: input.id, lines: input.lines, cursor: input.cursor, grep: input.grep === undefined ? undefined : compileLinePattern(input.grep, 'grep'), raw: input.raw });
+      const { record, slice } = await (
+        await managerOf()
+      ).logs({
+        reference: input.id,
+        lines: input.lines,
+        cursor: input.cursor,
+        grep: input.grep === undefined ? undefined : compileLinePattern(input.grep, 'grep'),
+        raw: input.raw,
+      });
       const structured = {
         id: record.id,
         status: record.status,
@@ -234,7 +333,14 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     output: KillOutput,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run(input) {
-      const outcome = await (await managerOf()).kill({ reference: input.id, signal: input.signal, graceMs: input.grace_ms ?? config.stopGraceMs, remove: input.remove });
+      const outcome = await (
+        await managerOf()
+      ).kill({
+        reference: input.id,
+        signal: input.signal,
+        graceMs: input.grace_ms ?? config.stopGraceMs,
+        remove: input.remove,
+      });
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
@@ -264,8 +370,17 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
       const preferred = input.preferred ?? [];
       const port = await (await managerOf()).freePort(preferred, input.host);
       const next = `Use it now: start_process with ports [${port.port}] or wait_for {"port":${port.port}}.`;
-      const structured = { port: port.port, ...(port.host !== undefined && { host: port.host }), reserved_until: port.reservedUntil, preferred_granted: port.preferredGranted, next };
-      return { structured, text: `Port ${port.port} is free${preferred.length > 0 && !port.preferredGranted ? ' (the preferred port was taken)' : ''}; reserved until ${port.reservedUntil}.\nNext: ${next}` };
+      const structured = {
+        port: port.port,
+        ...(port.host !== undefined && { host: port.host }),
+        reserved_until: port.reservedUntil,
+        preferred_granted: port.preferredGranted,
+        next,
+      };
+      return {
+        structured,
+        text: `Port ${port.port} is free${preferred.length > 0 && !port.preferredGranted ? ' (the preferred port was taken)' : ''}; reserved until ${port.reservedUntil}.\nNext: ${next}`,
+      };
     },
   });
 

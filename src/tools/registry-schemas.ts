@@ -71,7 +71,9 @@ export const UninstallInput = z.strictObject({
   purge: z
     .boolean()
     .optional()
-    .describe("Also delete its data folder (~/.hub/data/<name>, e.g. server-memory's graph); kept by default for a later install"),
+    .describe(
+      "Also delete its data folder (~/.hub/data/<name>, e.g. server-memory's graph); kept by default for a later install",
+    ),
 });
 export const UninstallOutput = z.object({
   name: z.string(),

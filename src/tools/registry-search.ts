@@ -1,11 +1,28 @@
 import { z } from 'zod';
 import type { createSearch } from '../registry/search.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SearchOutputSchema, SearchSource, type SearchOutput } from '../registry/search-schema.js';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_SEARCH_LIMIT,
+  SearchOutputSchema,
+  SearchSource,
+  type SearchOutput,
+} from '../registry/search-schema.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 const SearchInput = z.strictObject({
-  query: z.string().trim().min(1).max(200).describe('What to look for: a service or task such as "github", "postgres", "browser", "web search"'),
-  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT).describe(`Most results to return (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT})`),
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('What to look for: a service or task such as "github", "postgres", "browser", "web search"'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .default(DEFAULT_SEARCH_LIMIT)
+    .describe(`Most results to return (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT})`),
   sources: z
     .array(SearchSource)
     .min(1)
@@ -26,7 +43,10 @@ export function nextAfterSearch(output: SearchOutput): string {
 /** The short text for clients that show only text: one line per result with how to install it. */
 export function renderSearch(output: SearchOutput): string {
   const lines = output.results.map(result => {
-    const env = result.requiredEnv.length > 0 ? `; needs env ${result.requiredEnv.map(variable => variable.name).join(', ')}` : '';
+    const env =
+      result.requiredEnv.length > 0
+        ? `; needs env ${result.requiredEnv.map(variable => variable.name).join(', ')}`
+        : '';
     const argsHint = result.argsHint ? `; args: ${result.argsHint}` : '';
     const args = result.args ? `, args: ${JSON.stringify(result.args)}` : '';
     const hint = result.installed
@@ -34,8 +54,13 @@ export function renderSearch(output: SearchOutput): string {
       : `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}${argsHint}`;
     return `- ${result.name}: ${result.title} (${result.package}${result.version ? `@${result.version}` : ''}) [${result.sources.join(', ')}] ${result.description} — ${hint}`;
   });
-  const failed = output.sources.filter(source => !source.ok).map(source => `note: ${source.source} failed: ${source.error ?? 'unknown error'}`);
-  const head = output.results.length === 0 ? 'No MCP servers found; try another word or registry.search with fewer words.' : `${output.results.length} MCP server(s):`;
+  const failed = output.sources
+    .filter(source => !source.ok)
+    .map(source => `note: ${source.source} failed: ${source.error ?? 'unknown error'}`);
+  const head =
+    output.results.length === 0
+      ? 'No MCP servers found; try another word or registry.search with fewer words.'
+      : `${output.results.length} MCP server(s):`;
   return [head, ...lines, ...failed].join('\n');
 }
 
@@ -54,7 +79,14 @@ export function createSearchTool(deps: ToolDeps): HubTool {
     output: SearchToolOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, call) {
-      const output = await (await loadSearcher()).search({ query: input.query, limit: input.limit, ...(input.sources && { sources: input.sources }), signal: call.signal });
+      const output = await (
+        await loadSearcher()
+      ).search({
+        query: input.query,
+        limit: input.limit,
+        ...(input.sources && { sources: input.sources }),
+        signal: call.signal,
+      });
       return { structured: { ...output, next: nextAfterSearch(output) }, text: renderSearch(output) };
     },
   });

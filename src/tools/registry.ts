@@ -17,8 +17,15 @@ import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { pickNameMode, type NameMode } from './naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
-import { CallInput, CallOutput, InstallInput, ListInput, ListOutput, UninstallInput, UninstallOutput } from './registry-schemas.js';
-
+import {
+  CallInput,
+  CallOutput,
+  InstallInput,
+  ListInput,
+  ListOutput,
+  UninstallInput,
+  UninstallOutput,
+} from './registry-schemas.js';
 
 function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
   let step = 0;
@@ -29,7 +36,13 @@ function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 
 
 // The install code (npm, the catalog, consent) loads on the first install: listing needs only schemas.
 let installModules:
-  | Promise<[typeof import('../registry/install.js'), typeof import('../registry/install-hints.js'), typeof import('../registry/consent.js')]>
+  | Promise<
+      [
+        typeof import('../registry/install.js'),
+        typeof import('../registry/install-hints.js'),
+        typeof import('../registry/consent.js'),
+      ]
+    >
   | undefined;
 const loadInstall = () =>
   (installModules ??= Promise.all([
@@ -59,7 +72,14 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
     async run(input, call) {
       const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm }] = await loadInstall();
       const { allowScripts, ...rest } = input;
-      const scripts = allowScripts === undefined ? undefined : allowScripts.includes('*') ? true : allowScripts.length === 0 ? false : allowScripts;
+      const scripts =
+        allowScripts === undefined
+          ? undefined
+          : allowScripts.includes('*')
+            ? true
+            : allowScripts.length === 0
+              ? false
+              : allowScripts;
       const request = { ...rest, ...(scripts !== undefined && { allowScripts: scripts }) };
       const result = await installServer(request, {
         config,
@@ -85,7 +105,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
           ...result.tools,
           ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
           ...(result.skippedScripts?.length
-            ? [`Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`]
+            ? [
+                `Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`,
+              ]
             : []),
           result.next,
         ].join('\n'),
@@ -144,13 +166,16 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
       );
       const installing = listPendingInstalls(config)
         .filter(entry => !servers.some(server => server.name === entry.name))
-        .map(entry => `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`);
+        .map(
+          entry =>
+            `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`,
+        );
       const next =
         installing.length > 0
           ? `registry.list { server } shows an install's step. ${installing.join('; ')}`
           : servers.length === 0
-          ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
-          : "registry.list { server } shows a server's tools with input schemas.";
+            ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
+            : "registry.list { server } shows a server's tools with input schemas.";
       const lines = servers.map(
         s =>
           `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}`,

@@ -8,7 +8,12 @@ const TRUNCATION_MARKER = '\n… [truncated: result exceeded the size limit]';
 export function capText(text: string, maxBytes: number): string {
   if (Buffer.byteLength(text) <= maxBytes) return text;
   const room = Math.max(0, maxBytes - Buffer.byteLength(TRUNCATION_MARKER));
-  return Buffer.from(text).subarray(0, room).toString('utf8').replace(/\uFFFD$/, '') + TRUNCATION_MARKER;
+  return (
+    Buffer.from(text)
+      .subarray(0, room)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '') + TRUNCATION_MARKER
+  );
 }
 
 export function successResult(structured: unknown, text: string, maxBytes: number): CallToolResult {
@@ -24,7 +29,9 @@ export const ERROR_CAP_BYTES = 8 * 1024;
 
 // Errors are text only: the SDK client validates structuredContent even on isError results.
 export function errorResult(error: unknown): CallToolResult {
-  const text = isHubError(error) ? `${error.code}: ${error.message}` : `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
+  const text = isHubError(error)
+    ? `${error.code}: ${error.message}`
+    : `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
   return { content: [{ type: 'text', text: capText(text, ERROR_CAP_BYTES) }], isError: true };
 }
 

@@ -10,7 +10,10 @@ import { describeInputIssues, errorResult, successResult } from './result.js';
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest as Tool['inputSchema'];
 }
 
@@ -25,7 +28,12 @@ export function callContext(extra: Extra): CallContext {
       await extra
         .sendNotification({
           method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+          params: {
+            progressToken,
+            progress,
+            ...(total !== undefined && { total }),
+            ...(message !== undefined && { message }),
+          },
         })
         .catch(() => undefined);
     },
@@ -39,7 +47,10 @@ const WARNING_FIELD = 'store_warning';
 
 function withWarningField(schema: Tool['inputSchema']): Tool['inputSchema'] {
   if (schema.type !== 'object') return schema;
-  const properties = { ...schema.properties, [WARNING_FIELD]: { type: 'string', description: 'Set while hub has a store problem a person must look at' } };
+  const properties = {
+    ...schema.properties,
+    [WARNING_FIELD]: { type: 'string', description: 'Set while hub has a store problem a person must look at' },
+  };
   return { ...schema, properties };
 }
 
@@ -87,19 +98,23 @@ export function createToolTable(
   const spellResult = (result: CallToolResult): CallToolResult => {
     if (mode === 'dotted') return result;
     const names = spelling();
-    const content = result.content.map(block => (block.type === 'text' ? { ...block, text: spellText(block.text, mode, names) } : block));
+    const content = result.content.map(block =>
+      block.type === 'text' ? { ...block, text: spellText(block.text, mode, names) } : block,
+    );
     const structured = result.structuredContent;
     const next = structured?.next;
     return {
       ...result,
       content,
-      ...(structured && typeof next === 'string' && { structuredContent: { ...structured, next: spellText(next, mode, names) } }),
+      ...(structured &&
+        typeof next === 'string' && { structuredContent: { ...structured, next: spellText(next, mode, names) } }),
     };
   };
 
   async function callPlain(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
     const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) return spellResult(errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error))));
+    if (!parsed.success)
+      return spellResult(errorResult(new HubError('INVALID_INPUT', describeInputIssues(tool.name, parsed.error))));
     try {
       const output = await tool.run(parsed.data, callContext(extra));
       // A passthrough is the child's own result (registry.call): its text is not hub's to change.

@@ -26,7 +26,8 @@ function leftovers(marker: string): string[] {
   for (const entry of readdirSync('/proc').filter(e => /^\d+$/.test(e))) {
     try {
       const text = readFileSync(`/proc/${entry}/cmdline`, 'utf8') + readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (text.includes(marker)) found.push(`${entry}: ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
+      if (text.includes(marker))
+        found.push(`${entry}: ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ')}`);
     } catch {
       // gone, or not ours to read
     }
@@ -57,7 +58,10 @@ test('bench --quick writes every section to JSON and cleans up after itself', { 
   for (const name of SECTIONS) {
     expect(report.sections[name], name).toBeDefined();
     expect(['ok', 'partial', 'unavailable', 'error']).toContain(report.sections[name]?.status);
-    expect(report.rows.some(r => r.section.replace(/[ _]/g, '').toLowerCase() === name.toLowerCase()), name).toBe(true);
+    expect(
+      report.rows.some(r => r.section.replace(/[ _]/g, '').toLowerCase() === name.toLowerCase()),
+      name,
+    ).toBe(true);
   }
   expect(report.markdown).toContain('| section |');
   // Every temp dir (HUB_HOMEs, the big log) removed, and no process left running.

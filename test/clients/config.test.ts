@@ -241,9 +241,12 @@ describe('hub config file handling', () => {
       await writeFile(file, mine);
       expect(await runConfig([item.client, '--write'], machine.deps())).toBe(0);
       const text = await readFile(file, 'utf8');
-      const hub = ((item.format === 'toml' ? parseToml(text) : JSON.parse(text)) as Record<string, Record<string, Record<string, unknown>>>)[
-        item.format === 'toml' ? 'mcp_servers' : 'mcpServers'
-      ]!.hub!;
+      const hub = (
+        (item.format === 'toml' ? parseToml(text) : JSON.parse(text)) as Record<
+          string,
+          Record<string, Record<string, unknown>>
+        >
+      )[item.format === 'toml' ? 'mcp_servers' : 'mcpServers']!.hub!;
       expect(hub.command).toBe(NODE);
       expect(hub.args).toEqual([SERVER_JS]);
       expect(hub.env).toEqual({ HUB_TOOL_NAMES: 'dotted' });

@@ -110,7 +110,11 @@ describe('hub import', () => {
     const file = cursorFile(machine);
     const echo = { command: process.execPath, args: [fixture('echo-server.mjs')] };
     const config = {
-      mcpServers: { first: echo, second: { ...echo, env: { WHICH: 'second' } }, linear: { url: 'https://mcp.linear.app/sse' } },
+      mcpServers: {
+        first: echo,
+        second: { ...echo, env: { WHICH: 'second' } },
+        linear: { url: 'https://mcp.linear.app/sse' },
+      },
       someOtherKey: { keep: true },
     };
     await mkdir(join(machine.home, '.cursor'), { recursive: true });
@@ -163,7 +167,10 @@ describe('hub import', () => {
       const file = await placeEchoConfig(machine);
       const original = await readFile(file, 'utf8');
       const questions: string[] = [];
-      await runImport(['cursor', '--remove'], machine.deps({ confirm: async question => (questions.push(question), answer) }));
+      await runImport(
+        ['cursor', '--remove'],
+        machine.deps({ confirm: async question => (questions.push(question), answer) }),
+      );
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain('first');
       if (answer) expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['linear']);

@@ -9,12 +9,15 @@ describe('TOML in-place edits', () => {
   test('appends a new table after the last line, with one blank line', () => {
     const text = '# top\nmodel = "x"\n\n[mcp_servers.a]\ncommand = "a" # why a\n\n\n';
     const edited = setTomlTable(text, ['mcp_servers'], 'hub', entry)!;
-    expect(edited).toBe('# top\nmodel = "x"\n\n[mcp_servers.a]\ncommand = "a" # why a\n\n[mcp_servers.hub]\ncommand = "/usr/bin/node"\nargs = [ "/hub/dist/server.js" ]\n');
+    expect(edited).toBe(
+      '# top\nmodel = "x"\n\n[mcp_servers.a]\ncommand = "a" # why a\n\n[mcp_servers.hub]\ncommand = "/usr/bin/node"\nargs = [ "/hub/dist/server.js" ]\n',
+    );
     expect(checkedTomlEdit(edited, { model: 'x', mcp_servers: { a: { command: 'a' }, hub: entry } })).toBe(edited);
   });
 
   test('replaces a quoted-key table and its subtables; comments before the next table stay', () => {
-    const text = '[mcp_servers."hub"]\ncommand = "old"\n[mcp_servers.hub.env]\nA = "1"\n\n# about b\n[mcp_servers.b]\ncommand = "b"\n';
+    const text =
+      '[mcp_servers."hub"]\ncommand = "old"\n[mcp_servers.hub.env]\nA = "1"\n\n# about b\n[mcp_servers.b]\ncommand = "b"\n';
     const edited = setTomlTable(text, ['mcp_servers'], 'hub', entry)!;
     expect(data(edited).mcp_servers).toEqual({ hub: entry, b: { command: 'b' } });
     expect(edited).toContain('\n\n# about b\n[mcp_servers.b]\n');
@@ -28,7 +31,8 @@ describe('TOML in-place edits', () => {
   });
 
   test('deletes a table with its env subtable and no doubled blank line', () => {
-    const text = '# keep\n[mcp_servers.a]\ncommand = "a"\n\n[mcp_servers.gone]\ncommand = "g"\n\n[mcp_servers.gone.env]\nK = "v"\n\n[mcp_servers.z]\ncommand = "z"\n';
+    const text =
+      '# keep\n[mcp_servers.a]\ncommand = "a"\n\n[mcp_servers.gone]\ncommand = "g"\n\n[mcp_servers.gone.env]\nK = "v"\n\n[mcp_servers.z]\ncommand = "z"\n';
     const edited = deleteTomlTable(text, ['mcp_servers'], 'gone')!;
     expect(edited).toBe('# keep\n[mcp_servers.a]\ncommand = "a"\n\n[mcp_servers.z]\ncommand = "z"\n');
     expect(deleteTomlTable(text, ['mcp_servers'], 'absent')).toBeUndefined();

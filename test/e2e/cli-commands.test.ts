@@ -119,17 +119,36 @@ describe('hub CLI', () => {
 
   test('install --allow-scripts keeps the scripts choice in the record for upgrades', async () => {
     const { env, home } = await npmHome();
-    const installed = await cli(env, 'install', 'some-server', '--name', 'some', '--allow-scripts', 'sqlite3', '--no-start');
+    const installed = await cli(
+      env,
+      'install',
+      'some-server',
+      '--name',
+      'some',
+      '--allow-scripts',
+      'sqlite3',
+      '--no-start',
+    );
     expect(installed.code, installed.stderr).toBe(0);
-    const record = (JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, { allowScripts?: unknown }> })
-      .servers.some!;
+    const record = (
+      JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as {
+        servers: Record<string, { allowScripts?: unknown }>;
+      }
+    ).servers.some!;
     expect(record.allowScripts).toEqual(['sqlite3']);
   });
 
   test('hub install in a terminal waits for a long install instead of leaving it in the background', async () => {
     const { env, home } = await npmHome();
     await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 200 } }));
-    const installed = await cli({ ...env, FAKE_NPM_SLOW_MS: '1500' }, 'install', 'some-server', '--name', 'slow', '--json');
+    const installed = await cli(
+      { ...env, FAKE_NPM_SLOW_MS: '1500' },
+      'install',
+      'some-server',
+      '--name',
+      'slow',
+      '--json',
+    );
     expect(installed.code, installed.stderr).toBe(0);
     expect(JSON.parse(installed.stdout)).toMatchObject({ name: 'slow', state: 'ready' });
     expect(JSON.parse(installed.stdout).background).toBeUndefined();

@@ -16,55 +16,78 @@ import { ECHO, commandRecord, putRecords } from '../proxy/harness.js';
 type Json = Record<string, unknown>;
 
 const echoTools: CachedTool[] = [
-  { name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  {
+    name: 'echo',
+    description: 'Echoes text.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  },
   { name: 'pid', description: 'Returns the server pid.', inputSchema: { type: 'object' } },
 ];
 const longTools: CachedTool[] = [
-  { name: 'a_tool_with_a_name_far_too_long_for_forty_characters', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  {
+    name: 'a_tool_with_a_name_far_too_long_for_forty_characters',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: true },
+  },
   { name: 'search', description: 'Shadow attempt.', inputSchema: { type: 'object' } },
 ];
 
 async function seededHome(): Promise<string> {
   const home = await makeHubHome();
   const store = openStore(loadConfig({ HUB_HOME: home }).paths);
-  await putRecords(store, commandRecord('echo', [ECHO], { tools: echoTools }), commandRecord('registry', [ECHO], { tools: longTools }));
+  await putRecords(
+    store,
+    commandRecord('echo', [ECHO], { tools: echoTools }),
+    commandRecord('registry', [ECHO], { tools: longTools }),
+  );
   // A store written before tools/<name>.json existed keeps its tools inline.
   await store.update(data => {
-    data.servers.legacy = { ...commandRecord('legacy', [ECHO]), tools: [{ name: 'old', inputSchema: { type: 'object' } }] };
+    data.servers.legacy = {
+      ...commandRecord('legacy', [ECHO]),
+      tools: [{ name: 'old', inputSchema: { type: 'object' } }],
+    };
   });
   return home;
 }
 
 /** What a hub without the lane answers (createHub in this process, raw JSON-RPC). */
-const referenceAnswers = (home: string, init: Json & { id: number }, env: Record<string, string> = {}) => askHub({ HUB_HOME: home, ...env }, init);
+const referenceAnswers = (home: string, init: Json & { id: number }, env: Record<string, string> = {}) =>
+  askHub({ HUB_HOME: home, ...env }, init);
 
 const laneAnswered = async (home: string): Promise<number[]> =>
-  [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match => Number(match[1]));
+  [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match =>
+    Number(match[1]),
+  );
 
 describe('cold-start lane', () => {
   test.each([
     ['underscore names by default, a supported protocol version', {}, '2025-06-18', 'echo_echo'],
     ['HUB_TOOL_NAMES=dotted, an unknown protocol version', { HUB_TOOL_NAMES: 'dotted' }, '1999-01-01', 'echo.echo'],
-  ])('answers initialize and tools/list as the full hub does: %s', async (_label, env: Record<string, string>, version, echo) => {
-    const clientName = 'raw-test';
-    const home = await seededHome();
-    const hub = spawnRawHub(home, env);
-    hub.write(initialize(1, clientName, version));
-    const init = await hub.response(1);
-    hub.write(initialized, { id: 'list', method: 'tools/list' });
-    const list = await hub.response('list');
-    expect(await hub.end()).toBe(0);
-    expect(await laneAnswered(home)).toEqual([2]);
+  ])(
+    'answers initialize and tools/list as the full hub does: %s',
+    async (_label, env: Record<string, string>, version, echo) => {
+      const clientName = 'raw-test';
+      const home = await seededHome();
+      const hub = spawnRawHub(home, env);
+      hub.write(initialize(1, clientName, version));
+      const init = await hub.response(1);
+      hub.write(initialized, { id: 'list', method: 'tools/list' });
+      const list = await hub.response('list');
+      expect(await hub.end()).toBe(0);
+      expect(await laneAnswered(home)).toEqual([2]);
 
-    const reference = await referenceAnswers(home, initialize(1, clientName, version), env);
-    expect(init).toEqual(reference.init);
-    expect(list).toEqual(reference.list);
-    const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
-    expect(names).toHaveLength(10 + echoTools.length + longTools.length + 1);
-    expect(names).toContain(echo);
-    // The instructions name tools in the same spelling.
-    expect(JSON.stringify((init.result as Json).instructions)).toContain(echo === 'echo_echo' ? 'registry_install' : 'registry.install');
-  });
+      const reference = await referenceAnswers(home, initialize(1, clientName, version), env);
+      expect(init).toEqual(reference.init);
+      expect(list).toEqual(reference.list);
+      const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
+      expect(names).toHaveLength(10 + echoTools.length + longTools.length + 1);
+      expect(names).toContain(echo);
+      // The instructions name tools in the same spelling.
+      expect(JSON.stringify((init.result as Json).instructions)).toContain(
+        echo === 'echo_echo' ? 'registry_install' : 'registry.install',
+      );
+    },
+  );
 
   test('hands off to the full hub: pipelined calls to hub and proxied tools are each answered once', async () => {
     const home = await seededHome();
@@ -100,8 +123,14 @@ describe('cold-start lane', () => {
     hub.write(initialize(1), initialized, { id: 2, method: 'tools/list' });
     await hub.response(2);
     // Another hub installs a server while this one is still loading (or just after).
-    await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), commandRecord('late', [ECHO], { tools: echoTools }));
-    await vi.waitFor(() => expect(hub.received.some(message => message.method === 'notifications/tools/list_changed')).toBe(true), { timeout: 10_000 });
+    await putRecords(
+      openStore(loadConfig({ HUB_HOME: home }).paths),
+      commandRecord('late', [ECHO], { tools: echoTools }),
+    );
+    await vi.waitFor(
+      () => expect(hub.received.some(message => message.method === 'notifications/tools/list_changed')).toBe(true),
+      { timeout: 10_000 },
+    );
     hub.write({ id: 3, method: 'tools/list' });
     const names = (((await hub.response(3)).result as Json).tools as Json[]).map(tool => tool.name);
     expect(names).toContain('late_echo');

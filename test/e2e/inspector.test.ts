@@ -79,8 +79,20 @@ const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; ad
 
   test('passes preferred=<port> to get_free_port (plain types the CLI can convert)', async () => {
     const home = await makeHubHome();
-    const args = ['--method', 'tools/call', '--tool-name', 'get_free_port', '--tool-arg', 'preferred=5173', 'host=127.0.0.1'];
-    const result = (await inspect(home, args)) as { isError?: boolean; content: { text: string }[]; structuredContent?: { port: number } };
+    const args = [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_free_port',
+      '--tool-arg',
+      'preferred=5173',
+      'host=127.0.0.1',
+    ];
+    const result = (await inspect(home, args)) as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: { port: number };
+    };
     expect(result.isError, result.content[0]?.text).toBeFalsy();
     expect(result.structuredContent?.port).toBeGreaterThan(0);
   }, 90_000);

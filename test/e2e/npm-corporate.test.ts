@@ -26,14 +26,23 @@ describe('npm settings from the global npmrc', () => {
     try {
       const result = await hub.call('registry.install', { package: 'hub-test-echo' });
       expect(result.isError, textOf(result)).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ name: 'hub-test-echo', version: '1.0.0', state: 'ready', tools: ['hub-test-echo.echo'] });
-      expect(textOf(await hub.call('hub-test-echo.echo', { message: 'through the company CA' }))).toBe('through the company CA');
+      expect(result.structuredContent).toMatchObject({
+        name: 'hub-test-echo',
+        version: '1.0.0',
+        state: 'ready',
+        tools: ['hub-test-echo.echo'],
+      });
+      expect(textOf(await hub.call('hub-test-echo.echo', { message: 'through the company CA' }))).toBe(
+        'through the company CA',
+      );
     } finally {
       await hub.close();
     }
     expect(registry.requests).toContain('/hub-test-echo/-/hub-test-echo-1.0.0.tgz');
     // npm ran in the install folder: it saved the dependency in the folder's own package.json.
-    const pkg = JSON.parse(await readFile(join(home, 'servers', 'hub-test-echo', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const pkg = JSON.parse(await readFile(join(home, 'servers', 'hub-test-echo', 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     expect(pkg.dependencies).toHaveProperty('hub-test-echo');
     expect(existsSync(join(home, 'servers', 'hub-test-echo', 'etc'))).toBe(false);
   }, 120_000);
@@ -44,10 +53,19 @@ describe('npm settings from the global npmrc', () => {
     await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 30_000 }));
     const hub = await spawnHub(home, { env: registry.env });
     try {
-      const result = (await hub.call('registry.search', { query: 'hub-test-echo', sources: ['npm'] })) as CallToolResult;
+      const result = (await hub.call('registry.search', {
+        query: 'hub-test-echo',
+        sources: ['npm'],
+      })) as CallToolResult;
       expect(result.isError, textOf(result)).toBeFalsy();
-      const structured = result.structuredContent as { results: Array<{ package?: string }>; sources: Array<{ source: string; ok: boolean; error?: string }> };
-      expect(structured.sources.find(source => source.source === 'npm'), JSON.stringify(structured.sources)).toMatchObject({ ok: true });
+      const structured = result.structuredContent as {
+        results: Array<{ package?: string }>;
+        sources: Array<{ source: string; ok: boolean; error?: string }>;
+      };
+      expect(
+        structured.sources.find(source => source.source === 'npm'),
+        JSON.stringify(structured.sources),
+      ).toMatchObject({ ok: true });
       expect(structured.results.map(entry => entry.package)).toContain('hub-test-echo');
     } finally {
       await hub.close();
@@ -67,11 +85,21 @@ describe('install scripts', () => {
       expect(textOf(failed)).toContain(
         'The server failed to load a native module: hub-test-addon must run its install scripts to build it, which hub skips unless allowed: hub-test-addon@1.0.0 (install: node build.cjs).',
       );
-      expect(textOf(failed)).toContain('Install it again with registry.install { package: "hub-test-native", name: "hub-test-native", allowScripts: ["hub-test-addon"] }.');
+      expect(textOf(failed)).toContain(
+        'Install it again with registry.install { package: "hub-test-native", name: "hub-test-native", allowScripts: ["hub-test-addon"] }.',
+      );
 
-      const allowed = await hub.call('registry.install', { package: 'hub-test-native', name: 'hub-test-native', allowScripts: ['hub-test-addon'] });
+      const allowed = await hub.call('registry.install', {
+        package: 'hub-test-native',
+        name: 'hub-test-native',
+        allowScripts: ['hub-test-addon'],
+      });
       expect(allowed.isError, textOf(allowed)).toBeFalsy();
-      expect(allowed.structuredContent).toMatchObject({ state: 'ready', tools: ['hub-test-native.native_echo'], skippedScripts: [] });
+      expect(allowed.structuredContent).toMatchObject({
+        state: 'ready',
+        tools: ['hub-test-native.native_echo'],
+        skippedScripts: [],
+      });
       expect(textOf(await hub.call('hub-test-native.native_echo', { message: 'built' }))).toBe('built');
     } finally {
       await hub.close();
@@ -82,7 +110,12 @@ describe('install scripts', () => {
     const home = await makeHubHome();
     const hub = await spawnHub(home, { env: { ...registry.env, HUB_TOOL_NAMES: 'dotted' } });
     try {
-      const denied = await hub.call('registry.install', { package: 'hub-test-native', name: 'other', allowScripts: ['sqlite3'], start: false });
+      const denied = await hub.call('registry.install', {
+        package: 'hub-test-native',
+        name: 'other',
+        allowScripts: ['sqlite3'],
+        start: false,
+      });
       expect(denied.isError, textOf(denied)).toBeFalsy();
       expect(denied.structuredContent).toMatchObject({
         skippedScripts: [{ name: 'hub-test-addon', version: '1.0.0', scripts: { install: 'node build.cjs' } }],
@@ -90,7 +123,11 @@ describe('install scripts', () => {
       expect(textOf(denied)).toContain('Install scripts not run (allow with allowScripts): hub-test-addon@1.0.0');
       expect(existsSync(join(home, 'servers', 'other', 'node_modules', 'hub-test-addon', 'build'))).toBe(false);
 
-      const result = await hub.call('registry.install', { package: 'hub-test-native', name: 'native', allowScripts: true });
+      const result = await hub.call('registry.install', {
+        package: 'hub-test-native',
+        name: 'native',
+        allowScripts: true,
+      });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ state: 'ready', skippedScripts: [] });
       expect(textOf(await hub.call('native.native_echo', { message: 'ok' }))).toBe('ok');
@@ -109,7 +146,10 @@ describe('a proxy named only in the global npmrc', () => {
       const hub = await spawnHub(home, { env: proxied.env });
       try {
         const search = await hub.call('registry.search', { query: 'hub-test-echo', sources: ['npm'] });
-        expect((search.structuredContent as { results: Array<{ package?: string }> }).results.map(entry => entry.package), JSON.stringify(search.structuredContent)).toContain('hub-test-echo');
+        expect(
+          (search.structuredContent as { results: Array<{ package?: string }> }).results.map(entry => entry.package),
+          JSON.stringify(search.structuredContent),
+        ).toContain('hub-test-echo');
         const searched = proxied.connects.length;
         expect(searched).toBeGreaterThan(0);
         const result = await hub.call('registry.install', { package: 'hub-test-echo', start: false });

@@ -28,9 +28,13 @@ describe('npm step', () => {
     const hub = await spawnHub(home, { env: npm.env });
     try {
       const messages: string[] = [];
-      const result = (await hub.client.callTool({ name: 'registry.install', arguments: { package: 'chatty-server', start: false } }, undefined, {
-        onprogress: progress => messages.push(progress.message ?? ''),
-      })) as CallToolResult;
+      const result = (await hub.client.callTool(
+        { name: 'registry.install', arguments: { package: 'chatty-server', start: false } },
+        undefined,
+        {
+          onprogress: progress => messages.push(progress.message ?? ''),
+        },
+      )) as CallToolResult;
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(messages.length).toBeLessThan(40);
       expect(messages[0]).toBe('npm: resolving chatty-server');
@@ -57,7 +61,12 @@ describe('npm step', () => {
       hub.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
       const result = await hub.call('registry.install', { package: 'slow-server' });
       expect(result.isError, textOf(result)).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ name: 'slow', state: 'installing', background: true, tools: [] });
+      expect(result.structuredContent).toMatchObject({
+        name: 'slow',
+        state: 'installing',
+        background: true,
+        tools: [],
+      });
       const next = (result.structuredContent as { next: string }).next;
       expect(next).toContain('goes on in the background');
       expect(next).toContain('registry.list { server: "slow" }');
@@ -66,10 +75,15 @@ describe('npm step', () => {
       const during = await hub.call('registry.list', { server: 'slow' });
       expect(during.isError, textOf(during)).toBeFalsy();
       expect(textOf(during)).toMatch(/^slow \(slow-server\) is still installing: npm: resolving slow-server/);
-      expect(textOf(await hub.call('registry.list'))).toContain('slow  slow-server  installing: npm: resolving slow-server');
+      expect(textOf(await hub.call('registry.list'))).toContain(
+        'slow  slow-server  installing: npm: resolving slow-server',
+      );
 
       await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
-      await vi.waitFor(async () => expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('slow.echo'), { timeout: 30_000, interval: 200 });
+      await vi.waitFor(
+        async () => expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('slow.echo'),
+        { timeout: 30_000, interval: 200 },
+      );
       expect(textOf(await hub.call('slow.echo', { message: 'later' }))).toContain('later');
       const after = await hub.call('registry.list', { server: 'slow' });
       expect(textOf(after)).toMatch(/^slow \(ready\)/);
@@ -87,10 +101,16 @@ describe('npm step', () => {
     try {
       const result = await hub.call('registry.install', { package: 'fail-server' });
       expect(result.structuredContent).toMatchObject({ name: 'fail', state: 'installing', background: true });
-      await vi.waitFor(async () => expect(textOf(await hub.call('registry.list', { server: 'fail' }))).toMatch(/^The install of fail \(fail-server\) failed: npm install of "fail-server" failed: npm exited with code 1; nothing was installed\. npm said:\nnpm error code E404/), {
-        timeout: 30_000,
-        interval: 200,
-      });
+      await vi.waitFor(
+        async () =>
+          expect(textOf(await hub.call('registry.list', { server: 'fail' }))).toMatch(
+            /^The install of fail \(fail-server\) failed: npm install of "fail-server" failed: npm exited with code 1; nothing was installed\. npm said:\nnpm error code E404/,
+          ),
+        {
+          timeout: 30_000,
+          interval: 200,
+        },
+      );
       expect((await hub.call('registry.list')).structuredContent).toMatchObject({ servers: [] });
     } finally {
       await hub.close();

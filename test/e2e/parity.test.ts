@@ -14,7 +14,8 @@ import { reapAll } from '../helpers/processes.js';
 
 const NETWORK_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined && /proxy|cert|_ca_|ca_bundle|cainfo|^npm_config_/i.test(entry[0]),
+    (entry): entry is [string, string] =>
+      entry[1] !== undefined && /proxy|cert|_ca_|ca_bundle|cainfo|^npm_config_/i.test(entry[0]),
   ),
 );
 
@@ -59,7 +60,10 @@ const cases = (): Case[] => [
   {
     name: 'thinking',
     package: '@modelcontextprotocol/server-sequential-thinking',
-    call: { tool: 'sequentialthinking', arguments: { thought: 'one', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false } },
+    call: {
+      tool: 'sequentialthinking',
+      arguments: { thought: 'one', thoughtNumber: 1, totalThoughts: 1, nextThoughtNeeded: false },
+    },
   },
   {
     name: 'gitlab',
@@ -80,7 +84,11 @@ const cases = (): Case[] => [
 
 // What a result carries, without what differs run to run by nature (none of these servers
 // put times or ids in these calls' results).
-const shapeOf = (result: CallToolResult) => ({ isError: result.isError ?? false, content: result.content, structuredContent: result.structuredContent });
+const shapeOf = (result: CallToolResult) => ({
+  isError: result.isError ?? false,
+  content: result.content,
+  structuredContent: result.structuredContent,
+});
 
 describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers through hub and directly', () => {
   let home = '';
@@ -101,68 +109,80 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
   });
 
   for (const entry of cases()) {
-    test.skipIf(entry.native === true && process.env.HUB_NATIVE_TESTS !== '1')(`${entry.name}: tools, instructions, errors and a call match a direct connection`, { timeout: 900_000 }, async () => {
-      const item = cases().find(candidate => candidate.name === entry.name) as Case;
-      const installed = (await hub.client.callTool(
-        {
-          name: 'registry_install',
-          arguments: {
-            package: item.package,
-            name: item.name,
-            ...(item.args && { args: item.args }),
-            ...(item.env && { env: item.env }),
-            ...(item.allowScripts !== undefined && { allowScripts: item.allowScripts }),
+    test.skipIf(entry.native === true && process.env.HUB_NATIVE_TESTS !== '1')(
+      `${entry.name}: tools, instructions, errors and a call match a direct connection`,
+      { timeout: 900_000 },
+      async () => {
+        const item = cases().find(candidate => candidate.name === entry.name) as Case;
+        const installed = (await hub.client.callTool(
+          {
+            name: 'registry_install',
+            arguments: {
+              package: item.package,
+              name: item.name,
+              ...(item.args && { args: item.args }),
+              ...(item.env && { env: item.env }),
+              ...(item.allowScripts !== undefined && { allowScripts: item.allowScripts }),
+            },
           },
-        },
-        undefined,
-        { onprogress: () => undefined, timeout: 280_000, resetTimeoutOnProgress: true, maxTotalTimeout: 880_000 },
-      )) as CallToolResult;
-      expect(installed.isError, textOf(installed)).toBeFalsy();
+          undefined,
+          { onprogress: () => undefined, timeout: 280_000, resetTimeoutOnProgress: true, maxTotalTimeout: 880_000 },
+        )) as CallToolResult;
+        expect(installed.isError, textOf(installed)).toBeFalsy();
 
-      const direct: Direct = await connectDirect(installedBin(home, item.name, item.package), item.args, item.env);
-      try {
-        const directTools = await direct.listTools();
-        const described = (await hub.call('registry_list', { server: item.name })).structuredContent as {
-          tools: Array<{ tool: string; exposedName?: string }>;
-          servers: Array<{ instructions?: string }>;
-        };
-        const exposed = new Map(described.tools.map(tool => [tool.tool, tool.exposedName ?? tool.tool]));
-        const listed = new Map((await hub.client.listTools()).tools.map(tool => [tool.name, tool]));
+        const direct: Direct = await connectDirect(installedBin(home, item.name, item.package), item.args, item.env);
+        try {
+          const directTools = await direct.listTools();
+          const described = (await hub.call('registry_list', { server: item.name })).structuredContent as {
+            tools: Array<{ tool: string; exposedName?: string }>;
+            servers: Array<{ instructions?: string }>;
+          };
+          const exposed = new Map(described.tools.map(tool => [tool.tool, tool.exposedName ?? tool.tool]));
+          const listed = new Map((await hub.client.listTools()).tools.map(tool => [tool.name, tool]));
 
-        // Every tool the server offers is listed by hub, field by field as the server gave it.
-        expect([...exposed.keys()].sort()).toEqual(directTools.map(tool => tool.name).sort());
-        for (const tool of directTools) {
-          const through = listed.get(exposed.get(tool.name) as string) as Tool;
-          expect(through, `${tool.name} is listed by hub`).toBeDefined();
-          // hub names the server in front of each description (documented); the rest is the server's.
-          expect(through.description).toEqual(tool.description ? `[${item.name}] ${tool.description}` : `[${item.name}]`);
-          expect(through.title).toEqual((tool as LooseTool & { title?: string }).title);
-          expect(through.annotations).toEqual((tool as LooseTool & { annotations?: unknown }).annotations);
-          expect(through.outputSchema).toEqual((tool as LooseTool & { outputSchema?: unknown }).outputSchema);
-          const schema = (tool as LooseTool & { inputSchema: Record<string, unknown> }).inputSchema;
-          expect(through.inputSchema).toEqual(item.mended && schema.type === undefined ? { ...schema, type: 'object' } : schema);
+          // Every tool the server offers is listed by hub, field by field as the server gave it.
+          expect([...exposed.keys()].sort()).toEqual(directTools.map(tool => tool.name).sort());
+          for (const tool of directTools) {
+            const through = listed.get(exposed.get(tool.name) as string) as Tool;
+            expect(through, `${tool.name} is listed by hub`).toBeDefined();
+            // hub names the server in front of each description (documented); the rest is the server's.
+            expect(through.description).toEqual(
+              tool.description ? `[${item.name}] ${tool.description}` : `[${item.name}]`,
+            );
+            expect(through.title).toEqual((tool as LooseTool & { title?: string }).title);
+            expect(through.annotations).toEqual((tool as LooseTool & { annotations?: unknown }).annotations);
+            expect(through.outputSchema).toEqual((tool as LooseTool & { outputSchema?: unknown }).outputSchema);
+            const schema = (tool as LooseTool & { inputSchema: Record<string, unknown> }).inputSchema;
+            expect(through.inputSchema).toEqual(
+              item.mended && schema.type === undefined ? { ...schema, type: 'object' } : schema,
+            );
+          }
+
+          // Instructions: kept in the record, shown by registry.list.
+          const instructions = direct.client.getInstructions();
+          expect(described.servers[0]?.instructions).toEqual(instructions);
+
+          const call = async (name: string, args: Record<string, unknown>) => {
+            const viaHub = await hub.client.callTool({ name: exposed.get(name) as string, arguments: args }).then(
+              result => ({ result: shapeOf(result as CallToolResult) }),
+              (error: { code?: number; message: string; data?: unknown }) => ({
+                error: { code: error.code, message: error.message, data: error.data },
+              }),
+            );
+            const viaDirect = await direct.client.callTool({ name, arguments: args }).then(
+              result => ({ result: shapeOf(result as CallToolResult) }),
+              (error: { code?: number; message: string; data?: unknown }) => ({
+                error: { code: error.code, message: error.message, data: error.data },
+              }),
+            );
+            expect(viaHub).toEqual(viaDirect);
+          };
+          await call(item.call.tool, item.call.arguments);
+          if (item.bad) await call(item.bad.tool, item.bad.arguments);
+        } finally {
+          await direct.close();
         }
-
-        // Instructions: kept in the record, shown by registry.list.
-        const instructions = direct.client.getInstructions();
-        expect(described.servers[0]?.instructions).toEqual(instructions);
-
-        const call = async (name: string, args: Record<string, unknown>) => {
-          const viaHub = await hub.client.callTool({ name: exposed.get(name) as string, arguments: args }).then(
-            result => ({ result: shapeOf(result as CallToolResult) }),
-            (error: { code?: number; message: string; data?: unknown }) => ({ error: { code: error.code, message: error.message, data: error.data } }),
-          );
-          const viaDirect = await direct.client.callTool({ name, arguments: args }).then(
-            result => ({ result: shapeOf(result as CallToolResult) }),
-            (error: { code?: number; message: string; data?: unknown }) => ({ error: { code: error.code, message: error.message, data: error.data } }),
-          );
-          expect(viaHub).toEqual(viaDirect);
-        };
-        await call(item.call.tool, item.call.arguments);
-        if (item.bad) await call(item.bad.tool, item.bad.arguments);
-      } finally {
-        await direct.close();
-      }
-    });
+      },
+    );
   }
 });

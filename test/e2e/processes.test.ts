@@ -14,7 +14,15 @@ import { groupMembers, isAlive } from '../helpers/processes.js';
 
 const run = promisify(execFile);
 
-type View = { id: string; pid: number; status: string; exitCode?: number | null; endedAt?: string; logFile: string; name?: string };
+type View = {
+  id: string;
+  pid: number;
+  status: string;
+  exitCode?: number | null;
+  endedAt?: string;
+  logFile: string;
+  name?: string;
+};
 
 const ok = (result: CallToolResult): Record<string, unknown> => {
   expect(result.isError, textOf(result)).toBeFalsy();
@@ -33,7 +41,14 @@ describe('processes over stdio', () => {
     const home = await makeHubHome();
     const hub = await spawnHub(home);
     const port = ok(await hub.call('get_free_port', {})).port as number;
-    const started = ok(await hub.call('start_process', { command: process.execPath, args: [fixture('process-http-server.mjs'), String(port)], name: 'dev', wait_for: { port } }));
+    const started = ok(
+      await hub.call('start_process', {
+        command: process.execPath,
+        args: [fixture('process-http-server.mjs'), String(port)],
+        name: 'dev',
+        wait_for: { port },
+      }),
+    );
     expect(started).toMatchObject({ ready: true, reason: 'port', process: { status: 'running', ports: [port] } });
     const view = started.process as View;
     expect(await (await fetch(`http://127.0.0.1:${port}/first`)).text()).toMatch(/^hello from/);
@@ -43,12 +58,15 @@ describe('processes over stdio', () => {
     await fetch(`http://127.0.0.1:${port}/second`);
     let followed = '';
     let cursor = ok(tail).next_cursor as number;
-    await vi.waitFor(async () => {
-      const since = await hub.call('get_process_logs', { id: 'dev', cursor });
-      cursor = ok(since).next_cursor as number;
-      followed += `${textOf(since)}\n`;
-      expect(followed).toContain('request /second');
-    }, { timeout: 10_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const since = await hub.call('get_process_logs', { id: 'dev', cursor });
+        cursor = ok(since).next_cursor as number;
+        followed += `${textOf(since)}\n`;
+        expect(followed).toContain('request /second');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(followed).not.toContain('listening on');
     expect(followed).not.toContain('request /first');
 
@@ -74,7 +92,13 @@ describe('processes over stdio', () => {
     const home = await makeHubHome();
     const flag = join(home, 'exit-now');
     const hub = await spawnHub(home);
-    const view = ok(await hub.call('start_process', { command: process.execPath, args: [fixture('process-exit-code.mjs'), '3', flag], wait_for: { pattern: 'waiting' } })).process as View;
+    const view = ok(
+      await hub.call('start_process', {
+        command: process.execPath,
+        args: [fixture('process-exit-code.mjs'), '3', flag],
+        wait_for: { pattern: 'waiting' },
+      }),
+    ).process as View;
     await killHub(hub);
     writeFileSync(flag, '');
     await vi.waitFor(() => expect(groupMembers(view.pid)).toEqual([]), { timeout: 10_000, interval: 50 });
@@ -97,7 +121,11 @@ describe('processes over stdio', () => {
     const home = await makeHubHome();
     const hubs = await Promise.all([1, 2, 3, 4].map(() => spawnHub(home)));
     try {
-      const results = await Promise.all(hubs.flatMap(hub => Array.from({ length: 10 }, () => hub.call('start_process', { command: 'sleep', args: ['60'] }))));
+      const results = await Promise.all(
+        hubs.flatMap(hub =>
+          Array.from({ length: 10 }, () => hub.call('start_process', { command: 'sleep', args: ['60'] })),
+        ),
+      );
       const ids = results.map(result => (ok(result).process as View).id);
       expect(new Set(ids).size).toBe(40);
       const listed = ok(await hubs[0]!.call('list_processes', {})) as { processes: View[]; running: number };
@@ -124,8 +152,19 @@ describe('processes over stdio', () => {
     };
     let view: View;
     try {
-      view = ok(await record(hub.call('start_process', { command: 'sleep', args: ['60'], name: 'sec', env: { API_TOKEN: secret, OTHER: secret } }))).process as View;
-      await record(hub.call('start_process', { command: 'sleep', args: ['1'], cwd: '/no/such', env: { API_TOKEN: secret } }));
+      view = ok(
+        await record(
+          hub.call('start_process', {
+            command: 'sleep',
+            args: ['60'],
+            name: 'sec',
+            env: { API_TOKEN: secret, OTHER: secret },
+          }),
+        ),
+      ).process as View;
+      await record(
+        hub.call('start_process', { command: 'sleep', args: ['1'], cwd: '/no/such', env: { API_TOKEN: secret } }),
+      );
       await record(hub.call('start_process', { command: 'no-such-program-xyz', args: [], env: { API_TOKEN: secret } }));
       await record(hub.call('start_process', { command: 'sleep', args: ['1'], env: { 'BAD KEY': secret } }));
       await record(hub.call('list_processes', {}));
@@ -133,12 +172,21 @@ describe('processes over stdio', () => {
       // The secret did reach the process (so its absence elsewhere means something).
       const child = groupMembers(view.pid).find(pid => pid !== view.pid) ?? 0;
       expect(readFileSync(`/proc/${child}/environ`, 'utf8')).toContain(secret);
-      expect(ok(await record(hub.call('start_process', { command: 'echo', args: ['visible'], name: 'other' })))).toBeDefined();
+      expect(
+        ok(await record(hub.call('start_process', { command: 'echo', args: ['visible'], name: 'other' }))),
+      ).toBeDefined();
     } finally {
       await hub.close();
     }
-    const cli = async (...args: string[]) => (await run(process.execPath, [SERVER_JS, ...args], { env: { ...process.env, HUB_HOME: home } })).stdout;
-    texts.push(await cli('ps'), await cli('ps', '--json'), await cli('logs', 'sec'), await cli('kill', 'sec', '--json'), await cli('kill', 'sec'));
+    const cli = async (...args: string[]) =>
+      (await run(process.execPath, [SERVER_JS, ...args], { env: { ...process.env, HUB_HOME: home } })).stdout;
+    texts.push(
+      await cli('ps'),
+      await cli('ps', '--json'),
+      await cli('logs', 'sec'),
+      await cli('kill', 'sec', '--json'),
+      await cli('kill', 'sec'),
+    );
     expect(texts.join('\n')).toContain('API_TOKEN');
     for (const text of texts) expect(text).not.toContain(secret);
     expect(readFileSync(join(home, 'logs', 'hub.log'), 'utf8')).not.toContain(secret);

@@ -51,8 +51,6 @@ test('hub install shows npm output on stderr and hub servers lists the result', 
     (error: { code: number; stderr: string }) => error,
   );
   expect(refused).toMatchObject({ code: 2 });
-  expect((refused as { stderr: string }).stderr).toMatch(
-    /^hub install: Field "package" "\.\.\/x" is a path/,
-  );
+  expect((refused as { stderr: string }).stderr).toMatch(/^hub install: Field "package" "\.\.\/x" is a path/);
   expect(await npm.runs()).toHaveLength(1);
 });

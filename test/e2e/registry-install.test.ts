@@ -235,7 +235,9 @@ describe('registry.install with the fake npm', () => {
       expect(result.isError).toBeFalsy();
       expect(messages[0]).toBe('npm: resolving slow-server');
       expect(messages).toContain('npm: resolving slow-server (1 metadata request)');
-      expect(messages.some(message => /^npm: resolving slow-server \(1 metadata request\) — \d+ s$/.test(message))).toBe(true);
+      expect(
+        messages.some(message => /^npm: resolving slow-server \(1 metadata request\) — \d+ s$/.test(message)),
+      ).toBe(true);
       expect(messages).toContain('installed slow-server@1.2.3');
       expect(messages.filter(message => message.includes('npm http'))).toEqual([]);
     });

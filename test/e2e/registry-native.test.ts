@@ -27,9 +27,15 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_NATIVE_TEST
       const failed = await call(hub, 'registry.install', { package: 'mcp-server-sqlite-npx', args: [database] });
       expect(failed.isError).toBe(true);
       expect(textOf(failed)).toMatch(/sqlite3 must run its install scripts/);
-      expect(textOf(failed)).toContain('registry.install { package: "mcp-server-sqlite-npx", name: "sqlite", allowScripts: ["sqlite3"] }');
+      expect(textOf(failed)).toContain(
+        'registry.install { package: "mcp-server-sqlite-npx", name: "sqlite", allowScripts: ["sqlite3"] }',
+      );
 
-      const fixed = await call(hub, 'registry.install', { package: 'mcp-server-sqlite-npx', name: 'sqlite', allowScripts: ['sqlite3'] });
+      const fixed = await call(hub, 'registry.install', {
+        package: 'mcp-server-sqlite-npx',
+        name: 'sqlite',
+        allowScripts: ['sqlite3'],
+      });
       expect(fixed.isError, textOf(fixed)).toBeFalsy();
       expect(fixed.structuredContent).toMatchObject({ name: 'sqlite', state: 'ready' });
       expect((fixed.structuredContent as { tools: string[] }).tools).toContain('sqlite.list_tables');

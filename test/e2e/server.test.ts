@@ -42,10 +42,15 @@ describe('stdio server', () => {
 
   test('exits promptly when stdin closes, with nothing but JSON-RPC on stdout', async () => {
     const home = await makeHubHome();
-    const child = spawn(process.execPath, [SERVER_JS], { env: { ...process.env, HUB_HOME: home }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVER_JS], {
+      env: { ...process.env, HUB_HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', chunk => (stdout += chunk));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await once(child.stdout, 'data');
     const started = Date.now();
     child.stdin.end();
@@ -57,8 +62,13 @@ describe('stdio server', () => {
 
   test('exits on SIGTERM', async () => {
     const home = await makeHubHome();
-    const child = spawn(process.execPath, [SERVER_JS], { env: { ...process.env, HUB_HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    const child = spawn(process.execPath, [SERVER_JS], {
+      env: { ...process.env, HUB_HOME: home },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await once(child.stdout, 'data'); // answered: its handlers are installed
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');

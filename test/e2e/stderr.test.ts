@@ -9,7 +9,13 @@ import { SERVER_JS } from '../helpers/hub.js';
 test('a search with every network source down writes one short line per failed source to stderr', async () => {
   const home = await makeHubHome();
   const child = spawn(process.execPath, [SERVER_JS], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, HUB_HOME: home, HUB_REGISTRY_URL: 'http://127.0.0.1:9', HUB_NPM_REGISTRY: 'http://127.0.0.1:9' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      HUB_HOME: home,
+      HUB_REGISTRY_URL: 'http://127.0.0.1:9',
+      HUB_NPM_REGISTRY: 'http://127.0.0.1:9',
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const exited = once(child, 'exit');
@@ -24,7 +30,11 @@ test('a search with every network source down writes one short line per failed s
   let stdout = '';
   child.stdout.on('data', chunk => (stdout += chunk));
   const write = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  write({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  write({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   write({ method: 'notifications/initialized' });
   write({ id: 2, method: 'tools/call', params: { name: 'registry_search', arguments: { query: 'memory' } } });
   while (!stdout.includes('"id":2')) await new Promise(resolve => setTimeout(resolve, 50));

@@ -20,7 +20,10 @@ export interface Direct {
 /** The bin npx would run for an installed package (the only one, else the one named after the package). */
 export function installedBin(home: string, server: string, pkg: string): string {
   const folder = join(home, 'servers', server, 'node_modules', pkg);
-  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name: string; bin?: string | Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+    name: string;
+    bin?: string | Record<string, string>;
+  };
   if (typeof manifest.bin === 'string') return join(folder, manifest.bin);
   const bins = Object.entries(manifest.bin ?? {});
   const unscoped = manifest.name.replace(/^@[^/]+\//, '');
@@ -29,7 +32,11 @@ export function installedBin(home: string, server: string, pkg: string): string 
   return join(folder, chosen[1]);
 }
 
-export async function connectDirect(bin: string, args: string[] = [], env: Record<string, string> = {}): Promise<Direct> {
+export async function connectDirect(
+  bin: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Direct> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, ...args],

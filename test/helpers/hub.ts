@@ -38,7 +38,10 @@ function session(client: Client, pid: number | undefined, close: () => Promise<v
 const NETWORK_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
     (entry): entry is [string, string] =>
-      entry[1] !== undefined && /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_(registry|cafile|strict_ssl|proxy|https_proxy))$/i.test(entry[0]),
+      entry[1] !== undefined &&
+      /^(https?_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|ssl_cert_dir|npm_config_(registry|cafile|strict_ssl|proxy|https_proxy))$/i.test(
+        entry[0],
+      ),
   ),
 );
 
@@ -50,10 +53,20 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS],
-    env: definedOnly({ ...NETWORK_ENV, HUB_HOME: home, HUB_LOG_LEVEL: 'info', PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...options.env }),
+    env: definedOnly({
+      ...NETWORK_ENV,
+      HUB_HOME: home,
+      HUB_LOG_LEVEL: 'info',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      ...options.env,
+    }),
     stderr: 'pipe',
   });
-  const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  const client = new Client(
+    { name: options.clientName ?? 'hub-test', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
   await client.connect(transport);
   return session(client, transport.pid ?? undefined, () => client.close());
 }
@@ -65,7 +78,10 @@ export async function startHubInProcess(home: string, options: SessionOptions = 
   const hub = createHub({ config, log: silentLogger, store });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await hub.server.connect(serverTransport);
-  const client = new Client({ name: options.clientName ?? 'hub-test', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  const client = new Client(
+    { name: options.clientName ?? 'hub-test', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
   await client.connect(clientTransport);
   return session(client, undefined, async () => {
     await client.close();
@@ -74,4 +90,5 @@ export async function startHubInProcess(home: string, options: SessionOptions = 
 }
 
 /** The text of a tool result's first content block. */
-export const textOf = (result: CallToolResult): string => (result.content[0]?.type === 'text' ? result.content[0].text : '');
+export const textOf = (result: CallToolResult): string =>
+  result.content[0]?.type === 'text' ? result.content[0].text : '';

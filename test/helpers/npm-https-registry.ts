@@ -34,8 +34,28 @@ function makeCerts(dir: string): { ca: string; key: string; cert: string } {
   run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=hub test CA');
   run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
-  return { ca: join(dir, 'ca.pem'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') };
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+  );
+  return {
+    ca: join(dir, 'ca.pem'),
+    key: readFileSync(join(dir, 'server.key'), 'utf8'),
+    cert: readFileSync(join(dir, 'server.pem'), 'utf8'),
+  };
 }
 
 interface Packed {
@@ -99,22 +119,39 @@ export async function startNpmHttpsRegistry(options: { proxy?: boolean } = {}): 
   const server: Server = createServer({ key: certs.key, cert: certs.cert }, (request, response) => {
     const path = new URL(request.url ?? '/', url);
     requests.push(path.pathname + path.search);
-    const json = (body: unknown, status = 200) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown, status = 200) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (path.pathname === '/-/v1/search') {
       const text = (path.searchParams.get('text') ?? '').toLowerCase();
       const objects = [...packages.values()]
-        .filter(packed => `${packed.manifest.name} ${packed.manifest.description ?? ''}`.toLowerCase().includes(text.split(' ')[0] ?? ''))
-        .map(packed => ({ package: { name: packed.manifest.name, version: packed.manifest.version, description: packed.manifest.description }, score: { final: 1 } }));
+        .filter(packed =>
+          `${packed.manifest.name} ${packed.manifest.description ?? ''}`
+            .toLowerCase()
+            .includes(text.split(' ')[0] ?? ''),
+        )
+        .map(packed => ({
+          package: {
+            name: packed.manifest.name,
+            version: packed.manifest.version,
+            description: packed.manifest.description,
+          },
+          score: { final: 1 },
+        }));
       return json({ objects, total: objects.length, time: new Date(0).toUTCString() });
     }
     const [, name = '', rest = ''] = /^\/([^/]+)(?:\/(.*))?$/.exec(decodeURIComponent(path.pathname)) ?? [];
     const packed = packages.get(name);
     if (!packed) return json({ error: 'Not found' }, 404);
     if (rest === '') {
-      return json({ name, 'dist-tags': { latest: packed.manifest.version }, versions: { [packed.manifest.version]: versionOf(packed) } });
+      return json({
+        name,
+        'dist-tags': { latest: packed.manifest.version },
+        versions: { [packed.manifest.version]: versionOf(packed) },
+      });
     }
     if (rest === 'latest') return json(versionOf(packed));
-    if (rest.startsWith('-/') && rest.endsWith('.tgz')) return response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(packed.tarball);
+    if (rest.startsWith('-/') && rest.endsWith('.tgz'))
+      return response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(packed.tarball);
     return json({ error: 'Not found' }, 404);
   });
   await new Promise<void>(resolve => server.listen(port, '127.0.0.1', resolve));
@@ -124,11 +161,18 @@ export async function startNpmHttpsRegistry(options: { proxy?: boolean } = {}): 
   const globalNpmrc = join(prefix, 'etc', 'npmrc');
   const connects: string[] = [];
   const proxy = options.proxy ? await startProxy(connects) : undefined;
-  writeFileSync(globalNpmrc, `registry=${url}\ncafile=${certs.ca}\n${proxy ? `https-proxy=${proxy.url}\nnoproxy=\n` : ''}`);
+  writeFileSync(
+    globalNpmrc,
+    `registry=${url}\ncafile=${certs.ca}\n${proxy ? `https-proxy=${proxy.url}\nnoproxy=\n` : ''}`,
+  );
   const home = join(dir, 'home');
   mkdirSync(home);
   // npm exports some settings to the processes it runs (npx vitest): they would outrank the npmrc files.
-  const exported = Object.fromEntries(Object.keys(process.env).filter(key => /^npm_config_/i.test(key)).map(key => [key, undefined]));
+  const exported = Object.fromEntries(
+    Object.keys(process.env)
+      .filter(key => /^npm_config_/i.test(key))
+      .map(key => [key, undefined]),
+  );
   const env = {
     ...exported,
     NODE_EXTRA_CA_CERTS: undefined,

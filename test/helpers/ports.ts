@@ -13,7 +13,10 @@ export function overlappingHandouts(handouts: readonly Handout[], reservationMs:
     untils.sort((a, b) => a - b);
     for (let i = 1; i < untils.length; i += 1) {
       const given = (untils[i] ?? 0) - reservationMs;
-      if (given < (untils[i - 1] ?? 0)) clashes.push(`port ${port} handed out at ${new Date(given).toISOString()} while reserved until ${new Date(untils[i - 1] ?? 0).toISOString()}`);
+      if (given < (untils[i - 1] ?? 0))
+        clashes.push(
+          `port ${port} handed out at ${new Date(given).toISOString()} while reserved until ${new Date(untils[i - 1] ?? 0).toISOString()}`,
+        );
     }
   }
   return clashes;

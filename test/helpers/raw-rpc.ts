@@ -20,7 +20,13 @@ export interface RawHub {
 
 export function spawnRawHub(home: string, env: Record<string, string> = {}): RawHub {
   const child = spawn(process.execPath, [SERVER_JS], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', HUB_HOME: home, HUB_LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      HUB_HOME: home,
+      HUB_LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const exited = once(child, 'exit');
@@ -56,7 +62,8 @@ export function spawnRawHub(home: string, env: Record<string, string> = {}): Raw
   return {
     child,
     received,
-    write: (...messages) => child.stdin.write(messages.map(message => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`).join('')),
+    write: (...messages) =>
+      child.stdin.write(messages.map(message => `${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`).join('')),
     response,
     async end() {
       child.stdin.end();
@@ -66,7 +73,11 @@ export function spawnRawHub(home: string, env: Record<string, string> = {}): Raw
   };
 }
 
-export const initialize = (id: number, clientName = 'raw-test', protocolVersion = '2025-06-18'): Json & { id: number } => ({
+export const initialize = (
+  id: number,
+  clientName = 'raw-test',
+  protocolVersion = '2025-06-18',
+): Json & { id: number } => ({
   id,
   method: 'initialize',
   params: { protocolVersion, capabilities: {}, clientInfo: { name: clientName, version: '1.0.0' } },

@@ -27,7 +27,11 @@ export interface RegistryServer {
 }
 
 const loadJson = <T>(name: string): T => JSON.parse(readFileSync(fixture(`registry/${name}`), 'utf8')) as T;
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter(word => word && word !== 'mcp');
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(word => word && word !== 'mcp');
 
 export async function startRegistryServer(): Promise<RegistryServer> {
   const official = loadJson<Array<{ server: { name?: string } }>>('official-servers.json');
@@ -38,8 +42,10 @@ export async function startRegistryServer(): Promise<RegistryServer> {
   const send = (response: ServerResponse, route: RouteName, status: number, body: unknown) => {
     const mode = modes[route];
     if (mode === 'slow') return; // held open until close(): longer than any search timeout
-    if (mode === 'error500') return void response.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
-    if (mode === 'malformed') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"servers": [{"server": ');
+    if (mode === 'error500')
+      return void response.writeHead(500, { 'content-type': 'text/plain' }).end('internal error');
+    if (mode === 'malformed')
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"servers": [{"server": ');
     const payload = mode === 'wrong-shape' ? { items: 'not what you expect' } : body;
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
   };
@@ -50,7 +56,9 @@ export async function startRegistryServer(): Promise<RegistryServer> {
     if (url.pathname === '/v0.1/servers') {
       const search = (url.searchParams.get('search') ?? '').toLowerCase();
       const limit = Number(url.searchParams.get('limit') ?? 30);
-      const servers = official.filter(entry => (entry.server.name ?? search).toLowerCase().includes(search)).slice(0, limit);
+      const servers = official
+        .filter(entry => (entry.server.name ?? search).toLowerCase().includes(search))
+        .slice(0, limit);
       return send(response, 'official', 200, { servers, metadata: { count: servers.length } });
     }
     if (url.pathname === '/npm/-/v1/search') {
@@ -58,18 +66,26 @@ export async function startRegistryServer(): Promise<RegistryServer> {
       const size = Number(url.searchParams.get('size') ?? 20);
       const objects = Object.entries(npm)
         .filter(([name, entry]) => {
-          const haystack = new Set([...words(name), ...words(entry.search.description ?? ''), ...(entry.search.keywords ?? []).flatMap(words)]);
+          const haystack = new Set([
+            ...words(name),
+            ...words(entry.search.description ?? ''),
+            ...(entry.search.keywords ?? []).flatMap(words),
+          ]);
           return terms.some(term => haystack.has(term));
         })
         .slice(0, size)
-        .map(([name, entry]) => ({ package: { name, version: String(entry.manifest?.version ?? '0.0.0'), ...entry.search }, score: { final: 1 } }));
+        .map(([name, entry]) => ({
+          package: { name, version: String(entry.manifest?.version ?? '0.0.0'), ...entry.search },
+          score: { final: 1 },
+        }));
       return send(response, 'npmSearch', 200, { objects, total: objects.length, time: new Date(0).toUTCString() });
     }
     const manifest = /^\/npm\/(.+)\/latest$/.exec(url.pathname);
     if (manifest) {
       const name = decodeURIComponent(manifest[1] ?? '');
       const entry = npm[name];
-      if (!entry?.manifest) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+      if (!entry?.manifest)
+        return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
       return send(response, 'npmManifest', 200, { name, description: entry.search.description, ...entry.manifest });
     }
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such route"}');

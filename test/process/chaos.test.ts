@@ -39,14 +39,16 @@ async function call(hub: HubSession, op: Op, journal: Journal): Promise<void> {
   } else {
     const result = await hub.call('get_free_port');
     const port = result.structuredContent as { port?: number; reserved_until?: string } | undefined;
-    if (!result.isError && port?.port !== undefined) journal.handouts.push({ port: port.port, until: Date.parse(port.reserved_until ?? '') });
+    if (!result.isError && port?.port !== undefined)
+      journal.handouts.push({ port: port.port, until: Date.parse(port.reserved_until ?? '') });
   }
 }
 
 async function worker(home: string, journal: Journal): Promise<void> {
   for (let life = 0; life < LIVES; life += 1) {
     const hub = await spawnHub(home);
-    for (let op = 0; op < OPS_PER_LIFE; op += 1) await call(hub, pick<Op>(['start', 'start', 'kill', 'port', 'port']) ?? 'port', journal);
+    for (let op = 0; op < OPS_PER_LIFE; op += 1)
+      await call(hub, pick<Op>(['start', 'start', 'kill', 'port', 'port']) ?? 'port', journal);
     // The last call of this life is cut short by SIGKILL at a random moment.
     const last = call(hub, pick<Op>(['start', 'kill', 'port']) ?? 'start', journal).catch(() => undefined);
     await sleep(Math.random() * 15);
@@ -65,12 +67,16 @@ describe('chaos', () => {
 
     const observer = await startHubInProcess(home);
     onTestFinished(() => observer.close());
-    const listed = (await observer.call('list_processes')).structuredContent as { processes: { id: string; pid: number; status: string }[] };
+    const listed = (await observer.call('list_processes')).structuredContent as {
+      processes: { id: string; pid: number; status: string }[];
+    };
     const byId = new Map(listed.processes.map(view => [view.id, view]));
 
     expect([...journal.started].filter(id => !byId.has(id))).toEqual([]);
     const keepers = liveKeepersOf(home);
-    expect(keepers.filter(keeper => byId.get(keeper.id)?.status !== 'running' || byId.get(keeper.id)?.pid !== keeper.pid)).toEqual([]);
+    expect(
+      keepers.filter(keeper => byId.get(keeper.id)?.status !== 'running' || byId.get(keeper.id)?.pid !== keeper.pid),
+    ).toEqual([]);
     expect(listed.processes.filter(view => view.status === 'running' && !isAlive(view.pid))).toEqual([]);
     expect(overlappingHandouts(journal.handouts, 30_000)).toEqual([]);
     expect(StoreSchema.safeParse(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8'))).success).toBe(true);

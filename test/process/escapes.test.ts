@@ -14,7 +14,14 @@ const never = new AbortController().signal;
 
 async function managerIn(home: string) {
   const paths = hubPaths(home);
-  const manager = createProcessManager({ paths, store: openStore(paths), log: silentLogger, maxRunning: 64, logCapBytes: 1024 * 1024, logReadBytes: 64 * 1024 });
+  const manager = createProcessManager({
+    paths,
+    store: openStore(paths),
+    log: silentLogger,
+    maxRunning: 64,
+    logCapBytes: 1024 * 1024,
+    logReadBytes: 64 * 1024,
+  });
   onTestFinished(() => manager.close());
   return { paths, manager };
 }
@@ -29,7 +36,11 @@ describe('escapes', () => {
     const home = await makeHubHome();
     const { manager } = await managerIn(home);
     // `set -m`: bash puts its background job in a process group of its own (setpgid).
-    const { record } = await manager.start({ command: 'bash', args: ['-c', 'set -m; sleep 300 & echo "escaped $!"; wait'] }, { pattern: /escaped \d+/, timeoutMs: 10_000 }, never);
+    const { record } = await manager.start(
+      { command: 'bash', args: ['-c', 'set -m; sleep 300 & echo "escaped $!"; wait'] },
+      { pattern: /escaped \d+/, timeoutMs: 10_000 },
+      never,
+    );
     const escapee = Number(/escaped (\d+)/.exec(readFileSync(record.logFile, 'utf8'))?.[1]);
     onTestFinished(() => {
       if (isAlive(escapee)) process.kill(escapee, 'SIGKILL');
@@ -45,7 +56,9 @@ describe('escapes', () => {
     const home = await makeHubHome();
     const { manager } = await managerIn(home);
     const { record } = await manager.start({ command: 'sleep', args: ['300'] }, undefined, never);
-    const command = groupMembers(record.pid).find(pid => pid !== record.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'));
+    const command = groupMembers(record.pid).find(
+      pid => pid !== record.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'),
+    );
     expect(command).toBeDefined();
     process.kill(record.pid, 'SIGKILL');
     await vi.waitFor(() => expect(isAlive(record.pid)).toBe(false), { timeout: 5_000, interval: 20 });
@@ -65,18 +78,34 @@ describe('edges', () => {
     const previous = process.umask(0);
     onTestFinished(() => void process.umask(previous));
     const { record } = await manager.start({ command: 'true', args: [] }, undefined, never);
-    await vi.waitFor(() => expect(existsSync(paths.processExitFile(record.id))).toBe(true), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(existsSync(paths.processExitFile(record.id))).toBe(true), {
+      timeout: 5_000,
+      interval: 20,
+    });
     expect(statSync(paths.processExitFile(record.id)).mode & 0o777).toBe(0o600);
   });
 
   test('a NUL byte or an overlong path names its field as invalid input, and nothing is started', async () => {
     const home = await makeHubHome();
     const { manager } = await managerIn(home);
-    await expect(manager.start({ command: 'true', cwd: '/tmp\0x' }, undefined, never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "cwd"/) });
-    await expect(manager.start({ command: 'true', cwd: `/tmp/${'a'.repeat(5_000)}` }, undefined, never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "cwd"/) });
-    await expect(manager.start({ command: 'true', cwd: `/tmp/${'a'.repeat(300)}` }, undefined, never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "cwd"/) });
-    await expect(manager.start({ command: 'true', env: { GOOD: 'a\0b' } }, undefined, never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "env\.GOOD"/) });
-    await expect(manager.start({ command: 'echo', args: ['a\0b'] }, undefined, never)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "args\[0\]"/) });
+    await expect(manager.start({ command: 'true', cwd: '/tmp\0x' }, undefined, never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/Field "cwd"/),
+    });
+    await expect(
+      manager.start({ command: 'true', cwd: `/tmp/${'a'.repeat(5_000)}` }, undefined, never),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "cwd"/) });
+    await expect(
+      manager.start({ command: 'true', cwd: `/tmp/${'a'.repeat(300)}` }, undefined, never),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/Field "cwd"/) });
+    await expect(manager.start({ command: 'true', env: { GOOD: 'a\0b' } }, undefined, never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/Field "env\.GOOD"/),
+    });
+    await expect(manager.start({ command: 'echo', args: ['a\0b'] }, undefined, never)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/Field "args\[0\]"/),
+    });
     expect(await manager.list()).toEqual([]);
   });
 

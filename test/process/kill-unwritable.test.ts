@@ -18,15 +18,31 @@ describe('kill_process with an unwritable store', () => {
   test('the process is stopped, the result carries a warning, and the next listing records it as killed', async () => {
     const home = await makeHubHome();
     const paths = hubPaths(home);
-    const manager = createProcessManager({ paths, store: openStore(paths), log: silentLogger, maxRunning: 64, logCapBytes: 1024 * 1024, logReadBytes: 64 * 1024 });
+    const manager = createProcessManager({
+      paths,
+      store: openStore(paths),
+      log: silentLogger,
+      maxRunning: 64,
+      logCapBytes: 1024 * 1024,
+      logReadBytes: 64 * 1024,
+    });
     onTestFinished(() => manager.close());
     // Tags make db.json larger than the 512 bytes the killer may write.
     const tags = Array.from({ length: 8 }, (_, index) => `tag-${index}-${'x'.repeat(50)}`);
     const { record } = await manager.start({ command: 'sleep', args: ['300'], tags }, undefined, never);
     expect(statSync(paths.db).size).toBeGreaterThan(1024);
     const script = `trap '' XFSZ; ulimit -f 1; exec "$0" "$@"`;
-    const output = execFileSync('/bin/sh', ['-c', script, process.execPath, fixture('process-kill-fsize.mjs'), home, record.id], { encoding: 'utf8' });
-    const outcome = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { ok: boolean; status?: string; warning?: string; error?: string };
+    const output = execFileSync(
+      '/bin/sh',
+      ['-c', script, process.execPath, fixture('process-kill-fsize.mjs'), home, record.id],
+      { encoding: 'utf8' },
+    );
+    const outcome = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+      ok: boolean;
+      status?: string;
+      warning?: string;
+      error?: string;
+    };
     expect(outcome).toMatchObject({ ok: true, status: 'killed' });
     expect(outcome.warning).toMatch(/could not be written/);
     expect(groupMembers(record.pid)).toEqual([]);

@@ -19,9 +19,20 @@ describe('log cap without a hub', () => {
   test(`a ${TOTAL_MB} MB flood with no hub running stays under a ${CAP / 1024} KB cap on disk`, async () => {
     const home = await makeHubHome();
     const paths = hubPaths(home);
-    const manager = createProcessManager({ paths, store: openStore(paths), log: silentLogger, maxRunning: 64, logCapBytes: CAP, logReadBytes: 64 * 1024 });
+    const manager = createProcessManager({
+      paths,
+      store: openStore(paths),
+      log: silentLogger,
+      maxRunning: 64,
+      logCapBytes: CAP,
+      logReadBytes: 64 * 1024,
+    });
     onTestFinished(() => manager.close());
-    const { record } = await manager.start({ command: process.execPath, args: [fixture('process-log-flood.mjs'), String(TOTAL_MB)] }, undefined, never);
+    const { record } = await manager.start(
+      { command: process.execPath, args: [fixture('process-log-flood.mjs'), String(TOTAL_MB)] },
+      undefined,
+      never,
+    );
     // No hub from here on: this manager's timer is stopped, nothing in this process cuts the log.
     manager.close();
     let maxSize = 0;

@@ -1,6 +1,15 @@
 // Log reading on real files: tail from the end, cursor follow, grep, ANSI stripping, a 200 MB
 // file read in bounded chunks, and the log cap cutting the oldest half behind a marker line.
-import { appendFileSync, openSync, closeSync, ftruncateSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  openSync,
+  closeSync,
+  ftruncateSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { enforceLogCap } from '../../src/process/log-cap.js';
@@ -9,7 +18,8 @@ import { stripAnsi } from '../../src/process/ansi.js';
 import { makeHubHome } from '../helpers/home.js';
 
 const MAX = 256 * 1024;
-const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `line ${from + index}`).join('\n') + '\n';
+const numbered = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, index) => `line ${from + index}`).join('\n') + '\n';
 
 describe('tailLog', () => {
   test('returns the last N lines, oldest first, and a cursor at the end', async () => {
@@ -33,13 +43,20 @@ describe('tailLog', () => {
   test('grep filters lines and ANSI escapes are stripped unless raw', async () => {
     const file = join(await makeHubHome(), 'c.log');
     writeFileSync(file, `\u001b[32mok\u001b[39m compiled\nerror: boom\r\n\u001b[1mwarn\u001b[22m x\nerror: again\n`);
-    expect(tailLog(file, { lines: 10, maxBytes: MAX }).lines).toEqual(['ok compiled', 'error: boom', 'warn x', 'error: again']);
+    expect(tailLog(file, { lines: 10, maxBytes: MAX }).lines).toEqual([
+      'ok compiled',
+      'error: boom',
+      'warn x',
+      'error: again',
+    ]);
     expect(tailLog(file, { lines: 10, maxBytes: MAX, grep: /^error/ }).lines).toEqual(['error: boom', 'error: again']);
     expect(tailLog(file, { lines: 1, maxBytes: MAX, grep: /^error/ }).lines).toEqual(['error: again']);
     expect(tailLog(file, { lines: 10, maxBytes: MAX, raw: true }).lines[0]).toBe('\u001b[32mok\u001b[39m compiled');
     expect(stripAnsi('\u001b]0;title\u0007plain\u001b[2K\u001b[1G')).toBe('plain');
     // DCS, APC, PM and SOS control strings (7- and 8-bit), terminated or not: the body goes too.
-    expect(stripAnsi('a\u001bP1$r0m\u001b\\b\u001b_apc body\u001b\\c\u0090q#0;2\u009cd\u001b^pm\u001b\\e')).toBe('abcde');
+    expect(stripAnsi('a\u001bP1$r0m\u001b\\b\u001b_apc body\u001b\\c\u0090q#0;2\u009cd\u001b^pm\u001b\\e')).toBe(
+      'abcde',
+    );
     expect(stripAnsi('left\u001bPunterminated sixel data')).toBe('left');
   });
 
@@ -89,7 +106,9 @@ describe('readLogSince', () => {
     appendFileSync(file, ' done\n');
     const after = readLogSince(file, { cursor: next.nextCursor, lines: 100, maxBytes: MAX, holdPartialLine: true });
     expect(after.lines).toEqual(['partial done']);
-    expect(readLogSince(file, { cursor: after.nextCursor, lines: 100, maxBytes: MAX, holdPartialLine: true }).lines).toEqual([]);
+    expect(
+      readLogSince(file, { cursor: after.nextCursor, lines: 100, maxBytes: MAX, holdPartialLine: true }).lines,
+    ).toEqual([]);
   });
 
   test('a cursor read is bounded by lines and bytes, and next_cursor continues exactly', async () => {
@@ -98,7 +117,13 @@ describe('readLogSince', () => {
     const first = readLogSince(file, { cursor: 0, lines: 10, maxBytes: MAX, holdPartialLine: false });
     expect(first.lines).toEqual(numbered(1, 10).trim().split('\n'));
     expect(first.truncated).toBe(true);
-    const second = readLogSince(file, { cursor: first.nextCursor, lines: 10_000, maxBytes: 100, holdPartialLine: false, grep: /5$/ });
+    const second = readLogSince(file, {
+      cursor: first.nextCursor,
+      lines: 10_000,
+      maxBytes: 100,
+      holdPartialLine: false,
+      grep: /5$/,
+    });
     expect(second.lines).toEqual(['line 15']);
     expect(second.nextCursor).toBeLessThanOrEqual(first.nextCursor + 100);
   });
@@ -129,7 +154,9 @@ describe('enforceLogCap', () => {
     // The end of the log is the same logical offset as before the cut.
     expect(tailLog(file, { lines: 1, maxBytes: MAX }).nextCursor).toBe(sizeBefore);
     appendFileSync(file, 'after cut\n');
-    expect(readLogSince(file, { cursor, lines: 10, maxBytes: MAX, holdPartialLine: true }).lines).toEqual(['after cut']);
+    expect(readLogSince(file, { cursor, lines: 10, maxBytes: MAX, holdPartialLine: true }).lines).toEqual([
+      'after cut',
+    ]);
     // A cursor into the cut part restarts at the oldest kept line.
     const old = readLogSince(file, { cursor: 10, lines: 1, maxBytes: MAX, holdPartialLine: true });
     expect(old.cursorReset).toBe(true);

@@ -17,7 +17,14 @@ import { groupMembers, isAlive } from '../helpers/processes.js';
 async function managerIn(home: string) {
   const paths = hubPaths(home);
   const store = openStore(paths);
-  const manager = createProcessManager({ paths, store, log: silentLogger, maxRunning: 64, logCapBytes: 50 * 1024 * 1024, logReadBytes: 200 * 1024 });
+  const manager = createProcessManager({
+    paths,
+    store,
+    log: silentLogger,
+    maxRunning: 64,
+    logCapBytes: 50 * 1024 * 1024,
+    logReadBytes: 200 * 1024,
+  });
   onTestFinished(() => manager.close());
   return { paths, store, manager };
 }
@@ -31,7 +38,10 @@ describe('keeper', () => {
     const rss = readFileSync(`/proc/${record.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)?.[1];
     // Measured, not asserted: reported in the README and the issue note.
     console.info(`keeper VmRSS: ${rss} kB`);
-    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const ended = await manager.get(record.id);
     expect(ended).toMatchObject({ exitCode: 3 });
     expect(Date.parse(ended.endedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(ended.startedAt));
@@ -40,7 +50,11 @@ describe('keeper', () => {
 
   test('records the exit even when the command gets a PATH without the system tools', async () => {
     const { manager } = await managerIn(await makeHubHome());
-    const { record } = await manager.start({ command: '/bin/sh', args: ['-c', 'exit 5'], env: { PATH: '/nonexistent' } }, { timeoutMs: 5_000 }, never);
+    const { record } = await manager.start(
+      { command: '/bin/sh', args: ['-c', 'exit 5'], env: { PATH: '/nonexistent' } },
+      { timeoutMs: 5_000 },
+      never,
+    );
     expect(await manager.get(record.id)).toMatchObject({ status: 'exited', exitCode: 5 });
   });
 
@@ -57,8 +71,15 @@ describe('keeper', () => {
 describe('kill', () => {
   test('a shell with background children: the whole group is gone after kill', async () => {
     const { manager } = await managerIn(await makeHubHome());
-    const { record } = await manager.start({ command: 'sh', args: ['-c', 'sleep 999 & sleep 999 & wait'] }, undefined, never);
-    await vi.waitFor(() => expect(groupMembers(record.pid).length).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 50 });
+    const { record } = await manager.start(
+      { command: 'sh', args: ['-c', 'sleep 999 & sleep 999 & wait'] },
+      undefined,
+      never,
+    );
+    await vi.waitFor(() => expect(groupMembers(record.pid).length).toBeGreaterThanOrEqual(4), {
+      timeout: 5_000,
+      interval: 50,
+    });
     const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 5_000, remove: false });
     expect(outcome.record.status).toBe('killed');
     expect(groupMembers(record.pid)).toEqual([]);
@@ -69,7 +90,11 @@ describe('kill', () => {
 
   test('a tree that traps SIGTERM is ended by SIGKILL after grace, and the escalation is reported', async () => {
     const { manager } = await managerIn(await makeHubHome());
-    const { record } = await manager.start({ command: process.execPath, args: [fixture('process-trap-term.mjs')] }, { pattern: /trap ready/, timeoutMs: 10_000 }, never);
+    const { record } = await manager.start(
+      { command: process.execPath, args: [fixture('process-trap-term.mjs')] },
+      { pattern: /trap ready/, timeoutMs: 10_000 },
+      never,
+    );
     expect(groupMembers(record.pid).length).toBeGreaterThanOrEqual(3);
     const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 300, remove: true });
     expect(outcome).toMatchObject({ escalated: true, removed: true });
@@ -80,8 +105,15 @@ describe('kill', () => {
 
   test('a grandchild left behind by an ended command is stopped by kill_process', async () => {
     const { manager } = await managerIn(await makeHubHome());
-    const { record } = await manager.start({ command: 'sleep 999 & echo started' }, { pattern: /started/, timeoutMs: 5_000 }, never);
-    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), { timeout: 5_000, interval: 50 });
+    const { record } = await manager.start(
+      { command: 'sleep 999 & echo started' },
+      { pattern: /started/, timeoutMs: 5_000 },
+      never,
+    );
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), {
+      timeout: 5_000,
+      interval: 50,
+    });
     // The keeper's log-cap `sleep` (at most 1 s) can outlive it by a moment when its TERM lands
     // between fork and `p=$!`; it ends by itself, so wait for the group to settle to the grandchild.
     await vi.waitFor(() => expect(groupMembers(record.pid).length).toBe(1), { timeout: 3_000, interval: 50 });
@@ -101,8 +133,20 @@ describe('identity', () => {
     const real = readProcessIdentity(pid);
     await store.update(data => {
       data.processes['0badf00d'] = {
-        id: '0badf00d', command: 'sleep', args: ['999'], cwd: '/', envKeys: [], tags: [], ports: [], pid, pgid: pid,
-        startTicks: (real?.startTicks ?? 0) - 1, bootId: bootId(), status: 'running', startedAt: new Date().toISOString(), logFile: paths.processLog('0badf00d'),
+        id: '0badf00d',
+        command: 'sleep',
+        args: ['999'],
+        cwd: '/',
+        envKeys: [],
+        tags: [],
+        ports: [],
+        pid,
+        pgid: pid,
+        startTicks: (real?.startTicks ?? 0) - 1,
+        bootId: bootId(),
+        status: 'running',
+        startedAt: new Date().toISOString(),
+        logFile: paths.processLog('0badf00d'),
       };
     });
     const listed = (await manager.list()).find(record => record.id === '0badf00d');
@@ -115,7 +159,9 @@ describe('identity', () => {
   test('a zombie is not running and receives no signal', async () => {
     const { manager, store, paths } = await managerIn(await makeHubHome());
     // The subshell exits after its parent became `sleep` (exec), which never reaps it: a lasting zombie.
-    const parent = spawn('sh', ['-c', '(sleep 0.3; exit 0) & echo $!; exec sleep 999'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const parent = spawn('sh', ['-c', '(sleep 0.3; exit 0) & echo $!; exec sleep 999'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     onTestFinished(() => void parent.kill('SIGKILL'));
     const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
     const zombie = Number(chunk.toString().trim());
@@ -123,8 +169,19 @@ describe('identity', () => {
     const identity = readProcessIdentity(zombie);
     await store.update(data => {
       data.processes['00dead00'] = {
-        id: '00dead00', command: 'true', cwd: '/', envKeys: [], tags: [], ports: [], pid: zombie, pgid: zombie,
-        startTicks: identity?.startTicks ?? 0, bootId: bootId(), status: 'running', startedAt: new Date().toISOString(), logFile: paths.processLog('00dead00'),
+        id: '00dead00',
+        command: 'true',
+        cwd: '/',
+        envKeys: [],
+        tags: [],
+        ports: [],
+        pid: zombie,
+        pgid: zombie,
+        startTicks: identity?.startTicks ?? 0,
+        bootId: bootId(),
+        status: 'running',
+        startedAt: new Date().toISOString(),
+        logFile: paths.processLog('00dead00'),
       };
     });
     expect((await manager.get('00dead00')).status).toBe('exited');
@@ -138,7 +195,10 @@ describe('records', () => {
   test('ended records older than 7 days are pruned with their log and exit file', async () => {
     const { manager, store, paths } = await managerIn(await makeHubHome());
     const { record } = await manager.start({ command: 'true', args: [] }, undefined, never);
-    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), {
+      timeout: 5_000,
+      interval: 50,
+    });
     const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000).toISOString();
     await store.update(data => {
       const stored = data.processes[record.id];
@@ -155,9 +215,20 @@ describe('records', () => {
     const home = await makeHubHome();
     const paths = hubPaths(home);
     const store = openStore(paths);
-    const manager = createProcessManager({ paths, store, log: silentLogger, maxRunning: 64, logCapBytes: 64 * 1024, logReadBytes: 200 * 1024 });
+    const manager = createProcessManager({
+      paths,
+      store,
+      log: silentLogger,
+      maxRunning: 64,
+      logCapBytes: 64 * 1024,
+      logReadBytes: 200 * 1024,
+    });
     onTestFinished(() => manager.close());
-    const { record } = await manager.start({ command: 'i=0; while [ $i -lt 4000 ]; do echo "line $i of the noisy process"; i=$((i+1)); done; sleep 30' }, { pattern: /line 3999/, timeoutMs: 20_000 }, never);
+    const { record } = await manager.start(
+      { command: 'i=0; while [ $i -lt 4000 ]; do echo "line $i of the noisy process"; i=$((i+1)); done; sleep 30' },
+      { pattern: /line 3999/, timeoutMs: 20_000 },
+      never,
+    );
     const { slice } = await manager.logs({ reference: record.id, lines: 2 });
     expect(slice.droppedBytes).toBeGreaterThan(0);
     expect(slice.lines).toEqual(['line 3998 of the noisy process', 'line 3999 of the noisy process']);

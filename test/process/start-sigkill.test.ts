@@ -26,11 +26,15 @@ describe('start_process under SIGKILL', () => {
     }
     const observer = await startHubInProcess(home);
     onTestFinished(() => observer.close());
-    const listed = (await observer.call('list_processes')).structuredContent as { processes: { id: string; pid: number; status: string }[] };
+    const listed = (await observer.call('list_processes')).structuredContent as {
+      processes: { id: string; pid: number; status: string }[];
+    };
     const byId = new Map(listed.processes.map(view => [view.id, view]));
     const keepers = liveKeepersOf(home);
     expect(keepers.length).toBeGreaterThanOrEqual(ROUNDS);
-    const untracked = keepers.filter(keeper => byId.get(keeper.id)?.status !== 'running' || byId.get(keeper.id)?.pid !== keeper.pid);
+    const untracked = keepers.filter(
+      keeper => byId.get(keeper.id)?.status !== 'running' || byId.get(keeper.id)?.pid !== keeper.pid,
+    );
     expect(untracked).toEqual([]);
   }, 180_000);
 });

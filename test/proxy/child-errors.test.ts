@@ -16,7 +16,11 @@ const hostileRecord = () =>
   commandRecord('bad', [HOSTILE], { tools: [{ name: 'say', inputSchema: { type: 'object' } }] });
 
 const ERRORS = [
-  { code: -32602, message: 'Tool nope not found', data: { list: [1, 'two', null, { deep: { deeper: [true] } }], s: 'é\u2028' } },
+  {
+    code: -32602,
+    message: 'Tool nope not found',
+    data: { list: [1, 'two', null, { deep: { deeper: [true] } }], s: 'é\u2028' },
+  },
   { code: -32000, message: 'MCP error -32000: already prefixed by the child', data: 'a plain string' },
   { code: 42, message: 'odd code, null data', data: null },
   { code: -32603, message: 'no data at all' },
@@ -57,7 +61,7 @@ describe('child JSON-RPC errors', () => {
     }
   });
 
-  test('registry.call reports the child error as the child\'s, with its code, message and data', async () => {
+  test("registry.call reports the child error as the child's, with its code, message and data", async () => {
     const home = await makeHubHome();
     await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), hostileRecord());
     const hub = await startHubInProcess(home);
@@ -69,7 +73,9 @@ describe('child JSON-RPC errors', () => {
     });
     expect(result.isError).toBe(true);
     const text = textOf(result);
-    expect(text).toMatch(/^CHILD_ERROR: Server "bad" answered say with JSON-RPC error -32602: Tool nope not found \(data: \{"why":"odd"\}\)/);
+    expect(text).toMatch(
+      /^CHILD_ERROR: Server "bad" answered say with JSON-RPC error -32602: Tool nope not found \(data: \{"why":"odd"\}\)/,
+    );
     expect(text).not.toContain('MCP error');
   });
 

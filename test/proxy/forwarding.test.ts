@@ -112,9 +112,7 @@ describe('forwarding', () => {
     await until(() => expect(hub.listChanged()).toBe(2));
     expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('echo.brand_new');
     expect(textOf(await hub.call('echo.brand_new'))).toBe('brand_new');
-    await until(() =>
-      expect(readToolCache(hub.config.paths, 'echo')?.map(tool => tool.name)).toContain('brand_new'),
-    );
+    await until(() => expect(readToolCache(hub.config.paths, 'echo')?.map(tool => tool.name)).toContain('brand_new'));
   });
 
   test("a child gets the safe environment plus its own env, never hub's secrets", async () => {

@@ -15,7 +15,9 @@ const hostileRecord = (name: string, env: Record<string, string> = {}) =>
 
 // Installed next to every hostile child: its tools must stay listed whatever the other one does.
 const echoRecord = () =>
-  commandRecord('echo', [ECHO], { tools: [{ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object' } }] });
+  commandRecord('echo', [ECHO], {
+    tools: [{ name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object' } }],
+  });
 
 /** A HUB_HOME with the echo server and one hostile server named "bad" installed. */
 async function homeWith(env: Record<string, string>): Promise<string> {
@@ -111,7 +113,10 @@ describe('what hub takes from a tools/list', () => {
       required: ['id'],
       additionalProperties: false,
     });
-    expect(byName(tools, 'bad_untyped_output')?.outputSchema).toEqual({ type: 'object', properties: { n: { type: 'number' } } });
+    expect(byName(tools, 'bad_untyped_output')?.outputSchema).toEqual({
+      type: 'object',
+      properties: { n: { type: 'number' } },
+    });
     expect(byName(tools, 'bad_say')?.title).toBe('Say It');
     const description = byName(tools, 'bad_long_description')?.description ?? '';
     expect(Buffer.byteLength(description)).toBeLessThan(9000);
@@ -119,10 +124,16 @@ describe('what hub takes from a tools/list', () => {
 
     const issues = await issuesOf(hub);
     const reasonOf = (tool: string) => issues.find(issue => issue.tool === tool);
-    expect(reasonOf('string_schema')).toMatchObject({ action: 'skipped', reason: expect.stringContaining('inputSchema.type is "string"') });
+    expect(reasonOf('string_schema')).toMatchObject({
+      action: 'skipped',
+      reason: expect.stringContaining('inputSchema.type is "string"'),
+    });
     expect(reasonOf('no_schema')).toMatchObject({ action: 'skipped', reason: 'inputSchema is missing' });
     expect(reasonOf('#5')).toMatchObject({ action: 'skipped', reason: 'it has no name' });
-    expect(reasonOf('bad_output')).toMatchObject({ action: 'skipped', reason: expect.stringContaining('outputSchema.type is "array"') });
+    expect(reasonOf('bad_output')).toMatchObject({
+      action: 'skipped',
+      reason: expect.stringContaining('outputSchema.type is "array"'),
+    });
     expect(reasonOf('#8')).toMatchObject({ action: 'skipped' });
     expect(reasonOf('huge_schema')).toMatchObject({ action: 'skipped', reason: expect.stringContaining('over hub') });
     expect(reasonOf('long_description')).toMatchObject({ action: 'trimmed' });

@@ -92,7 +92,9 @@ describe('lifecycle', () => {
 
     await until(async () => {
       const failed = await hub.call('crashy.work');
-      expect(textOf(failed)).toMatch(/^CHILD_FAILED: Server "crashy" \(node .*child-crash\.mjs\) failed: its last 5 runs each ended within 60 s of starting/);
+      expect(textOf(failed)).toMatch(
+        /^CHILD_FAILED: Server "crashy" \(node .*child-crash\.mjs\) failed: its last 5 runs each ended within 60 s of starting/,
+      );
       expect(textOf(failed)).toContain('fatal: missing API_TOKEN');
     });
     expect(spawnCount(spawns)).toBe(5);

@@ -77,7 +77,9 @@ describe('routes', () => {
     expect(names[0]).toBe('srv.alpha_and_then_common_end_value');
     expect(names[1]).toMatch(/^srv\.alpha_[0-9a-f]{6}_then_common_end_value$/);
     expect(new Set(names).size).toBe(3);
-    expect(buildRoutes([record('srv', 1, [middle('x'), middle('y'), middle('z')])]).routes.map(r => r.dotted)).toEqual(names);
+    expect(buildRoutes([record('srv', 1, [middle('x'), middle('y'), middle('z')])]).routes.map(r => r.dotted)).toEqual(
+      names,
+    );
     for (const route of [...ends.routes, ...table.routes]) {
       expect(route.dotted.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
       expect(route.underscore.length).toBeLessThanOrEqual(MAX_NAME_LENGTH);
@@ -142,7 +144,11 @@ describe("hub's listing budget", () => {
     const description = 'd'.repeat(2000);
     const big = (name: string, order: number): ServerWithTools => ({
       ...record(name, order, []),
-      tools: Array.from({ length: 500 }, (_, i) => ({ name: `tool_${i}`, description, inputSchema: { type: 'object' as const } })),
+      tools: Array.from({ length: 500 }, (_, i) => ({
+        name: `tool_${i}`,
+        description,
+        inputSchema: { type: 'object' as const },
+      })),
     });
     const table = buildRoutes(Array.from({ length: 8 }, (_, i) => big(`s${i}`, i + 1)));
     expect(JSON.stringify(table.lists.dotted).length).toBeLessThanOrEqual(LISTING_BUDGET_BYTES);

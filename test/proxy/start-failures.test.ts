@@ -32,7 +32,10 @@ describe('start failures', () => {
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
     await putRecords(
       hub.store,
-      commandRecord('sqlite', [fixture('child-native-error.mjs')], { package: 'mcp-server-sqlite-npx', version: '0.8.0' }),
+      commandRecord('sqlite', [fixture('child-native-error.mjs')], {
+        package: 'mcp-server-sqlite-npx',
+        version: '0.8.0',
+      }),
     );
     const error = await startError(hub, 'sqlite');
     expect(error.code).toBe('CHILD_FAILED');
@@ -58,7 +61,10 @@ describe('start failures', () => {
     const home = await makeHubHome();
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF, startTimeoutMs: 3000 } });
     // Each step (2 s) fits in 3 s; both together do not.
-    await putRecords(hub.store, commandRecord('slow', [fixture('child-slow-start.mjs')], { env: { SLOW_STEP_MS: '2000' } }));
+    await putRecords(
+      hub.store,
+      commandRecord('slow', [fixture('child-slow-start.mjs')], { env: { SLOW_STEP_MS: '2000' } }),
+    );
     const error = await startError(hub, 'slow');
     expect(error.code).toBe('CHILD_TIMEOUT');
   });
@@ -94,7 +100,10 @@ describe('things that are not MCP servers', () => {
   test('a CLI that prints its usage and exits fails at once, quoting its stdout and stderr', async () => {
     const home = await makeHubHome();
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
-    await putRecords(hub.store, commandRecord('fancy', [fixture('child-not-mcp.mjs')], { env: { NOT_MCP_MODE: 'exit' } }));
+    await putRecords(
+      hub.store,
+      commandRecord('fancy', [fixture('child-not-mcp.mjs')], { env: { NOT_MCP_MODE: 'exit' } }),
+    );
     const error = await startError(hub, 'fancy');
     expect(error.code).toBe('CHILD_FAILED');
     expect(error.message).toContain('exited (code 2) before completing the MCP handshake');
@@ -106,7 +115,10 @@ describe('things that are not MCP servers', () => {
     const home = await makeHubHome();
     // The default start timeout (60 s, longer than this test may run) and the default grace.
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
-    await putRecords(hub.store, commandRecord('repl', [fixture('child-not-mcp.mjs')], { env: { NOT_MCP_MODE: 'hang' } }));
+    await putRecords(
+      hub.store,
+      commandRecord('repl', [fixture('child-not-mcp.mjs')], { env: { NOT_MCP_MODE: 'hang' } }),
+    );
     const error = await startError(hub, 'repl');
     expect(error.code).toBe('CHILD_FAILED');
     expect(error.message).toContain('does not look like an MCP server');
@@ -129,42 +141,40 @@ describe('slow crash loops', () => {
   // stableMs stays far above a run's length, so a loaded machine cannot make a run look stable.
   const SLOW = { baseMs: 20, capMs: 100, stableMs: 20_000, windowMs: 1000 };
 
-  test(
-    'a server that fails soon after each start, its exits farther apart than the old window, ends failed after 5 unstable runs; a hub restart clears it',
-    async () => {
-      const home = await makeHubHome();
-      const spawns = join(await mkdtemp(join(home, 'scratch-')), 'spawns');
-      const hub = await startHarness(home, { manager: { backoff: SLOW } });
-      const record = commandRecord('redis', [fixture('child-slow-fail.mjs')], {
-        package: '@example/server-redis',
-        version: '1.0.0',
-        env: { ECHO_SPAWN_LOG: spawns, SLOW_FAIL_MS: '700' },
-      });
-      await putRecords(hub.store, record);
-      // On a loaded machine even the first run may end before its handshake: either way it is unstable.
-      await hub.manager.start('redis').catch(() => undefined);
-      await until(async () => expect((await hub.manager.status('redis'))[0]?.state).toBe('failed'), 50_000);
-      expect(spawnCount(spawns)).toBe(5);
+  test('a server that fails soon after each start, its exits farther apart than the old window, ends failed after 5 unstable runs; a hub restart clears it', async () => {
+    const home = await makeHubHome();
+    const spawns = join(await mkdtemp(join(home, 'scratch-')), 'spawns');
+    const hub = await startHarness(home, { manager: { backoff: SLOW } });
+    const record = commandRecord('redis', [fixture('child-slow-fail.mjs')], {
+      package: '@example/server-redis',
+      version: '1.0.0',
+      env: { ECHO_SPAWN_LOG: spawns, SLOW_FAIL_MS: '700' },
+    });
+    await putRecords(hub.store, record);
+    // On a loaded machine even the first run may end before its handshake: either way it is unstable.
+    await hub.manager.start('redis').catch(() => undefined);
+    await until(async () => expect((await hub.manager.status('redis'))[0]?.state).toBe('failed'), 50_000);
+    expect(spawnCount(spawns)).toBe(5);
 
-      // registry.list's view and every call say why, with the line of its log that explains it.
-      await until(async () => {
-        const [status] = await hub.manager.status('redis');
-        expect(status?.lastError).toContain('Server "redis" (@example/server-redis@1.0.0) failed: its last 5 runs each ended within 20 s of starting');
-        expect(status?.lastError).toContain('Error: connect ECONNREFUSED 127.0.0.1:6379');
-      });
-      const call = await hub.call(await exposed(hub, 'redis', 'echo'));
-      expect(call.isError).toBe(true);
-      expect(textOf(call)).toMatch(/^CHILD_FAILED: Server "redis" \(@example\/server-redis@1\.0\.0\) failed/);
-      expect(textOf(call)).toContain('Error: connect ECONNREFUSED 127.0.0.1:6379');
-      expect(spawnCount(spawns)).toBe(5);
+    // registry.list's view and every call say why, with the line of its log that explains it.
+    await until(async () => {
+      const [status] = await hub.manager.status('redis');
+      expect(status?.lastError).toContain(
+        'Server "redis" (@example/server-redis@1.0.0) failed: its last 5 runs each ended within 20 s of starting',
+      );
+      expect(status?.lastError).toContain('Error: connect ECONNREFUSED 127.0.0.1:6379');
+    });
+    const call = await hub.call(await exposed(hub, 'redis', 'echo'));
+    expect(call.isError).toBe(true);
+    expect(textOf(call)).toMatch(/^CHILD_FAILED: Server "redis" \(@example\/server-redis@1\.0\.0\) failed/);
+    expect(textOf(call)).toContain('Error: connect ECONNREFUSED 127.0.0.1:6379');
+    expect(spawnCount(spawns)).toBe(5);
 
-      // A new hub starts from a clean slate: the server is tried again.
-      await hub.close();
-      const again = await startHarness(home, { manager: { backoff: SLOW } });
-      expect((await again.manager.status('redis'))[0]?.state).toBe('stopped');
-      await again.manager.start('redis').catch(() => undefined);
-      expect(spawnCount(spawns)).toBe(6);
-    },
-    90_000,
-  );
+    // A new hub starts from a clean slate: the server is tried again.
+    await hub.close();
+    const again = await startHarness(home, { manager: { backoff: SLOW } });
+    expect((await again.manager.status('redis'))[0]?.state).toBe('stopped');
+    await again.manager.start('redis').catch(() => undefined);
+    expect(spawnCount(spawns)).toBe(6);
+  }, 90_000);
 });

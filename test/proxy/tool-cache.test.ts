@@ -19,7 +19,10 @@ const bulkyTools = (count: number): CachedTool[] =>
     inputSchema: {
       type: 'object',
       properties: Object.fromEntries(
-        Array.from({ length: 6 }, (_, p) => [`field_${p}`, { type: 'string', description: `Field ${p} of tool ${i}.` }]),
+        Array.from({ length: 6 }, (_, p) => [
+          `field_${p}`,
+          { type: 'string', description: `Field ${p} of tool ${i}.` },
+        ]),
       ),
       required: ['field_0'],
     },
@@ -61,7 +64,12 @@ describe('tool cache files', () => {
     const spawns = join(await scratch(home), 'spawns');
     const record = commandRecord('echo', [ECHO], { env: { ECHO_SPAWN_LOG: spawns } });
     const inline = [{ name: 'old_tool', description: 'Listed by an older version.', inputSchema: { type: 'object' } }];
-    const old = { version: 1, servers: { echo: { ...record, tools: inline, toolsUpdatedAt: '2026-01-01T00:00:00.000Z' } }, processes: {}, reservations: {} };
+    const old = {
+      version: 1,
+      servers: { echo: { ...record, tools: inline, toolsUpdatedAt: '2026-01-01T00:00:00.000Z' } },
+      processes: {},
+      reservations: {},
+    };
     const setup = await startHarness(home);
     await setup.close();
     await writeFile(setup.config.paths.db, `${JSON.stringify(old, null, 2)}\n`, { mode: 0o600 });

@@ -2,15 +2,25 @@
 import { describe, expect, test } from 'vitest';
 import { TOOL_LIMITS, sameTools, takeTools } from '../../src/proxy/tool-intake.js';
 
-const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' }, ...extra });
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  inputSchema: { type: 'object' },
+  ...extra,
+});
 
 describe('takeTools', () => {
   test('count and byte limits keep the first tools and report the rest in one line', () => {
     const limits = { ...TOOL_LIMITS, maxTools: 3 };
-    const { tools, issues } = takeTools(['a', 'b', 'c', 'd', 'e'].map(name => tool(name)), limits);
+    const { tools, issues } = takeTools(
+      ['a', 'b', 'c', 'd', 'e'].map(name => tool(name)),
+      limits,
+    );
     expect(tools.map(t => t.name)).toEqual(['a', 'b', 'c']);
     expect(issues).toEqual([{ tool: 'd … e', action: 'skipped', reason: expect.stringContaining('2 tools over') }]);
-    const bytes = takeTools([tool('a'), tool('b', { description: 'x'.repeat(500) }), tool('c')], { ...TOOL_LIMITS, serverBytes: 300 });
+    const bytes = takeTools([tool('a'), tool('b', { description: 'x'.repeat(500) }), tool('c')], {
+      ...TOOL_LIMITS,
+      serverBytes: 300,
+    });
     expect(bytes.tools.map(t => t.name)).toEqual(['a', 'c']);
   });
 
@@ -21,13 +31,20 @@ describe('takeTools', () => {
       { name: 'bad_properties', inputSchema: { type: 'object', properties: [1, 2] } },
       tool('z'),
     ]);
-    expect(tools.map(t => [t.name, t.description])).toEqual([['a', 'first'], ['z', undefined]]);
+    expect(tools.map(t => [t.name, t.description])).toEqual([
+      ['a', 'first'],
+      ['z', undefined],
+    ]);
     expect(issues.map(issue => issue.tool)).toEqual(['a', 'bad_properties']);
   });
 
   test('lists compare canonically: key order is not a change', () => {
-    const one = [{ name: 'a', description: 'd', inputSchema: { type: 'object' as const, properties: { x: { type: 'string' } } } }];
-    const two = [{ inputSchema: { properties: { x: { type: 'string' } }, type: 'object' as const }, description: 'd', name: 'a' }];
+    const one = [
+      { name: 'a', description: 'd', inputSchema: { type: 'object' as const, properties: { x: { type: 'string' } } } },
+    ];
+    const two = [
+      { inputSchema: { properties: { x: { type: 'string' } }, type: 'object' as const }, description: 'd', name: 'a' },
+    ];
     expect(sameTools(one, two)).toBe(true);
     expect(sameTools(one, [{ ...one[0]!, description: 'e' }])).toBe(false);
   });

@@ -21,15 +21,26 @@ describe('catalog', () => {
       expect(findCatalogEntry(`@modelcontextprotocol/server-${pkg}`), pkg).toBeDefined();
     }
     expect(findCatalogEntry('@modelcontextprotocol/server-filesystem')?.argsHint).toMatch(/director/);
-    expect(findCatalogEntry('@modelcontextprotocol/server-github')?.env).toEqual([expect.objectContaining({ name: 'GITHUB_PERSONAL_ACCESS_TOKEN', required: true, secret: true })]);
+    expect(findCatalogEntry('@modelcontextprotocol/server-github')?.env).toEqual([
+      expect.objectContaining({ name: 'GITHUB_PERSONAL_ACCESS_TOKEN', required: true, secret: true }),
+    ]);
     expect(findCatalogEntry('@brave/brave-search-mcp-server')?.name).toBe('brave-search');
   });
 
   test('search matches names, titles, keywords and descriptions, best first', () => {
     expect(searchCatalog('github', 5)[0]?.package).toBe('@modelcontextprotocol/server-github');
-    expect(searchCatalog('postgres', 10).map(candidate => candidate.package)).toContain('@modelcontextprotocol/server-postgres');
-    expect(searchCatalog('browser', 10).map(candidate => candidate.package)).toEqual(expect.arrayContaining(['@playwright/mcp', 'chrome-devtools-mcp']));
-    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({ name: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['{data}/data.sqlite'], allowScripts: ['sqlite3'] });
+    expect(searchCatalog('postgres', 10).map(candidate => candidate.package)).toContain(
+      '@modelcontextprotocol/server-postgres',
+    );
+    expect(searchCatalog('browser', 10).map(candidate => candidate.package)).toEqual(
+      expect.arrayContaining(['@playwright/mcp', 'chrome-devtools-mcp']),
+    );
+    expect(searchCatalog('sqlite', 3)[0]).toMatchObject({
+      name: 'sqlite',
+      package: 'mcp-server-sqlite-npx',
+      args: ['{data}/data.sqlite'],
+      allowScripts: ['sqlite3'],
+    });
     expect(searchCatalog('zzzz-no-such-thing', 10)).toEqual([]);
     expect(searchCatalog('database', 50).length).toBeGreaterThanOrEqual(4);
   });
@@ -38,14 +49,27 @@ describe('catalog', () => {
     for (const entry of catalogEntries()) expect(entry.args.filter(isRelativePathArg), entry.package).toEqual([]);
     for (const arg of ['./data.sqlite', '../x', 'data.sqlite', 'dir/file', '--db=./x.db', '~/x'])
       expect(isRelativePathArg(arg), arg).toBe(true);
-    for (const arg of ['{data}/data.sqlite', '/abs/path', 'postgresql://localhost/mydb', '--read-only', '--stdio', '--db={data}/x.db'])
+    for (const arg of [
+      '{data}/data.sqlite',
+      '/abs/path',
+      'postgresql://localhost/mydb',
+      '--read-only',
+      '--stdio',
+      '--db={data}/x.db',
+    ])
       expect(isRelativePathArg(arg), arg).toBe(false);
   });
 
   test('entries that keep data point it at the data folder, and say which install scripts they need', () => {
-    expect(findCatalogEntry('@modelcontextprotocol/server-memory')?.dataEnv).toEqual({ MEMORY_FILE_PATH: 'memory.jsonl' });
+    expect(findCatalogEntry('@modelcontextprotocol/server-memory')?.dataEnv).toEqual({
+      MEMORY_FILE_PATH: 'memory.jsonl',
+    });
     for (const entry of catalogEntries())
-      for (const key of Object.keys(entry.dataEnv)) expect(entry.env.map(env => env.name), entry.package).toContain(key);
+      for (const key of Object.keys(entry.dataEnv))
+        expect(
+          entry.env.map(env => env.name),
+          entry.package,
+        ).toContain(key);
     expect(findCatalogEntry('mcp-server-sqlite-npx')?.scripts).toEqual(['sqlite3']);
   });
 });

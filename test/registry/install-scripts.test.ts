@@ -28,9 +28,21 @@ describe('install scripts', () => {
     const dir = await makeHubHome();
     const modules = join(dir, 'node_modules');
     await pkg(join(modules, 'plain'), { name: 'plain', version: '1.0.0', scripts: { test: 'x' } });
-    await pkg(join(modules, 'sqlite3'), { name: 'sqlite3', version: '5.1.7', scripts: { install: 'prebuild-install -r napi || node-gyp rebuild' } });
-    await pkg(join(modules, '@scope', 'gyp-only'), { name: '@scope/gyp-only', version: '2.0.0' }, { 'binding.gyp': '{}' });
-    await pkg(join(modules, 'plain', 'node_modules', 'keytar'), { name: 'keytar', version: '7.9.0', scripts: { postinstall: 'node x.js', preinstall: 'echo hi' } });
+    await pkg(join(modules, 'sqlite3'), {
+      name: 'sqlite3',
+      version: '5.1.7',
+      scripts: { install: 'prebuild-install -r napi || node-gyp rebuild' },
+    });
+    await pkg(
+      join(modules, '@scope', 'gyp-only'),
+      { name: '@scope/gyp-only', version: '2.0.0' },
+      { 'binding.gyp': '{}' },
+    );
+    await pkg(join(modules, 'plain', 'node_modules', 'keytar'), {
+      name: 'keytar',
+      version: '7.9.0',
+      scripts: { postinstall: 'node x.js', preinstall: 'echo hi' },
+    });
     const found = await findInstallScripts(dir);
     expect(found).toEqual([
       { name: '@scope/gyp-only', version: '2.0.0', scripts: { install: 'node-gyp rebuild' } },
@@ -52,7 +64,12 @@ describe('install scripts', () => {
         'sqlite3@5.1.7 (install: prebuild-install -r napi || node-gyp rebuild). ' +
         'Install it again with registry.install { package: "mcp-server-sqlite-npx", name: "sqlite", allowScripts: ["sqlite3"] }.',
     );
-    expect(explainNativeFailure('Error: was compiled against a different Node.js version using NODE_MODULE_VERSION 115', skipped)).toContain('allowScripts: ["sqlite3"]');
+    expect(
+      explainNativeFailure(
+        'Error: was compiled against a different Node.js version using NODE_MODULE_VERSION 115',
+        skipped,
+      ),
+    ).toContain('allowScripts: ["sqlite3"]');
     expect(explainNativeFailure('Error: connect ECONNREFUSED 127.0.0.1:6379', skipped)).toBeUndefined();
     expect(explainNativeFailure(SQLITE_STDERR, [])).toContain('allowScripts: true');
   });

@@ -19,12 +19,18 @@ const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
 describe('npm registry resolution', () => {
   test('config wins over the environment, and trailing slashes are dropped', async () => {
-    const resolve = createNpmRegistryResolver({ npmRegistry: 'http://127.0.0.1:1/from-config/' }, { ...baseEnv, npm_config_registry: 'http://127.0.0.1:2/' });
+    const resolve = createNpmRegistryResolver(
+      { npmRegistry: 'http://127.0.0.1:1/from-config/' },
+      { ...baseEnv, npm_config_registry: 'http://127.0.0.1:2/' },
+    );
     await expect(resolve()).resolves.toBe('http://127.0.0.1:1/from-config');
   });
 
   test('npm_config_registry is used when config has none', async () => {
-    const resolve = createNpmRegistryResolver({ npmRegistry: undefined }, { ...baseEnv, npm_config_registry: 'http://127.0.0.1:2/mirror/' });
+    const resolve = createNpmRegistryResolver(
+      { npmRegistry: undefined },
+      { ...baseEnv, npm_config_registry: 'http://127.0.0.1:2/mirror/' },
+    );
     await expect(resolve()).resolves.toBe('http://127.0.0.1:2/mirror');
   });
 
@@ -33,17 +39,29 @@ describe('npm registry resolution', () => {
     const home = await makeHubHome();
     const userConfig = join(home, 'npmrc');
     await writeFile(userConfig, `registry=${registry.npmRegistry}/\n`);
-    const resolve = createNpmRegistryResolver({ npmRegistry: undefined }, { ...baseEnv, HOME: home, NPM_CONFIG_USERCONFIG: userConfig });
+    const resolve = createNpmRegistryResolver(
+      { npmRegistry: undefined },
+      { ...baseEnv, HOME: home, NPM_CONFIG_USERCONFIG: userConfig },
+    );
     const first = resolve();
     expect(resolve()).toBe(first); // one npm process for concurrent searches
     await expect(first).resolves.toBe(registry.npmRegistry);
 
-    const found = await searchNpm({ registry: await first, query: 'memory', limit: 10, signal: AbortSignal.timeout(4_000), log: silentLogger });
+    const found = await searchNpm({
+      registry: await first,
+      query: 'memory',
+      limit: 10,
+      signal: AbortSignal.timeout(4_000),
+      log: silentLogger,
+    });
     expect(found.map(candidate => candidate.package)).toContain('memory-mcp-lite');
   });
 
   test('a failing npm is a clear REGISTRY_UNAVAILABLE that names HUB_NPM_REGISTRY', async () => {
     const resolve = createNpmRegistryResolver({ npmRegistry: undefined }, { PATH: '/nonexistent' });
-    await expect(resolve()).rejects.toMatchObject({ code: 'REGISTRY_UNAVAILABLE', message: expect.stringMatching(/HUB_NPM_REGISTRY/) });
+    await expect(resolve()).rejects.toMatchObject({
+      code: 'REGISTRY_UNAVAILABLE',
+      message: expect.stringMatching(/HUB_NPM_REGISTRY/),
+    });
   });
 });

@@ -13,11 +13,23 @@ afterEach(async () => {
 describe('official registry client', () => {
   test('reads npm packages with required env and fixed args; skips remotes, pypi and broken entries', async () => {
     registry = await startRegistryServer();
-    const candidates = await searchOfficial({ baseUrl: registry.registryUrl, query: 'memory', limit: 10, signal: AbortSignal.timeout(4_000), log: silentLogger });
-    expect(candidates.map(candidate => candidate.package)).toEqual(['@modelcontextprotocol/server-memory', '@example/weather-mcp', 'notes-memory-mcp']);
+    const candidates = await searchOfficial({
+      baseUrl: registry.registryUrl,
+      query: 'memory',
+      limit: 10,
+      signal: AbortSignal.timeout(4_000),
+      log: silentLogger,
+    });
+    expect(candidates.map(candidate => candidate.package)).toEqual([
+      '@modelcontextprotocol/server-memory',
+      '@example/weather-mcp',
+      'notes-memory-mcp',
+    ]);
     expect(candidates[0]).toMatchObject({ source: 'official', title: 'Memory', version: '2026.8.31', requiredEnv: [] });
     expect(candidates[2]).toMatchObject({ title: 'notes-memory', version: '0.3.0' });
-    expect(candidates[1]?.requiredEnv).toEqual([{ name: 'WEATHER_API_KEY', description: 'API key of the weather service', secret: true }]);
+    expect(candidates[1]?.requiredEnv).toEqual([
+      { name: 'WEATHER_API_KEY', description: 'API key of the weather service', secret: true },
+    ]);
   });
 
   test('a query of several words is sent as its longest meaningful word', () => {
@@ -31,7 +43,15 @@ describe('official registry client', () => {
   test('a wrong-shaped answer is REGISTRY_BAD_RESPONSE naming the field', async () => {
     registry = await startRegistryServer();
     registry.setMode('official', 'wrong-shape');
-    await expect(searchOfficial({ baseUrl: registry.registryUrl, query: 'x', limit: 5, signal: AbortSignal.timeout(4_000), log: silentLogger })).rejects.toMatchObject({
+    await expect(
+      searchOfficial({
+        baseUrl: registry.registryUrl,
+        query: 'x',
+        limit: 5,
+        signal: AbortSignal.timeout(4_000),
+        log: silentLogger,
+      }),
+    ).rejects.toMatchObject({
       code: 'REGISTRY_BAD_RESPONSE',
       message: expect.stringMatching(/at servers/),
     });

@@ -29,7 +29,10 @@ async function hubSearch(args: string[], setup?: (registry: RegistryServer, home
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   let stdout = '';
   let stderr = '';
-  const exitCode = await runCli(['search', ...args], { out: text => void (stdout += text), err: text => void (stderr += text) });
+  const exitCode = await runCli(['search', ...args], {
+    out: text => void (stdout += text),
+    err: text => void (stderr += text),
+  });
   return { exitCode, stdout, stderr };
 }
 
@@ -46,7 +49,9 @@ describe('hub search', () => {
     expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+PACKAGE\s+SOURCES\s+DESCRIPTION$/);
-    expect(lines[1]).toMatch(/^memory\s+@modelcontextprotocol\/server-memory@2026\.8\.31\s+catalog,official,npm\s+Knowledge-graph/);
+    expect(lines[1]).toMatch(
+      /^memory\s+@modelcontextprotocol\/server-memory@2026\.8\.31\s+catalog,official,npm\s+Knowledge-graph/,
+    );
     expect(lines.filter(line => /^\S+\s+\S+\s+(catalog|official|npm)/.test(line))).toHaveLength(4);
     expect(run.stdout).toContain('hub install <package>');
     expect(run.stdout).not.toContain('note:');
@@ -75,8 +80,21 @@ describe('hub search', () => {
 
   test('an installed server is marked with a star', async () => {
     const run = await hubSearch(['memory', '--source', 'catalog'], async (_registry, home) => {
-      const server = { name: 'memory', package: '@modelcontextprotocol/server-memory', command: 'node', args: [], env: {}, mode: 'npm', installedAt: new Date().toISOString(), order: 0, tools: [] };
-      await writeFile(join(home, 'db.json'), JSON.stringify({ version: 1, servers: { memory: server }, processes: {}, reservations: {} }));
+      const server = {
+        name: 'memory',
+        package: '@modelcontextprotocol/server-memory',
+        command: 'node',
+        args: [],
+        env: {},
+        mode: 'npm',
+        installedAt: new Date().toISOString(),
+        order: 0,
+        tools: [],
+      };
+      await writeFile(
+        join(home, 'db.json'),
+        JSON.stringify({ version: 1, servers: { memory: server }, processes: {}, reservations: {} }),
+      );
     });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^memory\*\s+@modelcontextprotocol\/server-memory/m);
@@ -84,7 +102,9 @@ describe('hub search', () => {
   });
 
   test('exits 1 when every source asked failed, and 2 on bad usage', async () => {
-    const failed = await hubSearch(['memory', '--source', 'official'], registry => registry.setMode('official', 'malformed'));
+    const failed = await hubSearch(['memory', '--source', 'official'], registry =>
+      registry.setMode('official', 'malformed'),
+    );
     expect(failed.exitCode).toBe(1);
     expect(failed.stdout).toMatch(/No MCP servers found[\s\S]*note: official source failed: .*not JSON/);
     for (const args of [['--limit', 'lots', 'x'], [], ['x', '--source', 'pypi'], ['x', '--frobnicate']]) {

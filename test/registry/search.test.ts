@@ -18,7 +18,11 @@ afterEach(async () => {
 async function setup(searchTimeoutMs = 4_000) {
   registry = await startRegistryServer();
   const home = await makeHubHome();
-  const base = loadConfig({ HUB_HOME: home, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry });
+  const base = loadConfig({
+    HUB_HOME: home,
+    HUB_REGISTRY_URL: registry.registryUrl,
+    HUB_NPM_REGISTRY: registry.npmRegistry,
+  });
   const config = { ...base, searchTimeoutMs };
   const store = openStore(config.paths);
   return { registry, store, search: createSearch({ config, log: silentLogger, store }).search };
@@ -32,7 +36,11 @@ describe('registry search', () => {
     const { search } = await setup();
     const output = await search({ query: 'memory', limit: 20 });
 
-    expect(output.sources.map(entry => [entry.source, entry.ok])).toEqual([['catalog', true], ['official', true], ['npm', true]]);
+    expect(output.sources.map(entry => [entry.source, entry.ok])).toEqual([
+      ['catalog', true],
+      ['official', true],
+      ['npm', true],
+    ]);
     expect(new Set(packages(output)).size).toBe(output.results.length);
     const [first] = output.results;
     expect(first).toMatchObject({
@@ -70,14 +78,21 @@ describe('registry search', () => {
     const { search, registry } = await setup();
     await search({ query: 'memory', limit: 7 });
     expect(registry.requests).toContain('/v0.1/servers?search=memory&version=latest&limit=14');
-    expect(registry.requests.find(request => request.startsWith('/npm/-/v1/search?'))).toBe('/npm/-/v1/search?text=memory+mcp&size=20');
+    expect(registry.requests.find(request => request.startsWith('/npm/-/v1/search?'))).toBe(
+      '/npm/-/v1/search?text=memory+mcp&size=20',
+    );
     expect(registry.requests).toContain('/npm/@someone%2fmemory-sdk-server/latest');
   });
 
   test('npm results are only MCP servers: an mcpName or an SDK dependency, and a bin', async () => {
     const { search } = await setup();
     const output = await search({ query: 'memory', sources: ['npm'], limit: 20 });
-    expect(packages(output).sort()).toEqual(['@modelcontextprotocol/server-memory', '@someone/memory-sdk-server', 'memory-mcp-lite', 'notes-memory-mcp']);
+    expect(packages(output).sort()).toEqual([
+      '@modelcontextprotocol/server-memory',
+      '@someone/memory-sdk-server',
+      'memory-mcp-lite',
+      'notes-memory-mcp',
+    ]);
     expect(report(output, 'npm')).toMatchObject({ ok: true, count: 4 });
     expect(output.sources.map(entry => entry.source)).toEqual(['npm']);
   });
@@ -146,7 +161,11 @@ describe('registry search', () => {
     const { search, registry } = await setup();
     await registry.close();
     const output = await search({ query: 'github', limit: 5 });
-    expect(output.results[0]).toMatchObject({ name: 'github', package: '@modelcontextprotocol/server-github', source: 'catalog' });
+    expect(output.results[0]).toMatchObject({
+      name: 'github',
+      package: '@modelcontextprotocol/server-github',
+      source: 'catalog',
+    });
     expect(output.results[0]?.requiredEnv.map(variable => variable.name)).toEqual(['GITHUB_PERSONAL_ACCESS_TOKEN']);
     expect(report(output, 'official')).toMatchObject({ ok: false, code: 'REGISTRY_UNAVAILABLE' });
     expect(report(output, 'npm')).toMatchObject({ ok: false, code: 'REGISTRY_UNAVAILABLE' });
@@ -170,7 +189,9 @@ describe('registry search', () => {
       };
     });
     const output = await search({ query: 'memory', limit: 20 });
-    expect(output.results.find(result => result.package === '@modelcontextprotocol/server-memory')?.installed).toBe(true);
+    expect(output.results.find(result => result.package === '@modelcontextprotocol/server-memory')?.installed).toBe(
+      true,
+    );
     expect(output.results.filter(result => result.installed)).toHaveLength(1);
   });
 

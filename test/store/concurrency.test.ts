@@ -57,7 +57,12 @@ describe('store shared by forked processes', () => {
     expect(mode(home)).toBe(0o700);
     expect(readFileSync(paths.db, 'utf8')).toMatch(/^\{\n {2}"version": 1,\n/);
     expect(readdirSync(home).sort()).toEqual(['db.json', 'db.json.bak']);
-    report('8 writers', WRITERS * CHANGES, elapsed, results.flatMap(result => (result.done ? [result.done] : [])));
+    report(
+      '8 writers',
+      WRITERS * CHANGES,
+      elapsed,
+      results.flatMap(result => (result.done ? [result.done] : [])),
+    );
   }, 120_000);
 
   test('writers SIGKILLed at random: every acknowledged change kept, no wedged lock, no temp files left', async () => {

@@ -132,7 +132,8 @@ describe('store lock', () => {
     mkdirSync(home);
     symlinkSync(home, `${home}-link`);
     const [a, b] = [openStore(hubPaths(home)), openStore(hubPaths(`${home}-link`))];
-    const bumpOn = (store: typeof a) => store.update(data => void (data.reservations.n = (data.reservations.n ?? 0) + 1));
+    const bumpOn = (store: typeof a) =>
+      store.update(data => void (data.reservations.n = (data.reservations.n ?? 0) + 1));
     await Promise.all(Array.from({ length: 100 }, (_, index) => bumpOn(index % 2 ? a : b)));
     expect((await a.read()).reservations.n).toBe(100);
   });

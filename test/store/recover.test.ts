@@ -72,7 +72,12 @@ describe('store recovery', () => {
     const home = await makeHubHome();
     const paths = hubPaths(home);
     const bad = { ...processRecord('p2'), pid: 'not a number' };
-    const text = JSON.stringify({ version: 1, servers: { memory: serverRecord('memory') }, processes: { p1: processRecord('p1'), p2: bad }, reservations: { 4000: 1 } });
+    const text = JSON.stringify({
+      version: 1,
+      servers: { memory: serverRecord('memory') },
+      processes: { p1: processRecord('p1'), p2: bad },
+      reservations: { 4000: 1 },
+    });
     writeFileSync(paths.db, text);
     const { log, lines } = fileLogger(home);
     const store = openStore(paths, log);
@@ -138,7 +143,9 @@ describe('store recovery', () => {
     const store = openStore(paths);
     await store.update(data => void (data.processes.p1 = processRecord('p1')));
     const before = readFileSync(paths.db, 'utf8');
-    const error = await store.update(data => void (data.processes.p1!.pid = Number.NaN)).catch((caught: unknown) => caught);
+    const error = await store
+      .update(data => void (data.processes.p1!.pid = Number.NaN))
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'INTERNAL' });
     expect(String((error as Error).message)).toContain('processes.p1.pid');
     expect(readFileSync(paths.db, 'utf8')).toBe(before);
@@ -155,7 +162,9 @@ describe('store file errors', () => {
     for (const attempt of [store.read(), store.update(() => 1)]) {
       const error = await attempt.catch((caught: unknown) => caught);
       expect(error).toMatchObject({ code: 'INTERNAL' });
-      expect(String((error as Error).message)).toMatch(new RegExp(`^The store ${paths.db} could not be read or written \\(EISDIR.*then retry\\.$`));
+      expect(String((error as Error).message)).toMatch(
+        new RegExp(`^The store ${paths.db} could not be read or written \\(EISDIR.*then retry\\.$`),
+      );
     }
   });
 

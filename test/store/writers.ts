@@ -36,7 +36,9 @@ function track(child: ChildProcess): void {
 }
 
 export function startWriter(home: string, tag: string, count: number): Writer {
-  const child = spawn(process.execPath, [fixture('store-writer.mjs'), home, tag, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [fixture('store-writer.mjs'), home, tag, String(count)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   track(child);
   const acked: string[] = [];
   const listeners: ((count: number) => void)[] = [];
@@ -47,8 +49,7 @@ export function startWriter(home: string, tag: string, count: number): Writer {
     if (line.startsWith('ack ')) {
       acked.push(line.slice(4));
       for (const listener of listeners) listener(acked.length);
-    }
-    else if (line.startsWith('done ')) done = JSON.parse(line.slice(5)) as Done;
+    } else if (line.startsWith('done ')) done = JSON.parse(line.slice(5)) as Done;
   });
   const ended = once(child, 'close').then(([code, signal]) => {
     if (code !== 0 && signal === null) throw new Error(`writer ${tag} exited ${code}: ${stderr}`);

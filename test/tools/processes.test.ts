@@ -19,14 +19,25 @@ const ok = (result: CallToolResult): Record<string, unknown> => {
   return result.structuredContent as Record<string, unknown>;
 };
 
-const processOf = (result: CallToolResult) => ok(result).process as { id: string; pid: number; status: string; exitCode?: number | null };
+const processOf = (result: CallToolResult) =>
+  ok(result).process as { id: string; pid: number; status: string; exitCode?: number | null };
 
 describe('process tools', () => {
   test('start with wait_for pattern, read logs by tail, grep and cursor, then kill by name', async () => {
     const hub = await hubIn(await makeHubHome());
     const port = ok(await hub.call('get_free_port', {})).port as number;
-    const started = await hub.call('start_process', { command: process.execPath, args: [fixture('process-http-server.mjs'), String(port)], name: 'web', tags: ['dev'], wait_for: { pattern: 'listening on \\d+' } });
-    expect(ok(started)).toMatchObject({ ready: true, reason: 'pattern', process: { name: 'web', status: 'running', ports: [], tags: ['dev'] } });
+    const started = await hub.call('start_process', {
+      command: process.execPath,
+      args: [fixture('process-http-server.mjs'), String(port)],
+      name: 'web',
+      tags: ['dev'],
+      wait_for: { pattern: 'listening on \\d+' },
+    });
+    expect(ok(started)).toMatchObject({
+      ready: true,
+      reason: 'pattern',
+      process: { name: 'web', status: 'running', ports: [], tags: ['dev'] },
+    });
     expect(textOf(started)).toContain('listening on');
     // The first tick follows "listening on" by up to 100 ms: wait until the log has two lines.
     let tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
@@ -40,7 +51,7 @@ describe('process tools', () => {
     const cursor = ok(tail).next_cursor as number;
     await fetch(`http://127.0.0.1:${port}/follow-me`);
     let seen = '';
-    for (let next = cursor; !seen.includes('request /follow-me'); ) {
+    for (let next = cursor; !seen.includes('request /follow-me');) {
       const since = await hub.call('get_process_logs', { id: 'web', cursor: next });
       next = ok(since).next_cursor as number;
       seen += textOf(since);
@@ -48,16 +59,28 @@ describe('process tools', () => {
     }
     expect(ok(await hub.call('list_processes', { tag: 'dev' }))).toMatchObject({ total: 1, running: 1 });
     const killed = await hub.call('kill_process', { id: 'web' });
-    expect(ok(killed)).toMatchObject({ already_ended: false, escalated: false, process: { status: 'killed', signal: 'SIGTERM' } });
+    expect(ok(killed)).toMatchObject({
+      already_ended: false,
+      escalated: false,
+      process: { status: 'killed', signal: 'SIGTERM' },
+    });
     expect(ok(await hub.call('list_processes', { status: 'running' }))).toMatchObject({ total: 0 });
   });
 
   test('wait_for reports exited and timeout, and the process keeps running after a timeout', async () => {
     const hub = await hubIn(await makeHubHome());
-    expect(ok(await hub.call('start_process', { command: 'echo bye; exit 4', wait_for: { pattern: 'never' } }))).toMatchObject({ ready: false, reason: 'exited', process: { status: 'exited', exitCode: 4 }, log_tail: ['bye'] });
-    const slow = await hub.call('start_process', { command: 'sleep', args: ['30'], wait_for: { pattern: 'never', timeout_ms: 300 } });
+    expect(
+      ok(await hub.call('start_process', { command: 'echo bye; exit 4', wait_for: { pattern: 'never' } })),
+    ).toMatchObject({ ready: false, reason: 'exited', process: { status: 'exited', exitCode: 4 }, log_tail: ['bye'] });
+    const slow = await hub.call('start_process', {
+      command: 'sleep',
+      args: ['30'],
+      wait_for: { pattern: 'never', timeout_ms: 300 },
+    });
     expect(ok(slow)).toMatchObject({ ready: false, reason: 'timeout', process: { status: 'running' } });
-    expect(ok(await hub.call('kill_process', { id: processOf(slow).id, remove: true }))).toMatchObject({ removed: true });
+    expect(ok(await hub.call('kill_process', { id: processOf(slow).id, remove: true }))).toMatchObject({
+      removed: true,
+    });
   });
 
   test('names are unique among running processes, and the running limit holds', async () => {
@@ -65,7 +88,9 @@ describe('process tools', () => {
     writeFileSync(join(home, 'config.json'), JSON.stringify({ maxRunningProcesses: 2 }));
     const hub = await hubIn(home);
     ok(await hub.call('start_process', { command: 'sleep', args: ['30'], name: 'one' }));
-    expect(textOf(await hub.call('start_process', { command: 'sleep', args: ['30'], name: 'one' }))).toMatch(/^ALREADY_EXISTS: Field "name"/);
+    expect(textOf(await hub.call('start_process', { command: 'sleep', args: ['30'], name: 'one' }))).toMatch(
+      /^ALREADY_EXISTS: Field "name"/,
+    );
     ok(await hub.call('start_process', { command: 'sleep', args: ['30'] }));
     expect(textOf(await hub.call('start_process', { command: 'sleep', args: ['30'] }))).toMatch(/^LIMIT: /);
     ok(await hub.call('kill_process', { id: 'one', signal: 'SIGKILL' }));
@@ -77,7 +102,7 @@ describe('process tools', () => {
     const home = await makeHubHome();
     const hub = await hubIn(home);
     const other = await hubIn(home);
-    const first = ok(await hub.call('get_free_port', { preferred: [0xbeef % 50_000 + 10_000] }));
+    const first = ok(await hub.call('get_free_port', { preferred: [(0xbeef % 50_000) + 10_000] }));
     expect(first.preferred_granted).toBe(true);
     const again = ok(await other.call('get_free_port', { preferred: first.port }));
     expect(again.port).not.toBe(first.port);
@@ -85,7 +110,9 @@ describe('process tools', () => {
     // Declared by a running process: not handed out either.
     const declared = ok(await hub.call('get_free_port', {})).port as number;
     const db = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')) as { reservations: Record<string, number> };
-    expect(Object.keys(db.reservations)).toEqual(expect.arrayContaining([String(first.port), String(again.port), String(declared)]));
+    expect(Object.keys(db.reservations)).toEqual(
+      expect.arrayContaining([String(first.port), String(again.port), String(declared)]),
+    );
   });
 
   test('bad input to every tool is an isError result naming the field; hub and db.json survive', async () => {
@@ -105,9 +132,17 @@ describe('process tools', () => {
       ['start_process', { command: 'x', name: id }, /^INVALID_INPUT: .*"name"/],
       ['start_process', { command: 'x', env: { 'BAD-KEY': 'v' } }, /^INVALID_INPUT: .*"env/],
       ['start_process', { command: 'x', ports: [70_000] }, /^INVALID_INPUT: .*"ports.0"/],
-      ['start_process', { command: 'x', wait_for: { pattern: '([' } }, /^INVALID_INPUT: .*"wait_for.pattern": not a valid regular expression/],
+      [
+        'start_process',
+        { command: 'x', wait_for: { pattern: '([' } },
+        /^INVALID_INPUT: .*"wait_for.pattern": not a valid regular expression/,
+      ],
       ['start_process', { command: 'x', wait_for: { timeout_ms: 120_001 } }, /^INVALID_INPUT: .*"wait_for.timeout_ms"/],
-      ['start_process', { command: 'x', wait_for: { port: 1, extra: true } }, /^INVALID_INPUT: .*unknown field "extra"/],
+      [
+        'start_process',
+        { command: 'x', wait_for: { port: 1, extra: true } },
+        /^INVALID_INPUT: .*unknown field "extra"/,
+      ],
       ['list_processes', { status: 'sleeping' }, /^INVALID_INPUT: .*"status"/],
       ['list_processes', { nope: true }, /^INVALID_INPUT: .*unknown field "nope"/],
       ['get_process_logs', {}, /^INVALID_INPUT: .*"id"/],
@@ -131,9 +166,15 @@ describe('process tools', () => {
     }
     expect((await hub.client.listTools()).tools.length).toBeGreaterThanOrEqual(5);
     expect(ok(await hub.call('list_processes', { name: 'keep' }))).toMatchObject({ total: 1, running: 1 });
-    const db = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')) as { processes: Record<string, { status: string }> };
+    const db = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')) as {
+      processes: Record<string, { status: string }>;
+    };
     expect(db.processes[id]?.status).toBe('running');
     // The shell-line 127 case is kept as a failed record (its log says why), nothing else was recorded.
-    expect(Object.values(db.processes).map(record => record.status).sort()).toEqual(['failed', 'running']);
+    expect(
+      Object.values(db.processes)
+        .map(record => record.status)
+        .sort(),
+    ).toEqual(['failed', 'running']);
   });
 });

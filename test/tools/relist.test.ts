@@ -20,7 +20,12 @@ const EVERYTHING = fileURLToPath(
 /** A hub and a real Client that re-lists on list_changed after `relistAfterMs`, recording what reaches it, in order. */
 async function connect(home: string, options: { relistWaitMs?: number; relistAfterMs?: number }) {
   const config = loadConfig({ HUB_HOME: home });
-  const hub = createHub({ config, log: silentLogger, store: openStore(config.paths), relistWaitMs: options.relistWaitMs });
+  const hub = createHub({
+    config,
+    log: silentLogger,
+    store: openStore(config.paths),
+    relistWaitMs: options.relistWaitMs,
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await hub.server.connect(serverSide);
   const client = new Client({ name: 'relist-test', version: '1.0.0' });
@@ -39,7 +44,8 @@ async function connect(home: string, options: { relistWaitMs?: number; relistAft
   const deliver = clientSide.onmessage!;
   clientSide.onmessage = (message: JSONRPCMessage, extra) => {
     if ('method' in message) arrived.push(message.method);
-    else if ('result' in message) arrived.push('tools' in message.result ? 'tools/list result' : `result ${String(message.id)}`);
+    else if ('result' in message)
+      arrived.push('tools' in message.result ? 'tools/list result' : `result ${String(message.id)}`);
     deliver(message, extra);
   };
   return {
@@ -58,14 +64,21 @@ test('the re-list after list_changed is answered before the install result', asy
   // A generous bound: here the order must not depend on how busy the machine is.
   const session = await connect(home, { relistWaitMs: 60_000, relistAfterMs: 300 });
   try {
-    const installed = await session.client.callTool({ name: 'registry_install', arguments: { command: process.execPath, args: [EVERYTHING], name: 'everything' } });
+    const installed = await session.client.callTool({
+      name: 'registry_install',
+      arguments: { command: process.execPath, args: [EVERYTHING], name: 'everything' },
+    });
     expect(installed.isError, textOf(installed as never)).toBeFalsy();
     const order = session.arrived.filter(entry => entry !== 'notifications/progress');
     const listChanged = order.indexOf('notifications/tools/list_changed');
     const relisted = order.indexOf('tools/list result');
     const result = order.findIndex(entry => entry.startsWith('result '));
     expect(listChanged).toBeGreaterThanOrEqual(0);
-    expect(order.slice(listChanged, result + 1)).toEqual(['notifications/tools/list_changed', 'tools/list result', order[result]]);
+    expect(order.slice(listChanged, result + 1)).toEqual([
+      'notifications/tools/list_changed',
+      'tools/list result',
+      order[result],
+    ]);
     expect(relisted).toBeLessThan(result);
     // ...and that listing already holds the new tools.
     expect(await session.relists[0]).toContain('everything_echo');
@@ -78,7 +91,10 @@ test('a client that never re-lists still gets the install result', async () => {
   const home = await makeHubHome();
   const session = await connect(home, { relistWaitMs: 50 });
   try {
-    const installed = await session.client.callTool({ name: 'registry_install', arguments: { command: process.execPath, args: [EVERYTHING], name: 'everything' } });
+    const installed = await session.client.callTool({
+      name: 'registry_install',
+      arguments: { command: process.execPath, args: [EVERYTHING], name: 'everything' },
+    });
     expect(installed.isError, textOf(installed as never)).toBeFalsy();
     expect(session.arrived).toContain('notifications/tools/list_changed');
     expect(session.arrived).not.toContain('tools/list result');

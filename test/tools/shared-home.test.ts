@@ -21,17 +21,25 @@ test('a server installed by one hub is listed and callable in another hub on the
     });
     expect((await second.client.listTools()).tools.map(tool => tool.name)).not.toContain('everything_echo');
 
-    const installed = await first.call('registry.install', { command: process.execPath, args: [EVERYTHING], name: 'everything' });
+    const installed = await first.call('registry.install', {
+      command: process.execPath,
+      args: [EVERYTHING],
+      name: 'everything',
+    });
     expect(installed.isError, textOf(installed)).toBeFalsy();
 
     // The second hub notices db.json changing and tells its client, unasked.
     await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 10_000 });
     expect((await second.client.listTools()).tools.map(tool => tool.name)).toContain('everything_echo');
-    expect(textOf(await second.call('everything.echo', { message: 'from the other window' }))).toBe('Echo: from the other window');
+    expect(textOf(await second.call('everything.echo', { message: 'from the other window' }))).toBe(
+      'Echo: from the other window',
+    );
 
     const removed = await first.call('registry.uninstall', { name: 'everything' });
     expect(removed.isError, textOf(removed)).toBeFalsy();
-    await vi.waitFor(async () => expect((await second.client.listTools()).tools.map(tool => tool.name)).not.toContain('everything_echo'));
+    await vi.waitFor(async () =>
+      expect((await second.client.listTools()).tools.map(tool => tool.name)).not.toContain('everything_echo'),
+    );
   } finally {
     await first.close();
     await second.close();

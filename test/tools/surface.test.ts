@@ -31,7 +31,9 @@ async function withHub(fn: (hub: HubSession) => Promise<void>, env: Record<strin
 }
 
 const hubTools = async (hub: HubSession): Promise<Tool[]> =>
-  (await hub.client.listTools()).tools.filter(tool => HUB_TOOLS.some(name => tool.name === name || tool.name === underscore(name)));
+  (await hub.client.listTools()).tools.filter(tool =>
+    HUB_TOOLS.some(name => tool.name === name || tool.name === underscore(name)),
+  );
 
 // Every place in a JSON Schema where a composition keyword or a type-less property would be.
 function compositions(schema: unknown, path = '$'): string[] {
@@ -40,7 +42,8 @@ function compositions(schema: unknown, path = '$'): string[] {
   const node = schema as Record<string, unknown>;
   const found = ['anyOf', 'oneOf', 'allOf', 'not'].filter(key => key in node).map(key => `${path}.${key}`);
   const properties = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
-  for (const [key, property] of Object.entries(properties)) if (typeof property.type !== 'string') found.push(`${path}.properties.${key} has no single type`);
+  for (const [key, property] of Object.entries(properties))
+    if (typeof property.type !== 'string') found.push(`${path}.properties.${key} has no single type`);
   return [...found, ...Object.entries(node).flatMap(([key, value]) => compositions(value, `${path}.${key}`))];
 }
 
@@ -54,7 +57,9 @@ describe("hub's own tools", () => {
         expect(tool.title, tool.name).toMatch(/^[A-Z][a-z]+ [a-zA-Z ]+$/);
         expect(tool.annotations?.title ?? tool.title).toBe(tool.title);
         // No dotted name anywhere the model reads: descriptions, schema descriptions.
-        expect(JSON.stringify(tool), tool.name).not.toMatch(/registry\.(search|install|list|uninstall|call)|<(server|name)>\.<tool>/);
+        expect(JSON.stringify(tool), tool.name).not.toMatch(
+          /registry\.(search|install|list|uninstall|call)|<(server|name)>\.<tool>/,
+        );
       }
       expect(tools.find(tool => tool.name === 'start_process')?.title).toBe('Start a process');
       expect(tools.find(tool => tool.name === 'registry_search')?.title).toBe('Search the MCP registry');
@@ -94,7 +99,9 @@ describe("hub's own tools", () => {
         (thrown: unknown) => thrown as Error & { code: number },
       );
       expect(error?.code).toBe(-32602);
-      expect(error?.message).toBe('MCP error -32602: Unknown tool: nope.tool. Call tools/list (or registry_list) to see the available tools.');
+      expect(error?.message).toBe(
+        'MCP error -32602: Unknown tool: nope.tool. Call tools/list (or registry_list) to see the available tools.',
+      );
     });
   });
 
@@ -102,7 +109,9 @@ describe("hub's own tools", () => {
     await withHub(async hub => {
       const missing = await hub.call('registry_list', { server: 'nope' });
       expect(missing.isError).toBe(true);
-      expect(textOf(missing)).toContain('call registry_list to see the installed servers, or registry_search and registry_install');
+      expect(textOf(missing)).toContain(
+        'call registry_list to see the installed servers, or registry_search and registry_install',
+      );
       const invalid = await hub.call('registry.search', { query: '' });
       expect(textOf(invalid)).toMatch(/^INVALID_INPUT: Invalid arguments for registry_search: field "query"/);
     });
@@ -121,12 +130,17 @@ describe('guidance in structuredContent (clients that show the model only that)'
       expect((await structured('list_processes')).next).toBe('No processes. Start one with start_process.');
       const port = await structured('get_free_port');
       expect(port.next).toContain(`ports [${String(port.port)}]`);
-      const started = await structured('start_process', { command: 'echo hello; sleep 30', wait_for: { pattern: 'hello' } });
+      const started = await structured('start_process', {
+        command: 'echo hello; sleep 30',
+        wait_for: { pattern: 'hello' },
+      });
       const id = (started.process as { id: string }).id;
       expect(started.next).toContain(`get_process_logs {"id":"${id}"}`);
       expect(started.next).toContain(`kill_process {"id":"${id}"}`);
       const logs = await structured('get_process_logs', { id });
-      expect(logs.next).toBe(`For newer output only: get_process_logs {"id":"${id}","cursor":${String(logs.next_cursor)}}.`);
+      expect(logs.next).toBe(
+        `For newer output only: get_process_logs {"id":"${id}","cursor":${String(logs.next_cursor)}}.`,
+      );
       expect((await structured('list_processes')).next).toContain('get_process_logs');
       expect((await structured('kill_process', { id, grace_ms: 2_000 })).already_ended).toBe(false);
     });
@@ -143,7 +157,9 @@ describe('guidance in structuredContent for the registry tools', () => {
       expect(next).toContain('registry_install { package: "@modelcontextprotocol/server-memory", name: "memory" }');
       expect(textOf(found)).toContain('install: registry_install {');
       const none = await hub.call('registry_search', { query: 'zzzzqqqq-nothing', sources: ['catalog'] });
-      expect((none.structuredContent as { next: string }).next).toMatch(/^No MCP servers found; try another word or registry_search/);
+      expect((none.structuredContent as { next: string }).next).toMatch(
+        /^No MCP servers found; try another word or registry_search/,
+      );
     });
   });
 });
