@@ -1,6 +1,6 @@
 // One of the store section's writer processes: waits for "go", makes `count` changes through
 // hub's real openStore (lock → re-read → change → atomic write), and reports each latency.
-import { hubPaths } from '../dist/paths.js';
+import { hubPaths } from '../dist/core/paths.js';
 import { openStore } from '../dist/store/store.js';
 
 const [home, tag, total, countText] = process.argv.slice(2);

@@ -1,21 +1,21 @@
-import type { LineKind } from './proxy/hub-stdio-transport.js';
+import type { LineKind } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { HubConfig } from './config.js';
-import type { Logger } from './logger.js';
-import { RpcError } from './proxy/rpc-error.js';
+import type { HubConfig } from './core/config.js';
+import type { Logger } from './core/logger.js';
+import { RpcError } from './wire/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
 import { instructionsSectionFromDb } from './proxy/instructions-section.js';
 import { createToolListing } from './tools/listing.js';
-import { pickNameMode, spellText } from './tools/naming.js';
+import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
-import { HUB_VERSION } from './version.js';
+import { HUB_VERSION } from './core/version.js';
 
 export interface Hub {
   readonly server: Server;

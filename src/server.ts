@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { startFastStart, type FastStart, type HandOff } from './fast-start/bootstrap.js';
-import { loadListing } from './fast-start/listing.js';
-import { HUB_VERSION } from './version.js';
+import { startFastStart, type FastStart, type HandOff } from './cold-start/bootstrap.js';
+import { loadListing } from './cold-start/listing.js';
+import { HUB_VERSION } from './core/version.js';
 
 // Only what the cold-start lane needs is imported statically: the SDK, zod and the rest of hub
-// load after it has answered initialize and tools/list (see fast-start/bootstrap.ts).
+// load after it has answered initialize and tools/list (see cold-start/bootstrap.ts).
 
 function coldStartLane(): FastStart | undefined {
   const listing = loadListing(HUB_VERSION);
@@ -23,10 +23,10 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   if (fast) await fast.wanted;
   const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] =
     await Promise.all([
-      import('./config.js'),
+      import('./core/config.js'),
       import('./hub.js'),
-      import('./logger.js'),
-      import('./proxy/hub-stdio-transport.js'),
+      import('./core/logger.js'),
+      import('./wire/stdio-transport.js'),
       import('./store/store.js'),
     ]);
   const config = loadConfig();

@@ -13,5 +13,5 @@ export default function setup(): void {
     );
   }
   // The cold-start listing is part of the build (package.json "build"), as in a real install.
-  execFileSync(process.execPath, ['dist/fast-start/generate-listing.js'], { stdio: 'pipe' });
+  execFileSync(process.execPath, ['dist/cold-start/generate-listing.js'], { stdio: 'pipe' });
 }

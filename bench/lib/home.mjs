@@ -1,4 +1,4 @@
-import { hubPaths } from '../../dist/paths.js';
+import { hubPaths } from '../../dist/core/paths.js';
 import { openStore } from '../../dist/store/store.js';
 import { writeToolCache } from '../../dist/store/tool-cache.js';
 import { EVERYTHING_JS } from './mcp.mjs';

@@ -42,7 +42,7 @@ const IMPORTS = [
   ['SDK client (pulls in ajv)', '@modelcontextprotocol/sdk/client/index.js'],
   ['execa', 'execa'],
   ['pino', 'pino'],
-  ['hub: dist/fast-start/bootstrap.js (what server.js loads before answering)', '../../dist/fast-start/bootstrap.js'],
+  ['hub: dist/cold-start/bootstrap.js (what server.js loads before answering)', '../../dist/cold-start/bootstrap.js'],
   ['hub: dist/hub.js (the full hub, loaded after the first tools/list)', '../../dist/hub.js'],
 ];
 

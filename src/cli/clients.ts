@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline/promises';
-import type { CommandDeps } from '../clients/command-deps.js';
+import type { CommandDeps } from './command-deps.js';
 import type { CliCommand, CliIo } from './index.js';
 
 // The real machine: $HOME, the working directory, and a y/N prompt when stdin is a terminal.
@@ -22,8 +22,8 @@ function machineDeps(io: CliIo): CommandDeps {
 
 /** hub config <client> [--scope project|user] [--write | --dry-run] [--json] */
 export const config: CliCommand = async (argv, io) =>
-  (await import('../clients/config-command.js')).runConfig(argv, machineDeps(io));
+  (await import('./config-command.js')).runConfig(argv, machineDeps(io));
 
 /** hub import <client> [--scope project|user] [--remove [--yes]] [--json] */
 export const importServers: CliCommand = async (argv, io) =>
-  (await import('../clients/import-command.js')).runImport(argv, machineDeps(io));
+  (await import('./import-command.js')).runImport(argv, machineDeps(io));

@@ -1,5 +1,5 @@
-import { loadConfig, type HubConfig } from '../config.js';
-import { createLogger, type Logger } from '../logger.js';
+import { loadConfig, type HubConfig } from '../core/config.js';
+import { createLogger, type Logger } from '../core/logger.js';
 import { openStore, type Store } from '../store/store.js';
 
 export interface CliContext {

@@ -1,4 +1,4 @@
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;

@@ -43,7 +43,7 @@ export async function runCli(
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    io.out(`${(await import('../version.js')).HUB_VERSION}\n`);
+    io.out(`${(await import('../core/version.js')).HUB_VERSION}\n`);
     return 0;
   }
   const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
@@ -77,7 +77,7 @@ export async function runCli(
 async function storeHealthNow() {
   try {
     const [{ loadConfig }, { currentStoreHealth }, { openStore }] = await Promise.all([
-      import('../config.js'),
+      import('../core/config.js'),
       import('../store/health.js'),
       import('../store/store.js'),
     ]);

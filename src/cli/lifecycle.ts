@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { errorMessage, HubError } from '../errors.js';
+import { errorMessage, HubError } from '../core/errors.js';
 import { installServer } from '../registry/install.js';
 import type { InstallContext } from '../registry/install-context.js';
 import type { InstallResult } from '../registry/install-result.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { errorMessage, HubError } from '../errors.js';
+import { errorMessage, HubError } from '../core/errors.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
 import { compileLinePattern } from '../process/line-match.js';
 import { createProcessManager } from '../process/manager.js';

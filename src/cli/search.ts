@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { silentLogger } from '../logger.js';
+import { loadConfig } from '../core/config.js';
+import { silentLogger } from '../core/logger.js';
 import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search.js';
 import { SearchSource, type SearchOutput } from '../registry/search-schema.js';
 import { openStore } from '../store/store.js';

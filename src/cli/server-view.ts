@@ -1,4 +1,4 @@
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
 import { catalogHints } from '../registry/install-hints.js';
 import type { ServerSummary } from '../registry/installed.js';

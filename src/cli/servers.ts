@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer, type InstallContext } from '../registry/install.js';
@@ -8,7 +8,7 @@ import { toSummary } from '../registry/installed.js';
 import { openContext } from './context.js';
 import { sharedView } from './server-view.js';
 import { renderTable } from './table.js';
-import { HUB_VERSION } from '../version.js';
+import { HUB_VERSION } from '../core/version.js';
 import { EXIT_USAGE } from './errors.js';
 import type { CliCommand, CliIo } from './index.js';
 import { usageOf } from './usage.js';

@@ -1,5 +1,5 @@
 import { stringify as stringifyToml } from 'smol-toml';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { unifiedDiff } from './diff.js';
 import { readDocument, render, serversOf, withServers, type ConfigDocument } from './document.js';
 import { setMember } from './json-edit.js';

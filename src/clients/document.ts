@@ -1,6 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { HubError, errorMessage } from '../errors.js';
+import { HubError, errorMessage } from '../core/errors.js';
 import { checkedEdit } from './json-edit.js';
 import { checkedTomlEdit } from './toml-edit.js';
 import type { ClientFile } from './types.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 export interface ParsedFlags {
   readonly positional: string[];

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import { deriveServerName } from '../registry/server-name.js';
 import type { ServerRecord } from '../store/schema.js';
 import { openStore } from '../store/store.js';

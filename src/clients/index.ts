@@ -1,4 +1,4 @@
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { claudeCode, claudeDesktop } from './claude.js';
 import { codex, gemini } from './cli-agents.js';
 import { cursor, vscode, windsurf } from './editors.js';

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { resolveExecutable } from '../executable.js';
+import { resolveExecutable } from '../core/executable.js';
 import type { ClientContext, Launch } from './types.js';
 
 /** The launch for a file other people share (project scope), and what to tell the person. */

@@ -1,10 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { loadConfig } from '../config.js';
-import { errorMessage } from '../errors.js';
-import { createLogger } from '../logger.js';
+import { loadConfig } from '../core/config.js';
+import { errorMessage } from '../core/errors.js';
+import { createLogger } from '../core/logger.js';
 import { createServerManager } from '../proxy/server-manager.js';
 import { openStore } from '../store/store.js';
-import { HUB_VERSION } from '../version.js';
+import { HUB_VERSION } from '../core/version.js';
 import type { ClientContext } from './types.js';
 
 export type ProbeResult = { ok: true; tools: number } | { ok: false; error: string; logFile: string };

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../core/errors.js';
 import { readDocument, serversOf, type ConfigDocument } from './document.js';
 import { ClientServerEntry, type ClientContext, type ClientFile, type ClientSpec, type Scope } from './types.js';
 

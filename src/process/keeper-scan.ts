@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type { HubPaths } from '../paths.js';
-import { readProcessIdentity } from './identity.js';
+import type { HubPaths } from '../core/paths.js';
+import { readProcessIdentity } from '../core/process-identity.js';
 import { ID_PATTERN } from './ids.js';
 import { KEEPER_ARGV, KEEPER_NAME } from './keeper.js';
 

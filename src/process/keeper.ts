@@ -1,9 +1,9 @@
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { clip } from './clip.js';
-import { liveGroupMembers } from './group.js';
+import { liveGroupMembers } from '../core/process-group.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
 // process group, runs the command as its foreground child and, once the child is really gone,

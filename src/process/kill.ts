@@ -1,10 +1,10 @@
 import { closeSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { HubError } from '../errors.js';
-import { liveGroupMembers } from './group.js';
+import { HubError } from '../core/errors.js';
+import { liveGroupMembers } from '../core/process-group.js';
 import { isGroupRunning, killMarkerFile, ownsGroupIds, reconcileRecord } from './reconcile.js';
 import { findRecord, forgetRecord, readRecords } from './records.js';
 import { clip } from './clip.js';

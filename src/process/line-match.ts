@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 // Patterns from callers (get_process_logs grep, wait_for.pattern, hub logs --grep) run on
 // RE2 (re2js): matching time is linear in the line, so no pattern can freeze hub the way

@@ -1,5 +1,5 @@
-import type { HubPaths } from '../paths.js';
-import type { Logger } from '../logger.js';
+import type { HubPaths } from '../core/paths.js';
+import type { Logger } from '../core/logger.js';
 import type { ProcessRecord, ProcessStatus } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { enforceLogCap } from './log-cap.js';
@@ -13,7 +13,7 @@ import { markFailed, settleBriefly, startProcess, type StartSpec } from './start
 import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
 import { waitForCommandStarted } from './keeper.js';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.

@@ -1,5 +1,5 @@
-import { HubError } from '../errors.js';
-import type { HubPaths } from '../paths.js';
+import { HubError } from '../core/errors.js';
+import type { HubPaths } from '../core/paths.js';
 import type { Store } from '../store/store.js';
 import type { StoreData } from '../store/schema.js';
 import { isGroupRunning } from './reconcile.js';

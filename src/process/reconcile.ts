@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
-import { liveGroupMembers } from './group.js';
-import { bootId, isRecordedProcess, readProcessIdentity } from './identity.js';
+import { liveGroupMembers } from '../core/process-group.js';
+import { bootId, isRecordedProcess, readProcessIdentity } from '../core/process-identity.js';
 
 // Written by kill_process before it signals (an empty file: it fits on a full disk, needs no
 // store lock), so the end is recorded as killed even if the store could not be written then.

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
-import { HubError, isHubError } from '../errors.js';
-import type { HubPaths } from '../paths.js';
+import { HubError, isHubError } from '../core/errors.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord, StoreData } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { findKeepers, type FoundKeeper } from './keeper-scan.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord, StoreData } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
-import { bootId, isSameProcess } from './identity.js';
+import { bootId, isSameProcess } from '../core/process-identity.js';
 import type { FoundKeeper } from './keeper-scan.js';
 
 // Settles records against the keepers found in /proc (keeper-scan.ts):

@@ -1,5 +1,5 @@
 import type { ProcessRecord } from '../store/schema.js';
-import { liveProcesses } from './group.js';
+import { liveProcesses } from '../core/process-group.js';
 
 // The keeper leads its own session (spawned detached: setsid), so a child that leaves the
 // keeper's process group with setpgid(0,0) stays in the session: found by session id, it is

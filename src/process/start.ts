@@ -1,16 +1,16 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { clip } from './clip.js';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { bootId, readProcessIdentity } from './identity.js';
+import { bootId, readProcessIdentity } from '../core/process-identity.js';
 import { newProcessId } from './ids.js';
 import { prepareKeeper, spawnKeeper } from './keeper.js';
 import { forgetRecord, reconcileAll } from './records.js';
-import { resolveExecutable } from '../executable.js';
+import { resolveExecutable } from '../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
 
 export interface StartSpec {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { liveProcesses, signalGroup } from './group.js';
+import { liveProcesses, signalGroup } from '../core/process-group.js';
 
 export const KILL_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
 export type KillSignal = (typeof KILL_SIGNALS)[number];

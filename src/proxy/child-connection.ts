@@ -11,15 +11,15 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { HubError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { HubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
-import { HUB_VERSION } from '../version.js';
+import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { FastCalls, type FastCallOptions } from './fast-calls.js';
 import { relayLabels } from './relay-labels.js';
-import { RpcError } from './rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonLineReader, corkedWriter } from './line-reader.js';
+import { JsonLineReader, corkedWriter } from '../wire/json-lines.js';
 import type { ServerLog } from './server-log.js';
 
 export interface ChildSpawnOptions {

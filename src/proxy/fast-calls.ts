@@ -1,7 +1,7 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcessTransport } from './child-transport.js';
-import { fastResponse, takesRawResults } from './raw-result.js';
-import { RpcError } from './rpc-error.js';
+import { fastResponse, takesRawResults } from '../wire/raw-result.js';
+import { RpcError } from '../wire/rpc-error.js';
 
 /** The child did not answer within the timeout (reset by each progress notification). */
 export class ChildTimeoutError extends Error {

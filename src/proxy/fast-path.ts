@@ -1,7 +1,7 @@
 import type { Caller } from './forward.js';
-import type { LineKind } from './hub-stdio-transport.js';
-import { RawToolResult, takesRawResults } from './raw-result.js';
-import { rpcErrorMember } from './rpc-error.js';
+import type { LineKind } from '../wire/stdio-transport.js';
+import { RawToolResult, takesRawResults } from '../wire/raw-result.js';
+import { rpcErrorMember } from '../wire/rpc-error.js';
 
 type JsonRpcId = string | number;
 

@@ -1,8 +1,8 @@
 import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { HubError, errorMessage, isHubError } from '../errors.js';
-import { errorResult } from '../tools/result.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
+import { errorResult } from '../core/tool-result.js';
 import { CallCancelledError, ChildTimeoutError } from './fast-calls.js';
-import { RpcError } from './rpc-error.js';
+import { RpcError } from '../wire/rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 

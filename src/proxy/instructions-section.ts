@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 // Installed servers' own instructions, in hub's instructions at initialize. Built from db.json
 // with no zod and no server started, so the full hub (hub.ts) and the cold-start lane
-// (fast-start/bootstrap.ts) send the same text. Bounded, so many servers cannot flood the context.
+// (cold-start/bootstrap.ts) send the same text. Bounded, so many servers cannot flood the context.
 
 /** Characters of a server's instructions kept in its record. */
 export const INSTRUCTIONS_KEPT_CHARS = 8 * 1024;

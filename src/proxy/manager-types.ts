@@ -1,4 +1,4 @@
-import type { LineKind } from './hub-stdio-transport.js';
+import type { LineKind } from '../wire/stdio-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool } from '../store/schema.js';
 import type { BackoffPolicy } from './backoff.js';

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
-import type { NameMode } from '../tools/naming.js';
-import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName } from './exposed-names.js';
+import type { NameMode } from '../core/naming.js';
+import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName } from '../core/exposed-names.js';
 
 /** One proxied tool: its exposed names and where a call goes. Never parsed back from a name. */
 export interface Route {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { HubError, errorMessage } from '../errors.js';
+import { HubError, errorMessage } from '../core/errors.js';
 import { decodeStore } from '../store/recover.js';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
 import { allWithTools, withTools, writeToolCache } from '../store/tool-cache.js';
 import type { ToolDeps } from '../tools/define.js';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { HubError, errorMessage } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { HubError, errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection } from './child-connection.js';

@@ -5,9 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HubPaths } from '../paths.js';
-import { pidAlive } from '../process/identity.js';
-import { writeFileAtomic } from '../write-atomic.js';
+import type { HubPaths } from '../core/paths.js';
+import { pidAlive } from '../core/process-identity.js';
+import { writeFileAtomic } from '../core/write-atomic.js';
 
 export const SharedServerState = z.object({
   pid: z.number().int().positive(),

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HubError, errorMessage, isHubError } from '../errors.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { latestRunLines } from './server-log.js';
 

@@ -1,7 +1,7 @@
-import type { LineKind } from './hub-stdio-transport.js';
+import type { LineKind } from '../wire/stdio-transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { NameMode } from '../tools/naming.js';
+import type { NameMode } from '../core/naming.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -6,7 +6,7 @@
 // `npm run catalog:check` re-checks all of it (and installs, starts and lists each server).
 // args: "{data}" is the server's data folder; never a relative path (it would land in the
 // install folder). dataEnv: where a server keeps its data. scripts: install scripts it needs.
-import type { CatalogEntryInput } from './catalog.js';
+import type { CatalogEntryInput } from './catalog-schema.js';
 
 const secret = (name: string, description: string) => ({ name, description, required: true, secret: true });
 

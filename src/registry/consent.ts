@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { HubError, errorMessage } from '../errors.js';
+import { HubError, errorMessage } from '../core/errors.js';
 import { describeScripts, type ScriptsChoice } from './scripts-choice.js';
 
 export type ConfirmSetting = 'if-supported' | 'always' | 'never';

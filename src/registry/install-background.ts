@@ -5,9 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HubConfig } from '../config.js';
-import { pidAlive } from '../process/identity.js';
-import { writeFileAtomic } from '../write-atomic.js';
+import type { HubConfig } from '../core/config.js';
+import { pidAlive } from '../core/process-identity.js';
+import { writeFileAtomic } from '../core/write-atomic.js';
 
 export const PendingInstallSchema = z.object({
   name: z.string(),

@@ -1,5 +1,5 @@
-import type { HubConfig } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { HubConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';

@@ -2,7 +2,7 @@
 // within config.install.foregroundMs, else it goes on in the background (install-background.ts).
 import { rm } from 'node:fs/promises';
 import { latestRunLines } from '../proxy/server-log.js';
-import { HubError, errorMessage, isHubError } from '../errors.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import { serverDataFields } from './data-dir.js';
 import type { InstallContext, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';

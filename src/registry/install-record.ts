@@ -1,5 +1,5 @@
 // The last steps of registry.install, shared by fresh installs, registrations and reconfigures.
-import { HubError, errorMessage, isHubError } from '../errors.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { removeToolCache } from '../store/tool-cache.js';
 import type { InstallContext } from './install-context.js';

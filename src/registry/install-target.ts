@@ -1,6 +1,6 @@
 import { delimiter, isAbsolute } from 'node:path';
-import { HubError } from '../errors.js';
-import { isExecutableFile, resolveExecutable } from '../executable.js';
+import { HubError } from '../core/errors.js';
+import { isExecutableFile, resolveExecutable } from '../core/executable.js';
 import { RESERVED_SERVER_NAMES, SERVER_NAME_PATTERN } from './server-name.js';
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;

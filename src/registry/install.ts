@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import type { InstallPlan } from './consent.js';
 import { expandDataArgs } from './data-dir.js';

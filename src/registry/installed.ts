@@ -2,17 +2,17 @@ import { existsSync } from 'node:fs';
 import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HubConfig } from '../config.js';
-import { HubError } from '../errors.js';
+import type { HubConfig } from '../core/config.js';
+import { HubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import type { Logger } from '../logger.js';
-import type { HubPaths } from '../paths.js';
+import type { Logger } from '../core/logger.js';
+import type { HubPaths } from '../core/paths.js';
 import { buildRoutes } from '../proxy/routes.js';
 import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
-import type { NameMode } from '../tools/naming.js';
+import type { NameMode } from '../core/naming.js';
 
 export const ServerSummarySchema = z.object({
   name: z.string(),

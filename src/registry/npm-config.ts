@@ -1,7 +1,7 @@
 // What hub needs from the user's npm configuration (global, user and project npmrc), read once
 // and lazily with `npm config get`. npmrc files are read from disk, so this works even when the
 // client strips variables such as NODE_EXTRA_CA_CERTS from hub's environment.
-import { errorMessage } from '../errors.js';
+import { errorMessage } from '../core/errors.js';
 
 export interface NpmSettings {
   readonly registry: string | undefined;

@@ -3,8 +3,8 @@
 // npmrc (`--prefix` would move the global one to <folder>/etc/npmrc and lose a company CA).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { HubError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { HubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { readInstalledPackage } from './bin.js';
 import { formatCommandLine } from './install-target.js';
 import { allowedNames, findInstallScripts, type AllowScripts, type SkippedScript } from './install-scripts.js';

@@ -1,5 +1,5 @@
-import type { HubConfig } from '../config.js';
-import { HubError, errorMessage } from '../errors.js';
+import type { HubConfig } from '../core/config.js';
+import { HubError, errorMessage } from '../core/errors.js';
 
 // The npm registry search talks to: HUB_NPM_REGISTRY (config), else what npm itself is
 // configured with. Never a hard-coded host: a company mirror or Verdaccio must be honoured.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { getJson, parseAnswer } from './search-http.js';
 import type { Candidate } from './search-schema.js';
 

@@ -1,4 +1,4 @@
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 /** A validated npm registry spec: a package name and an optional version, range or tag. */
 export interface NpmSpec {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { getJson, parseAnswer } from './search-http.js';
 import { isNoiseWord } from './search-rank.js';
 import type { Candidate, EnvVar } from './search-schema.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 import { npmSettings } from './npm-config.js';
 import { httpGet, httpSettingsFrom, type HttpAnswer, type HttpSettings } from './npm-http.js';
 

@@ -1,6 +1,6 @@
-import type { HubConfig } from '../config.js';
-import { HubError, errorMessage, isHubError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { HubConfig } from '../core/config.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/store.js';
 import { searchCatalog } from './catalog.js';
 import { createNpmRegistryResolver, type NpmRegistryResolver } from './npm-registry.js';

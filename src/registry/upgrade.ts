@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HubError, errorMessage, isHubError } from '../errors.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { readInstalledPackage } from './bin.js';
 import { adoptDataDir, expandDataArgs } from './data-dir.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../process/identity.js';
+import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../core/process-identity.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
 // single fast syscall on a tiny local file, and a lock is held for less time when its holder

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HubError } from '../errors.js';
-import { readProcessIdentity } from '../process/identity.js';
+import { HubError } from '../core/errors.js';
+import { readProcessIdentity } from '../core/process-identity.js';
 import { breakStaleLock } from './lock-break.js';
 import {
   createExclusive,

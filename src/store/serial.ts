@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 // In-process order for one store file: updates from the same process queue here and only the
 // head contends for the file lock (no process polls against itself), and an update started

@@ -1,10 +1,10 @@
 import { existsSync, linkSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LowSync } from 'lowdb';
-import { HubError, isHubError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { silentLogger } from '../logger.js';
-import type { HubPaths } from '../paths.js';
+import { HubError, isHubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { silentLogger } from '../core/logger.js';
+import type { HubPaths } from '../core/paths.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
 import { sweepLockLitter } from './lock-litter.js';
 import { withLock } from './lock.js';

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import type { HubPaths } from '../paths.js';
+import type { HubPaths } from '../core/paths.js';
 import { AtomicJsonFile } from './atomic-json-file.js';
 import { readIfExists } from './lock-file.js';
 import {

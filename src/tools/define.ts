@@ -1,8 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { HubConfig } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { HubConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/store.js';
 
 /** What every tool group is built from. */

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ProxiedTools } from '../proxy/types.js';
-import type { NameMode, Spelling } from './naming.js';
+import type { NameMode, Spelling } from '../core/naming.js';
 
 /**
  * The tools/list answer, kept ready: rebuilt only when the proxied routes change (the manager

@@ -1,5 +1,5 @@
 import { createServerManager } from '../proxy/server-manager.js';
-import { RpcError, childError } from '../proxy/rpc-error.js';
+import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
 import { listPendingInstalls, readPendingInstall } from '../registry/install-background.js';
@@ -15,7 +15,7 @@ import {
 } from '../registry/installed.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
-import { pickNameMode, type NameMode } from './naming.js';
+import { pickNameMode, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import {
   CallInput,

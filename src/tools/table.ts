@@ -1,11 +1,11 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { HubError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { HubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { CallContext, HubTool } from './define.js';
-import { spell, spellText, type NameMode, type Spelling } from './naming.js';
-import { describeInputIssues, errorResult, successResult } from './result.js';
+import { spell, spellText, type NameMode, type Spelling } from '../core/naming.js';
+import { describeInputIssues, errorResult, successResult } from '../core/tool-result.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

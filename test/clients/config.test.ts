@@ -5,7 +5,7 @@ import { chmod, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test } from 'vitest';
-import { runConfig } from '../../src/clients/config-command.js';
+import { runConfig } from '../../src/cli/config-command.js';
 import { makeMachine, NODE, readJson, SERVER_JS } from './machine.js';
 
 const HUB_ENTRY = { command: NODE, args: [SERVER_JS] };

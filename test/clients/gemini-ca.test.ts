@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { runConfig } from '../../src/clients/config-command.js';
+import { runConfig } from '../../src/cli/config-command.js';
 import { makeMachine, NODE, readJson, SERVER_JS } from './machine.js';
 
 // The name patterns of Gemini CLI's environmentSanitization.ts (packages/core/src/services).

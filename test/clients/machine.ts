@@ -2,7 +2,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import type { CommandDeps } from '../../src/clients/command-deps.js';
+import type { CommandDeps } from '../../src/cli/command-deps.js';
 import type { ClientContext } from '../../src/clients/types.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture } from '../helpers/hub.js';

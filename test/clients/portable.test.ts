@@ -4,7 +4,7 @@
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runConfig } from '../../src/clients/config-command.js';
+import { runConfig } from '../../src/cli/config-command.js';
 import { makeMachine, NODE, readJson, type Machine } from './machine.js';
 
 // A fake installed package: <root>/pkg/dist/server.js with its package.json, and a bin folder.

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, test } from 'vitest';
-import { HUB_TOOL_NAMES } from '../../src/proxy/exposed-names.js';
+import { HUB_TOOL_NAMES } from '../../src/core/exposed-names.js';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS, spawnHub } from '../helpers/hub.js';
 

@@ -2,9 +2,9 @@
 // killed alone, exit files under a permissive umask, inputs the OS refuses, a spawn that fails.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import { createProcessManager } from '../../src/process/manager.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, isAlive } from '../helpers/processes.js';

@@ -3,9 +3,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import { createProcessManager } from '../../src/process/manager.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture } from '../helpers/hub.js';

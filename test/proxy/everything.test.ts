@@ -9,7 +9,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
-import { baseDottedName } from '../../src/proxy/exposed-names.js';
+import { baseDottedName } from '../../src/core/exposed-names.js';
 import { commandRecord, putRecords, startHarness, type HarnessOptions, until } from './harness.js';
 
 const EVERYTHING = fileURLToPath(

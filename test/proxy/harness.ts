@@ -14,14 +14,14 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished, vi } from 'vitest';
-import { loadConfig, type HubConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
+import { loadConfig, type HubConfig } from '../../src/core/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import type { ServerRecord } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';
-import { pickNameMode } from '../../src/tools/naming.js';
+import { pickNameMode } from '../../src/core/naming.js';
 import { fixture } from '../helpers/hub.js';
 
 export const ECHO = fixture('echo-server.mjs');

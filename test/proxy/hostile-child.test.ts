@@ -2,8 +2,8 @@
 // up, answers each caller under its own id only, and the other servers' tools stay listed.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { fastResponse, objectEnd } from '../../src/proxy/raw-result.js';
+import { loadConfig } from '../../src/core/config.js';
+import { fastResponse, objectEnd } from '../../src/wire/raw-result.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub, startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';

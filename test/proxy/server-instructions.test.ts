@@ -4,8 +4,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { askHub } from '../../src/fast-start/ask-hub.js';
+import { loadConfig } from '../../src/core/config.js';
+import { askHub } from '../../src/cold-start/ask-hub.js';
 import { SECTION_BUDGET_CHARS, instructionsSection } from '../../src/proxy/instructions-section.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { uninstallServer } from '../../src/registry/installed.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { readToolCache } from '../../src/store/tool-cache.js';

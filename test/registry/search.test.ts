@@ -1,8 +1,8 @@
 // registry.search's engine against a real HTTP fixture registry on 127.0.0.1: three sources
 // merged and ranked, and each failure mode (500, too slow, malformed) confined to its source.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/core/config.js';
+import { silentLogger } from '../../src/core/logger.js';
 import { createSearch } from '../../src/registry/search.js';
 import type { SearchOutput, SearchSource } from '../../src/registry/search-schema.js';
 import { openStore } from '../../src/store/store.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import { storeHealth } from '../../src/store/health.js';
 import type { ProcessRecord, ServerRecord } from '../../src/store/schema.js';
 import { openStore } from '../../src/store/store.js';

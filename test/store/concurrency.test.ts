@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { percentile, startReader, startWriter, type Done, type Writer } from './writers.js';

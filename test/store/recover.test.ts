@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFile
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, test } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import type { ProcessRecord, ServerRecord } from '../../src/store/schema.js';
 import { emptyStore } from '../../src/store/schema.js';
 import { openStore } from '../../src/store/store.js';

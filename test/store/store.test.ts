@@ -2,7 +2,7 @@
 // changes nothing writes nothing.
 import { statSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { hubPaths } from '../../src/paths.js';
+import { hubPaths } from '../../src/core/paths.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { HubError } from '../../src/errors.js';
-import { ERROR_CAP_BYTES, errorResult } from '../../src/tools/result.js';
+import { HubError } from '../../src/core/errors.js';
+import { ERROR_CAP_BYTES, errorResult } from '../../src/core/tool-result.js';
 
 test('an error result is cut to ERROR_CAP_BYTES, saying so, however long the message it echoes', () => {
   const result = errorResult(new HubError('INVALID_INPUT', `Field "cwd" is not a folder: ${'x'.repeat(200_000)}`));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defaultHubHome, hubPaths, type HubPaths } from '../paths.js';
+import { defaultHubHome, hubPaths, type HubPaths } from '../core/paths.js';
 
 // What the cold-start lane needs from HUB_HOME, read without zod or the store module: the
 // installed servers with their cached tools, and the tool-name setting. It answers only when the

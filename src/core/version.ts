@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 // Read once from the package.json that ships beside dist/.
 export const HUB_VERSION: string = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
       .version;
   } catch {
     return '0.0.0';

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { readProcessIdentity, type ProcessIdentity } from './identity.js';
+import { readProcessIdentity, type ProcessIdentity } from './process-identity.js';
 
 // Members of a process group, read from /proc (no subprocess). Zombies are not members: they
 // have ended, they only wait to be reaped (a reparented zombie may linger under some inits).

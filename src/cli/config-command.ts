@@ -1,10 +1,10 @@
-import { ClientId } from './types.js';
-import { findClient } from './index.js';
-import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from './configure.js';
-import { parseFlags } from './flags.js';
+import { ClientId } from '../clients/types.js';
+import { findClient } from '../clients/index.js';
+import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from '../clients/configure.js';
+import { parseFlags } from '../clients/flags.js';
 import type { CommandDeps } from './command-deps.js';
-import { defaultServerJs, hubLaunch } from './launch.js';
-import { portableLaunch, type PortableLaunch } from './portable.js';
+import { defaultServerJs, hubLaunch } from '../clients/launch.js';
+import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
 
 const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
 

@@ -1,8 +1,8 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../core/config.js';
 import { createHub } from '../hub.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger } from '../core/logger.js';
 import { openStore } from '../store/store.js';
 
 type Json = Record<string, unknown>;

@@ -1,15 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { askHub } from '../../src/fast-start/ask-hub.js';
+import { loadConfig } from '../../src/core/config.js';
+import { askHub } from '../../src/cold-start/ask-hub.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { initialize, initialized, spawnRawHub } from '../helpers/raw-rpc.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { ECHO, commandRecord, putRecords } from '../proxy/harness.js';
 
-// The cold-start lane (src/fast-start/) answers initialize and tools/list before the SDK loads.
+// The cold-start lane (src/cold-start/) answers initialize and tools/list before the SDK loads.
 // These drive the built bin with raw JSON-RPC and compare every answer with a hub that never
 // uses the lane (createHub in this process), byte for byte after parsing.
 

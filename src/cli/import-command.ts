@@ -1,16 +1,16 @@
-import { HubError } from '../errors.js';
-import { loadConfig } from '../config.js';
-import { ClientId } from './types.js';
-import { findClient } from './index.js';
-import { HUB_KEY, pickScope } from './configure.js';
-import { parseFlags } from './flags.js';
+import { HubError } from '../core/errors.js';
+import { loadConfig } from '../core/config.js';
+import { ClientId } from '../clients/types.js';
+import { findClient } from '../clients/index.js';
+import { HUB_KEY, pickScope } from '../clients/configure.js';
+import { parseFlags } from '../clients/flags.js';
 import type { CommandDeps } from './command-deps.js';
-import { registerServers, removeFromClient } from './import.js';
-import { defaultServerJs } from './launch.js';
-import { readClientServers } from './read-servers.js';
-import { redactArgs } from './redact.js';
-import { readDocument, serversOf } from './document.js';
-import { probeServers, type ProbeResult } from './probe.js';
+import { registerServers, removeFromClient } from '../clients/import.js';
+import { defaultServerJs } from '../clients/launch.js';
+import { readClientServers } from '../clients/read-servers.js';
+import { redactArgs } from '../clients/redact.js';
+import { readDocument, serversOf } from '../clients/document.js';
+import { probeServers, type ProbeResult } from '../clients/probe.js';
 
 const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
 

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { HubError } from '../errors.js';
+import { HubError } from '../core/errors.js';
 
 /**
  * A JSON-RPC error sent as it is: the SDK's McpError writes `MCP error <code>: ` into its own

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { STORE_VERSION } from '../store/schema.js';
-import type { NameMode } from '../tools/naming.js';
-import { HUB_VERSION } from '../version.js';
+import type { NameMode } from '../core/naming.js';
+import { HUB_VERSION } from '../core/version.js';
 import { askHub } from './ask-hub.js';
 import { LISTING_FILE, type FastStartListing } from './listing.js';
 
 // Build step: asks a real hub (empty HUB_HOME, so only its own tools) what it answers, over raw
 // JSON-RPC, and writes that beside listing.js for the cold-start lane.
-// test/e2e/fast-start.test.ts checks both lanes give the same answers.
+// test/e2e/cold-start.test.ts checks both lanes give the same answers.
 
 type Json = Record<string, unknown>;
 

@@ -1,11 +1,12 @@
-import { hubPaths } from '../paths.js';
+import { hubPaths } from '../core/paths.js';
 import { instructionsSectionFromDb } from '../proxy/instructions-section.js';
-import { JsonLineReader } from '../proxy/line-reader.js';
+import { JsonLineReader } from '../wire/json-lines.js';
+import type { StdinReplay } from '../wire/stdio-transport.js';
 import { buildRoutes } from '../proxy/routes.js';
 import type { ServerWithTools } from '../store/schema.js';
-import { pickNameMode, spellText, type NameMode } from '../tools/naming.js';
+import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
-import { leanHome, leanServers, leanToolNames } from './read-servers.js';
+import { leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
@@ -19,11 +20,7 @@ import { leanHome, leanServers, leanToolNames } from './read-servers.js';
 
 type Id = string | number;
 
-export interface HandOff {
-  /** Every byte read from stdin so far, to be fed to the full hub's transport first. */
-  readonly replay: Buffer;
-  /** Requests already answered here: the full hub's responses to them are not sent again. */
-  readonly answered: Set<Id>;
+export interface HandOff extends StdinReplay {
   /** stdin ended while this lane was reading. */
   readonly ended: boolean;
   /** The proxied tools this lane listed (dotted, as JSON), if it listed any. */

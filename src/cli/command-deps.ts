@@ -1,5 +1,5 @@
-import type { CliIo } from '../cli/index.js';
-import type { ClientContext } from './types.js';
+import type { CliIo } from './index.js';
+import type { ClientContext } from '../clients/types.js';
 
 /** What `hub config` and `hub import` need from the outside world, injected for tests. */
 export interface CommandDeps {

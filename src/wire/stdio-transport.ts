@@ -1,14 +1,21 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { HandOff } from '../fast-start/bootstrap.js';
 import { answerableId, invalidParamsFromSdk, invalidRequestReason } from './invalid-request.js';
-import { JsonLineReader } from './line-reader.js';
+import { JsonLineReader } from './json-lines.js';
 
 /**
  * hub's stdio server transport: the SDK's framing without its per-line zod pass, and an
  * `intercept` hook so proxied tools/call requests can skip the SDK Protocol entirely (see
  * fast-path.ts). Everything it does not intercept goes to the SDK Server.
  */
+/** What an earlier reader of stdin (the cold-start lane) read and answered before this transport existed. */
+export interface StdinReplay {
+  /** Every byte read from stdin so far, fed to this transport first. */
+  readonly replay: Buffer;
+  /** Requests already answered: this transport's responses to them are not sent again. */
+  readonly answered: Set<string | number>;
+}
+
 /** What a line is, as far as write timing cares. */
 export type LineKind = 'progress' | 'response' | 'other';
 
@@ -33,8 +40,7 @@ export class HubStdioServerTransport implements Transport {
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-    /** What the cold-start lane read and answered before this transport existed (fast-start/). */
-    handOff?: Pick<HandOff, 'replay' | 'answered'>,
+    handOff?: StdinReplay,
   ) {
     this.#replay = handOff?.replay;
     if (handOff && handOff.answered.size > 0) this.#answered = handOff.answered;

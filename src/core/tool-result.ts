@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { isHubError } from '../errors.js';
+import { isHubError } from './errors.js';
 
 const TRUNCATION_MARKER = '\n… [truncated: result exceeded the size limit]';
 

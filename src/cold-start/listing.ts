@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { NameMode } from '../tools/naming.js';
+import type { NameMode } from '../core/naming.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,47 @@
+// The one direction of src/ (see ARCHITECTURE.md): each layer imports only the layers listed
+// after its name. A new upward import or an import cycle fails `npm run lint`.
+const layers = {
+  core: [],
+  store: ['core'],
+  process: ['store', 'core'],
+  wire: ['core'],
+  proxy: ['wire', 'process', 'store', 'core'],
+  registry: ['proxy', 'wire', 'process', 'store', 'core'],
+  tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  clients: ['registry', 'proxy', 'process', 'store', 'core'],
+  cli: ['clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+};
+// Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
+// entry points sit above it.
+const files = {
+  'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
+};
+
+const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);
+const forbidden = Object.entries({ ...layers, ...files }).map(([name, allowed]) => ({
+  name: `${name} imports only ${allowed.length ? allowed.join(', ') : 'core'}`,
+  comment: `Move the code down a layer or pass it in from above (ARCHITECTURE.md).`,
+  severity: 'error',
+  from: { path: `^${folder(name)}` },
+  to: { path: '^src/', pathNot: [`^${folder(name)}`, ...allowed.map(a => `^${folder(a)}`)] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...forbidden,
+    {
+      name: 'no-cycle',
+      comment: 'Files that import each other in a loop: move the shared part into its own module.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};
