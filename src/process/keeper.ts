@@ -1,4 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
@@ -68,16 +69,6 @@ export interface KeeperSpec {
   readonly logCapBytes: number;
 }
 
-// execa is loaded on first use (hub's start path does not need it): prepareKeeper() before spawnKeeper.
-let execaModule: Promise<typeof import('execa')> | undefined;
-let execa: typeof import('execa').execa | undefined;
-
-/** Loads what spawnKeeper needs; call (and await) it before spawnKeeper. */
-export async function prepareKeeper(): Promise<void> {
-  execaModule ??= import('execa');
-  execa ??= (await execaModule).execa;
-}
-
 /** Starts the keeper detached (own session and group), output straight into the log file. */
 export function spawnKeeper(spec: KeeperSpec): number {
   const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
@@ -96,26 +87,21 @@ export function spawnKeeper(spec: KeeperSpec): number {
   ];
   // O_APPEND: every write lands at the end, so the log cap can cut the file in place.
   const fd = openSync(spec.logFile, 'a', 0o600);
-  // execa 9's types name only 3..9 as raw descriptors; at runtime any open fd is handed to spawn.
-  const logFd = fd as 3;
   let pid: number | undefined;
   try {
-    if (!execa) throw new Error('prepareKeeper() was not awaited');
-    const subprocess = execa('/bin/sh', argv, {
+    // Plain spawn: a detached child with fixed descriptors is all this needs (execa's pipes,
+    // promise and cleanup would only be switched off again).
+    const child = spawn('/bin/sh', argv, {
       cwd: spec.cwd,
-      env: { ...spec.env },
-      extendEnv: true,
+      env: { ...process.env, ...spec.env },
       detached: true,
-      cleanup: false,
-      stdin: 'ignore',
-      stdout: logFd,
-      stderr: logFd,
-      reject: false,
+      stdio: ['ignore', fd, fd],
     });
-    // Hub does not wait for it; the keeper reports through the exit file.
-    subprocess.catch(() => undefined);
-    subprocess.unref();
-    pid = subprocess.pid;
+    // Hub does not wait for it; the keeper reports through the exit file. A refused spawn
+    // (missing cwd, E2BIG) leaves pid undefined and is reported below.
+    child.on('error', () => undefined);
+    child.unref();
+    pid = child.pid;
   } catch (error) {
     throw new HubError(
       'SPAWN_FAILED',

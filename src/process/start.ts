@@ -8,7 +8,7 @@ import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { bootId, readProcessIdentity } from '../core/process-identity.js';
 import { newProcessId } from './ids.js';
-import { prepareKeeper, spawnKeeper } from './keeper.js';
+import { spawnKeeper } from './keeper.js';
 import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
@@ -98,7 +98,6 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
   checkCwd(cwd);
   checkCommand(spec, cwd, spec.env?.PATH ?? context.baseEnv.PATH);
   mkdirSync(context.paths.processLogsDir, { recursive: true, mode: 0o700 });
-  await prepareKeeper();
   const self = readProcessIdentity(process.pid);
   const intent = await context.store.update(data => {
     reconcileAll(data, context.paths);
