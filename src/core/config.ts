@@ -95,7 +95,9 @@ function readFileConfig(file: string, warnings: string[]): FileConfig {
   return {};
 }
 
-// All defaults in one place (execa's addDefaultOptions). Nothing else reads process.env.
+// All of hub's own settings and their defaults in one place (execa's addDefaultOptions). Other
+// reads of process.env are not hub settings: the environment handed on to children and npm, npm's
+// own npm_config_* settings, and HOME/PATH for client files and commands.
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
