@@ -205,8 +205,12 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     if (closed) throw new HubError('CHILD_UNAVAILABLE', 'hub is shutting down; no server can be started now.');
     await reload();
     const slot = slotOf(name);
-    await slot.stop();
-    slot.reset();
+    // A start already under way (an install's first start, another caller's) is joined, not
+    // stopped: stopping it would fail the other caller with "stopped while it was starting".
+    if (slot.state !== 'starting') {
+      await slot.stop();
+      slot.reset();
+    }
     await slot.connection();
     return slot.record.tools;
   };

@@ -53,7 +53,7 @@ export function listPendingInstalls(config: Pick<HubConfig, 'home'>): PendingIns
 }
 
 /** Keeps the step file of one install current; written atomically (temp + rename), removed on success. */
-export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg: string) {
+export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg: string, firstStep: string) {
   const startedAt = new Date().toISOString();
   const write = (state: PendingInstall['state'], step: string) => {
     try {
@@ -66,7 +66,7 @@ export function trackInstall(config: Pick<HubConfig, 'home'>, name: string, pkg:
       // Only a progress display: the install itself does not depend on it.
     }
   };
-  write('installing', `npm: resolving ${pkg}`);
+  write('installing', firstStep);
   return {
     step: (step: string) => write('installing', step),
     failed: (why: string) => write('failed', why),

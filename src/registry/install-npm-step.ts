@@ -7,7 +7,7 @@ import { serverDataFields } from './data-dir.js';
 import type { InstallContext, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
-import { trackInstall, within } from './install-background.js';
+import { inForeground } from './install-foreground.js';
 import { explainNativeFailure, type AllowScripts, type SkippedScript } from './install-scripts.js';
 import { formatCommandLine } from './install-target.js';
 import { npmSettings } from './npm-config.js';
@@ -49,35 +49,23 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
   const logFile = config.paths.serverLog(target.name);
   // No record means a folder left here is debris of an interrupted install.
   await rm(prefix, { recursive: true, force: true });
-  const tracker = trackInstall(config, target.name, spec.spec);
-  // The caller may cancel while it waits; once the install goes on in the background, it no longer can.
-  const npmAbort = new AbortController();
-  const onAbort = () => npmAbort.abort(context.signal?.reason);
-  context.signal?.addEventListener('abort', onAbort, { once: true });
-  let detached = false;
-  let current = `npm: resolving ${spec.spec}`;
-  const say = (message: string, heartbeat = false) => {
-    if (!heartbeat) {
-      current = message;
-      tracker.step(message);
-    }
-    if (!detached) context.progress?.(message, heartbeat);
-  };
-  const work = (async (): Promise<InstallResult> => {
+  const firstStep = `npm: resolving ${spec.spec}`;
+  // Runs with the caller's progress and cancel while it waits, without them once in the background.
+  const run = async (running: InstallContext): Promise<InstallResult> => {
     const installed = await installPackage({
       spec: spec.spec,
       dir: prefix,
       allowScripts,
       log,
       settings: await npmSettings(),
-      onLine: line => (detached ? undefined : context.onNpmLine?.(line)),
-      onStep: say,
-      signal: npmAbort.signal,
+      onLine: line => running.onNpmLine?.(line),
+      onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
+      signal: running.signal,
     });
-    say(`installed ${spec.name}@${installed.version}`);
+    running.progress?.(`installed ${spec.name}@${installed.version}`);
     // Its own data folder is its working directory too, so relative files never land in the package.
     const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
-    const record = await saveRecord(context, {
+    const record = await saveRecord(running, {
       name: target.name,
       package: spec.name,
       version: installed.version,
@@ -94,7 +82,7 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
     let result: InstallResult;
     try {
       // fresh: a first start that fails removes the record it just wrote (nothing stays listed).
-      result = await finish(record, target.requiredEnv, start, { ...context, progress: say }, true);
+      result = await finish(record, target.requiredEnv, start, running, true);
     } catch (error) {
       const explained = await explainStartFailure(
         error,
@@ -111,45 +99,29 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
       skippedScripts: installed.skippedScripts,
       warnings: installed.warnings,
     };
-  })();
-  let race;
-  try {
-    race = await within(work, config.install.foregroundMs);
-  } catch (error) {
-    // The caller gets the error: nothing is left to follow.
-    tracker.done();
-    throw error;
-  } finally {
-    context.signal?.removeEventListener('abort', onAbort);
-  }
-  if (race.settled) {
-    tracker.done();
-    return race.value;
-  }
-  detached = true;
-  work.then(
-    result => {
-      tracker.done();
-      log.info({ name: target.name, state: result.state, tools: result.tools.length }, 'background install finished');
-    },
-    (error: unknown) => {
-      tracker.failed(errorMessage(error));
-      log.warn({ name: target.name, err: errorMessage(error) }, 'background install failed');
-    },
-  );
-  return {
-    name: target.name,
-    package: spec.name,
-    mode: 'npm',
-    command: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
-    state: 'installing',
-    tools: [],
-    missingEnv: [],
-    logFile,
-    background: true,
-    step: current,
-    next: `Still installing after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${current}); it goes on in the background. registry.list { server: "${target.name}" } shows the step; tools/list_changed announces its tools when it is ready, then call them as usual.`,
   };
+  return inForeground(
+    {
+      name: target.name,
+      package: spec.spec,
+      firstStep,
+      run,
+      pending: step => ({
+        name: target.name,
+        package: spec.name,
+        mode: 'npm',
+        command: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
+        state: 'installing',
+        tools: [],
+        missingEnv: [],
+        logFile,
+        background: true,
+        step,
+        next: `Still installing after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${step}); it goes on in the background. registry.list { server: "${target.name}" } shows the step; tools/list_changed announces its tools when it is ready, then call them as usual.`,
+      }),
+    },
+    context,
+  );
 }
 
 // The catalog knows which servers need install scripts (native modules, browsers): say how to allow them.

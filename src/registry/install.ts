@@ -119,12 +119,10 @@ export async function installServer(request: InstallRequest, context: InstallCon
   }
   if (existing) {
     // allowScripts for a server installed earlier: build what is now allowed in its folder.
-    const built =
-      existing.mode === 'npm' && request.allowScripts
-        ? await rebuildExisting(existing, request.allowScripts, context)
-        : undefined;
-    const result = await reconfigure(existing, target, request, env, context);
-    return built ? { ...result, ...built } : result;
+    const again = (running: InstallContext) => reconfigure(existing, target, request, env, running);
+    return existing.mode === 'npm' && request.allowScripts
+      ? rebuildExisting(existing, request.allowScripts, context, again)
+      : again(context);
   }
   if (target.spec) return installFromNpm(target, target.spec, env, request, context);
   const command = target.command ?? '';

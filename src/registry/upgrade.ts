@@ -13,6 +13,7 @@ import { finish } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
 import { npmSettings } from './npm-config.js';
+import { inForeground } from './install-foreground.js';
 import { installPackage, npmInstallLine } from './npm-install.js';
 import { parseNpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
@@ -92,6 +93,7 @@ export async function upgradeServer(
       `No server named "${name}" is installed; registry.list shows the installed servers.`,
     );
   if (record.mode !== 'npm' || record.package === undefined) throw commandUpgrade(name);
+  const packageName = record.package;
   const spec = parseNpmSpec(`${record.package}@${options.range ?? 'latest'}`);
   const scripts = options.allowScripts ?? record.allowScripts;
   const allowScripts = scripts ?? config.install.allowScripts;
@@ -109,76 +111,103 @@ export async function upgradeServer(
     scripts: scripts || undefined,
     upgradeFrom: `${record.package}@${record.version ?? '?'}`,
   });
-  // The running version stays untouched until the new one is installed beside it.
-  await rm(staging, { recursive: true, force: true });
-  context.progress?.(`npm: installing ${spec.spec} beside ${record.version ?? 'the installed version'}…`);
-  await installPackage({
-    dir: staging,
-    spec: spec.spec,
-    allowScripts,
-    log,
-    settings: await npmSettings(),
-    onLine: line => context.onNpmLine?.(line),
-    onStep: (message, heartbeat) => context.progress?.(message, heartbeat),
-    signal: context.signal,
-  });
-  try {
-    await readInstalledPackage(staging, record.package);
-  } catch (error) {
+  const firstStep = `npm: installing ${spec.spec} beside ${record.version ?? 'the installed version'}`;
+  // Runs with the caller's progress and cancel while it waits, without them once in the background.
+  const run = async (running: InstallContext): Promise<InstallResult> => {
+    // The running version stays untouched until the new one is installed beside it.
     await rm(staging, { recursive: true, force: true });
-    throw error;
-  }
-  await manager.stop(name);
-  // Data a record from before data folders kept inside the package moves out before the swap.
-  let env = { ...record.env, ...options.env };
-  let args = tail;
-  if (record.dataDir === undefined) {
-    const adopted = await adoptDataDir({
-      packageFolder: join(prefix, 'node_modules', record.package),
-      cwd: record.cwd ?? prefix,
-      folder: dataDir,
-      dataEnv: hints?.dataEnv,
-      env,
-      args,
+    running.progress?.(firstStep);
+    await installPackage({
+      dir: staging,
+      spec: spec.spec,
+      allowScripts,
+      log,
+      settings: await npmSettings(),
+      onLine: line => running.onNpmLine?.(line),
+      onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
+      signal: running.signal,
     });
-    ({ env, args } = adopted);
-    if (adopted.copied.length > 0)
-      log.info({ server: name, copied: adopted.copied }, 'copied data out of the package folder');
-  }
-  await rm(previous, { recursive: true, force: true });
-  if (existsSync(prefix)) await rename(prefix, previous);
-  await rename(staging, prefix);
-  const installed = await readInstalledPackage(prefix, record.package);
-  const updated = await store.update(data => {
-    const current = data.servers[name];
-    if (!current)
-      throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
-    current.version = installed.version;
-    current.args = [installed.binPath, ...args];
-    current.env = env;
-    current.dataDir = dataDir;
-    current.cwd = dataDir;
-    if (scripts !== undefined) current.allowScripts = scripts;
-    return { ...current };
-  });
-  context.progress?.(`upgraded ${name}: ${record.version ?? '?'} → ${installed.version}`);
-  try {
-    const result = await finish(
-      updated,
-      updated.requiredEnv ?? hints?.requiredEnv ?? [],
-      options.start !== false,
-      context,
-    );
+    try {
+      await readInstalledPackage(staging, packageName);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    await manager.stop(name);
+    // Data a record from before data folders kept inside the package moves out before the swap.
+    let env = { ...record.env, ...options.env };
+    let args = tail;
+    if (record.dataDir === undefined) {
+      const adopted = await adoptDataDir({
+        packageFolder: join(prefix, 'node_modules', packageName),
+        cwd: record.cwd ?? prefix,
+        folder: dataDir,
+        dataEnv: hints?.dataEnv,
+        env,
+        args,
+      });
+      ({ env, args } = adopted);
+      if (adopted.copied.length > 0)
+        log.info({ server: name, copied: adopted.copied }, 'copied data out of the package folder');
+    }
     await rm(previous, { recursive: true, force: true });
-    return result;
-  } catch (error) {
-    await rollBack(context, record, prefix, previous);
-    throw new HubError(
-      isHubError(error) ? error.code : 'CHILD_FAILED',
-      `Upgrade of "${name}" to ${record.package}@${installed.version} did not start, so ${record.version ?? 'the previous version'} was put back with its settings. ${errorMessage(isHubError(error) && error.cause !== undefined ? error.cause : error)}`,
-      { cause: error },
-    );
-  }
+    if (existsSync(prefix)) await rename(prefix, previous);
+    await rename(staging, prefix);
+    const installed = await readInstalledPackage(prefix, packageName);
+    const updated = await store.update(data => {
+      const current = data.servers[name];
+      if (!current)
+        throw new HubError('NOT_FOUND', `Server "${name}" was uninstalled meanwhile; call registry.install again.`);
+      current.version = installed.version;
+      current.args = [installed.binPath, ...args];
+      current.env = env;
+      current.dataDir = dataDir;
+      current.cwd = dataDir;
+      if (scripts !== undefined) current.allowScripts = scripts;
+      return { ...current };
+    });
+    running.progress?.(`upgraded ${name}: ${record.version ?? '?'} → ${installed.version}`);
+    try {
+      const result = await finish(
+        updated,
+        updated.requiredEnv ?? hints?.requiredEnv ?? [],
+        options.start !== false,
+        context,
+      );
+      await rm(previous, { recursive: true, force: true });
+      return result;
+    } catch (error) {
+      await rollBack(context, record, prefix, previous);
+      throw new HubError(
+        isHubError(error) ? error.code : 'CHILD_FAILED',
+        `Upgrade of "${name}" to ${packageName}@${installed.version} did not start, so ${record.version ?? 'the previous version'} was put back with its settings. ${errorMessage(isHubError(error) && error.cause !== undefined ? error.cause : error)}`,
+        { cause: error },
+      );
+    }
+  };
+  return inForeground(
+    {
+      name,
+      package: spec.spec,
+      firstStep,
+      run,
+      pending: step => ({
+        name,
+        package: record.package,
+        ...(record.version !== undefined && { version: record.version }),
+        mode: 'npm',
+        command: formatCommandLine(record.command, record.args),
+        state: 'installing',
+        tools: [],
+        missingEnv: [],
+        logFile: config.paths.serverLog(name),
+        background: true,
+        step,
+        next: `Still upgrading after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${step}); it goes on in the background and ${record.version ?? 'the installed version'} keeps serving until the new version is ready. registry.list { server: "${name}" } shows the step; tools/list_changed announces the new tools.`,
+      }),
+    },
+    context,
+  );
 }
 
 // The new version failed to start: the old folder and the old record come back, unstarted.

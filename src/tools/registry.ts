@@ -139,7 +139,15 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         const { tools } = described;
         const summary = withOtherHubs(described.summary, config.paths);
         const toolIssues = readToolIssues(config.paths, summary.name);
+        // An upgrade or a rebuild of an installed server going on in the background.
+        const busy =
+          pending?.state === 'installing'
+            ? `An upgrade or build of ${summary.name} is still at work: ${pending.step}. Ask again later; tools/list_changed announces its new tools.`
+            : pending
+              ? `The last upgrade or build of ${summary.name} failed: ${pending.step}`
+              : undefined;
         const next =
+          busy ??
           missingEnvNext(summary) ??
           `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
@@ -164,9 +172,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
           // Instructions only in the one-server view: this list stays short however many are installed.
           .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
       );
-      const installing = listPendingInstalls(config)
-        .filter(entry => !servers.some(server => server.name === entry.name))
-        .map(
+      const installing = listPendingInstalls(config).map(
           entry =>
             `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`,
         );

@@ -2,7 +2,7 @@
 // a few progress steps instead of npm's lines, npm's warnings in the result, and installs that
 // outlast install.foregroundMs going on in the background. No network.
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
@@ -116,5 +116,90 @@ describe('npm step', () => {
       await hub.close();
     }
     expect(existsSync(join(home, 'servers', 'fail'))).toBe(false);
+  }, 60_000);
+
+  test('an upgrade longer than install.foregroundMs answers early; the old version serves until the new one is ready', async () => {
+    const home = await makeHubHome();
+    await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 500 } }));
+    const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '2500' });
+    const hub = await spawnHub(home, { env: { ...npm.env, HUB_TOOL_NAMES: 'dotted' } });
+    try {
+      await hub.call('registry.install', { package: 'slow-server@1.0.0' });
+      await vi.waitFor(
+        async () => expect(textOf(await hub.call('registry.list', { server: 'slow' }))).toMatch(/^slow \(ready\)/),
+        {
+          timeout: 30_000,
+          interval: 200,
+        },
+      );
+      const result = await hub.call('registry.install', { package: 'slow-server@2.0.0', upgrade: true });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({
+        name: 'slow',
+        version: '1.0.0',
+        state: 'installing',
+        background: true,
+      });
+      expect((result.structuredContent as { next: string }).next).toContain('1.0.0 keeps serving');
+      // Meanwhile the installed version answers, and registry.list says what is at work.
+      expect(textOf(await hub.call('slow.echo', { message: 'still here' }))).toContain('still here');
+      expect(textOf(await hub.call('registry.list', { server: 'slow' }))).toContain(
+        'An upgrade or build of slow is still at work: npm: ',
+      );
+      await vi.waitFor(
+        async () =>
+          expect((await hub.call('registry.list', { server: 'slow' })).structuredContent).toMatchObject({
+            servers: [{ version: '2.0.0', state: 'ready' }],
+          }),
+        { timeout: 30_000, interval: 200 },
+      );
+      expect(textOf(await hub.call('registry.list', { server: 'slow' }))).not.toContain('still at work');
+    } finally {
+      await hub.close();
+    }
+  }, 60_000);
+
+  test('building newly allowed scripts of an installed server answers early and runs npm rebuild in its install folder', async () => {
+    const home = await makeHubHome();
+    await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 500 } }));
+    const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '2500' });
+    const hub = await spawnHub(home, { env: { ...npm.env, HUB_TOOL_NAMES: 'dotted' } });
+    try {
+      await hub.call('registry.install', { package: 'native-server', allowScripts: ['native-dep'], start: false });
+      await vi.waitFor(
+        () => expect(existsSync(join(home, 'servers', 'native', 'node_modules', 'native-server'))).toBe(true),
+        {
+          timeout: 30_000,
+          interval: 200,
+        },
+      );
+      await vi.waitFor(async () => expect(textOf(await hub.call('registry.list'))).not.toContain('installing:'), {
+        timeout: 30_000,
+        interval: 200,
+      });
+      // A dependency with an install script, as a native module has.
+      const dep = join(home, 'servers', 'native', 'node_modules', 'native-dep');
+      await mkdir(dep, { recursive: true });
+      await writeFile(
+        join(dep, 'package.json'),
+        JSON.stringify({ name: 'native-dep', version: '1.0.0', scripts: { install: 'node build.js' } }),
+      );
+
+      const result = await hub.call('registry.install', { package: 'native-server', allowScripts: ['native-dep'] });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ name: 'native', state: 'installing', background: true });
+      expect((result.structuredContent as { step: string }).step).toBe('npm: running install scripts of native-dep');
+      await vi.waitFor(
+        async () =>
+          expect((await hub.call('registry.list', { server: 'native' })).structuredContent).toMatchObject({
+            servers: [{ state: 'ready' }],
+          }),
+        { timeout: 30_000, interval: 200 },
+      );
+      // npm rebuild ran in the install folder (not the data folder the server runs in).
+      expect(await readFile(join(home, 'servers', 'native', 'rebuilt-by-fake-npm'), 'utf8')).toContain('native-dep');
+    } finally {
+      await hub.close();
+    }
   }, 60_000);
 });
