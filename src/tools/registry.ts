@@ -173,9 +173,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
           .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
       );
       const installing = listPendingInstalls(config).map(
-          entry =>
-            `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`,
-        );
+        entry =>
+          `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`,
+      );
       const next =
         installing.length > 0
           ? `registry.list { server } shows an install's step. ${installing.join('; ')}`
