@@ -29,6 +29,7 @@ const FileConfigSchema = z
         confirm: z.enum(['if-supported', 'always', 'never']),
         allowScripts: z.boolean(),
         foregroundMs: z.number().int().min(0).max(600_000),
+        npmTimeoutMs: z.number().int().min(1_000),
       })
       .partial(),
     proxy: z
@@ -64,6 +65,8 @@ export interface HubConfig {
     readonly allowScripts: boolean;
     /** How long registry.install waits before it answers and goes on in the background. */
     readonly foregroundMs: number;
+    /** How long one npm run (install, or rebuild of allowed scripts) may take before it is stopped. */
+    readonly npmTimeoutMs: number;
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
   /** Problems found in config.json, reported once the logger exists. */
@@ -131,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       allowScripts: file.install?.allowScripts ?? false,
       // Below the 60 s request timeout of SDK-based clients, with room for the answer.
       foregroundMs: file.install?.foregroundMs ?? 30_000,
+      // A native module compiled from source (sqlite3 with no prebuilt binary) can take minutes.
+      npmTimeoutMs: file.install?.npmTimeoutMs ?? 10 * 60_000,
     },
     proxy: {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,

@@ -58,6 +58,7 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
       allowScripts,
       log,
       settings: await npmSettings(),
+      timeoutMs: config.install.npmTimeoutMs,
       onLine: line => running.onNpmLine?.(line),
       onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
       signal: running.signal,

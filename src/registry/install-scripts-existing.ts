@@ -17,7 +17,8 @@ export async function rebuildExisting(
   after: (running: InstallContext) => Promise<InstallResult>,
 ): Promise<InstallResult> {
   // The install folder (its cwd is the data folder since data folders exist).
-  const dir = context.config.paths.serverDir(record.name);
+  const { config } = context;
+  const dir = config.paths.serverDir(record.name);
   await context.confirm({
     name: record.name,
     package: record.package,
@@ -35,6 +36,7 @@ export async function rebuildExisting(
       allowScripts,
       log: running.log,
       settings: await npmSettings(),
+      timeoutMs: config.install.npmTimeoutMs,
       ...(record.package !== undefined && { spec: record.package }),
       onLine: line => running.onNpmLine?.(line),
       onStep: (message, heartbeat) => running.progress?.(message, heartbeat),

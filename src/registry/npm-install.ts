@@ -117,7 +117,7 @@ async function runNpm(args: string[], cwd: string, options: RunOptions, each: (l
   const why = result.isCanceled
     ? 'it was cancelled by the caller'
     : result.timedOut
-      ? `it did not finish within ${Math.round(timeoutMs / 1000)} s`
+      ? `it did not finish within ${Math.round(timeoutMs / 1000)} s (a slow build may need more: raise install.npmTimeoutMs in config.json)`
       : (result as { code?: string }).code === 'ENOENT'
         ? 'npm was not found on PATH (install Node.js with npm, or register the server with "command")'
         : `npm exited with code ${String(result.exitCode)}`;

@@ -123,6 +123,7 @@ export async function upgradeServer(
       allowScripts,
       log,
       settings: await npmSettings(),
+      timeoutMs: config.install.npmTimeoutMs,
       onLine: line => running.onNpmLine?.(line),
       onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
       signal: running.signal,

@@ -202,4 +202,21 @@ describe('npm step', () => {
       await hub.close();
     }
   }, 60_000);
+
+  test('install.npmTimeoutMs bounds one npm run, and the error says how to give a slow build more time', async () => {
+    const home = await makeHubHome();
+    await writeFile(join(home, 'config.json'), JSON.stringify({ install: { npmTimeoutMs: 1500 } }));
+    const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '20000' });
+    const hub = await spawnHub(home, { env: npm.env });
+    try {
+      const result = await hub.call('registry_install', { package: 'slow-server' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /did not finish within 2 s \(a slow build may need more: raise install\.npmTimeoutMs in config\.json\)/,
+      );
+      expect((await hub.call('registry_list')).structuredContent).toMatchObject({ servers: [] });
+    } finally {
+      await hub.close();
+    }
+  }, 60_000);
 });
