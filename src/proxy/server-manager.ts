@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../core/errors.js';
 import { decodeStore } from '../store/recover.js';
 import type { HubPaths } from '../core/paths.js';
 import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
 import { allWithTools, withTools, writeToolCache } from '../store/tool-cache.js';
-import type { ToolDeps } from '../tools/define.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { watchDb } from './db-watch.js';
 import { createFastPath, type FastForwarder } from './fast-path.js';
@@ -17,8 +16,14 @@ import { ServerSlot, type SlotContext } from './server-slot.js';
 import { statusView, unavailable } from './status-view.js';
 import { capInstructions } from './instructions-section.js';
 import type { ServerExtra } from './types.js';
-import type { ServerManager, ServerManagerOptions } from './manager-types.js';
-export type { ServerManager, ServerManagerOptions, ServerState, ServerStatusView } from './manager-types.js';
+import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
+export type {
+  ManagerDeps,
+  ServerManager,
+  ServerManagerOptions,
+  ServerState,
+  ServerStatusView,
+} from './manager-types.js';
 
 // What decides how a child is launched: when any of it changes, the running child is stale.
 const launchKey = (record: ServerRecord): string =>
@@ -45,8 +50,8 @@ function readRecordsNow(paths: HubPaths): ServerWithTools[] {
   return decoded.kind === 'newer' ? [] : allWithTools(paths, Object.values(decoded.data.servers));
 }
 
-export function createServerManager(deps: ToolDeps, options: ServerManagerOptions = {}): ServerManager {
-  const { config, log, store, server } = deps;
+export function createServerManager(deps: ManagerDeps, options: ServerManagerOptions = {}): ServerManager {
+  const { config, log, store, client } = deps;
   const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
   const slots = new Map<string, ServerSlot>();
   let table: RouteTable = buildRoutes([]);
@@ -65,9 +70,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   };
 
   const notifyListChanged = () => {
-    if (!deps.isInitialized()) return;
-    server
-      .sendToolListChanged()
+    if (!client.initialized()) return;
+    client
+      .sendListChanged('tools')
       .catch(error => log.debug({ err: errorMessage(error) }, 'could not send tools/list_changed'));
   };
 
@@ -78,14 +83,16 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   };
 
   const ctx: SlotContext = {
-    hub: server,
     log,
     policy: { ...DEFAULT_BACKOFF, stableMs: config.proxy.stableMs, ...options.backoff },
     startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
-    graceMs: options.graceMs,
-    notMcpGraceMs: options.notMcpGraceMs,
-    allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
+    child: {
+      client,
+      allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
+      ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
+      ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
+    },
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     stateDir: name => serverStateDir(config.paths, name),
@@ -95,7 +102,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       if (same && existsSync(config.paths.toolsFile(slot.name))) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
-      slot.record = { ...slot.record, tools, toolsUpdatedAt };
+      slot.keepTools(tools, toolsUpdatedAt);
       if (!same) rebuild();
       // The cache lets the next hub list these tools without starting the server. Written under
       // the store's lock, only while the record is still this install; db.json gets the stamp.
@@ -116,8 +123,7 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
     async instructionsSeen(slot, instructions) {
       const kept = capInstructions(instructions);
       const key = launchKey(slot.record);
-      const { instructions: _old, ...rest } = slot.record;
-      slot.record = kept === undefined ? rest : { ...rest, instructions: kept };
+      slot.keepInstructions(kept);
       await store
         .update(data => {
           const record = data.servers[slot.name];
@@ -139,13 +145,8 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       if (!record) {
         slots.delete(name);
         stopping.push(slot.stop());
-      } else if (launchKey(record) !== launchKey(slot.record)) {
-        // Reinstalled: the old child is stale and its crash history no longer applies.
-        stopping.push(slot.stop().then(() => slot.reset()));
-        slot.record = record;
-      } else {
-        slot.record = slot.conn ? { ...record, tools: slot.record.tools } : record;
-      }
+      } else if (launchKey(record) !== launchKey(slot.record)) stopping.push(slot.replace(record));
+      else slot.update(record);
     }
     for (const record of records) if (!slots.has(record.name)) slots.set(record.name, new ServerSlot(record, ctx));
     rebuild();
@@ -227,15 +228,10 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
       }
     }
   };
-  if (deps.isInitialized()) startAutoServers();
-  else {
-    const previous = server.oninitialized;
-    server.oninitialized = () => {
-      previous?.();
-      if (!closed) startAutoServers();
-    };
-  }
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+  client.whenInitialized(() => {
+    if (!closed) startAutoServers();
+  });
+  client.onRootsListChanged(() => {
     for (const slot of slots.values()) slot.conn?.notifyRootsChanged();
   });
 
