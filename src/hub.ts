@@ -10,6 +10,7 @@ import { currentStoreHealth } from './store/health.js';
 import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
 import { instructionsSectionFromDb } from './proxy/instructions-section.js';
+import { sdkClientSide } from './proxy/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
@@ -66,11 +67,9 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       jsonSchemaValidator: lazyAjvValidator(),
     },
   );
-  let initialized = false;
-  server.oninitialized = () => {
-    initialized = true;
-  };
-  const deps: ToolDeps = { config, log, store, server, isInitialized: () => initialized };
+  // What the proxy sees of the client: this Server's side of the connection.
+  const client = sdkClientSide(server);
+  const deps: ToolDeps = { config, log, store, server, client };
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
   const proxied = registryGroup.proxied;
@@ -102,7 +101,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       // It changed the tools (install, uninstall, a first start): list_changed went out, so the
       // result waits until the client has the new listing, bounded for clients that never re-list.
       const after = ready.version();
-      if (after !== before && initialized) await ready.relisted(after, relistWaitMs, extra.signal);
+      if (after !== before && client.initialized()) await ready.relisted(after, relistWaitMs, extra.signal);
       return result;
     }
     let forward = proxied.find(name);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError } from '../core/errors.js';
+import { noClient } from '../proxy/client-side.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer, type InstallContext } from '../registry/install.js';
@@ -8,14 +8,13 @@ import { toSummary } from '../registry/installed.js';
 import { openContext } from './context.js';
 import { sharedView } from './server-view.js';
 import { renderTable } from './table.js';
-import { HUB_VERSION } from '../core/version.js';
 import { EXIT_USAGE } from './errors.js';
 import type { CliCommand, CliIo } from './index.js';
 import { usageOf } from './usage.js';
 import { npmLinePrinter } from './npm-output.js';
 
-// The CLI drives the same ServerManager as the MCP server, with a server object that never
-// connects: nothing is sent anywhere, and children it starts are closed before it returns.
+// The CLI drives the same ServerManager as the MCP server, with no client: nothing is sent
+// anywhere, and children it starts are closed before it returns.
 /** An install run from a terminal: typing the command is the consent; npm and steps go to stderr. */
 export function terminalInstallContext(
   context: ReturnType<typeof openContext>,
@@ -43,11 +42,7 @@ export async function withManager<T>(
   fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>,
 ): Promise<T> {
   const context = baseDeps();
-  const manager = createServerManager({
-    ...context,
-    server: new Server({ name: 'hub-cli', version: HUB_VERSION }, { capabilities: {} }),
-    isInitialized: () => false,
-  });
+  const manager = createServerManager({ ...context, client: noClient });
   try {
     return await fn({ manager, context });
   } finally {

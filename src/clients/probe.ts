@@ -1,10 +1,9 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
+import { noClient } from '../proxy/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
 import { openStore } from '../store/store.js';
-import { HUB_VERSION } from '../core/version.js';
 import type { ClientContext } from './types.js';
 
 export type ProbeResult = { ok: true; tools: number } | { ok: false; error: string; logFile: string };
@@ -20,11 +19,7 @@ export async function probeServers(
   const config = loadConfig(context.env as NodeJS.ProcessEnv);
   const log = createLogger(config, 'hub-import', { stderr: false });
   const store = openStore(config.paths, log);
-  const server = new Server({ name: 'hub-import', version: HUB_VERSION }, { capabilities: {} });
-  const manager = createServerManager(
-    { config, log, store, server, isInitialized: () => false },
-    { startTimeoutMs: PROBE_TIMEOUT_MS },
-  );
+  const manager = createServerManager({ config, log, store, client: noClient }, { startTimeoutMs: PROBE_TIMEOUT_MS });
   const results = new Map<string, ProbeResult>();
   try {
     await Promise.all(

@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -19,6 +18,7 @@ import { childEnvironment } from './child-env.js';
 import { ChildProcessTransport } from './child-transport.js';
 import { FastCalls, type FastCallOptions } from './fast-calls.js';
 import { relayLabels } from './relay-labels.js';
+import type { ClientSide } from './client-side.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
@@ -37,8 +37,8 @@ const MAX_PAGES = 100;
 export interface ConnectOptions {
   record: ServerRecord;
   logFile: string;
-  /** Hub's server facing the client: child requests are relayed to it. */
-  hub: Server;
+  /** Whoever faces hub's client: child requests are relayed to it. */
+  client: ClientSide;
   log: Logger;
   startTimeoutMs: number;
   graceMs?: number;
@@ -49,6 +49,12 @@ export interface ConnectOptions {
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
+/** What every child of one manager is opened with (the rest is per server and per start). */
+export type ChildSettings = Omit<
+  ConnectOptions,
+  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onExit'
+>;
+
 // Every child is started with the same capabilities, whichever client's session starts it, so
 // its tool list does not depend on that client (a list that did caused list_changed in other
 // sessions). A request the current client cannot take is refused when it comes.
@@ -58,8 +64,8 @@ const CHILD_CAPABILITIES: ClientCapabilities = {
   roots: { listChanged: true },
 };
 
-function requireClient(hub: Server, capability: 'sampling' | 'elicitation' | 'roots'): void {
-  if (hub.getClientCapabilities()?.[capability]) return;
+function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation' | 'roots'): void {
+  if (client.capabilities()?.[capability]) return;
   throw new RpcError(-32601, `The client connected to hub does not support ${capability}.`);
 }
 
@@ -75,7 +81,7 @@ export class ChildConnection {
   ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
-    const { record, hub, log } = options;
+    const { record, client: upstream, log } = options;
     const serverLog = new ServerLog(options.logFile);
     serverLog.write(
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
@@ -106,16 +112,22 @@ export class ChildConnection {
       );
     });
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
-      requireClient(hub, 'sampling');
-      return hub.createMessage(relays.sampling(request.params), { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+      requireClient(upstream, 'sampling');
+      return upstream.createMessage(relays.sampling(request.params), {
+        signal: extra.signal,
+        timeout: RELAY_TIMEOUT_MS,
+      });
     });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      requireClient(hub, 'elicitation');
-      return hub.elicitInput(relays.elicitation(request.params), { signal: extra.signal, timeout: RELAY_TIMEOUT_MS });
+      requireClient(upstream, 'elicitation');
+      return upstream.elicitInput(relays.elicitation(request.params), {
+        signal: extra.signal,
+        timeout: RELAY_TIMEOUT_MS,
+      });
     });
     client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
-      requireClient(hub, 'roots');
-      return hub.listRoots(request.params, { signal: extra.signal });
+      requireClient(upstream, 'roots');
+      return upstream.listRoots(request.params, { signal: extra.signal });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');

@@ -56,7 +56,7 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<CallToolResult> {
   const started = performance.now();
-  slot.active += 1;
+  slot.callStarted();
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const result = await conn.callTool(tool, args, {
@@ -87,7 +87,6 @@ export async function forwardCall(
       ),
     );
   } finally {
-    slot.active -= 1;
-    if (slot.active === 0) slot.armIdle();
+    slot.callEnded();
   }
 }

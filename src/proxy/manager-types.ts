@@ -1,10 +1,23 @@
 import type { LineKind } from '../wire/stdio-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { HubConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import type { CachedTool } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import type { BackoffPolicy } from './backoff.js';
+import type { ClientSide } from './client-side.js';
 import type { ProxiedTools, ServerExtra } from './types.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
+
+/** What a ServerManager is built from. */
+export interface ManagerDeps {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  /** Whoever faces the MCP client (client-side.ts): the stdio hub's Server, or noClient for the CLI. */
+  readonly client: ClientSide;
+}
 export type ServerState = 'stopped' | 'starting' | 'ready' | 'degraded' | 'failed';
 
 export interface ServerStatusView {
@@ -50,7 +63,7 @@ export interface ServerManager extends ProxiedTools {
   close(): Promise<void>;
 }
 
-/** Overrides for tests (and the bench); the defaults come from config and SPEC. */
+/** Overrides for tests (and the bench); the defaults come from config. */
 export interface ServerManagerOptions {
   backoff?: Partial<BackoffPolicy>;
   idleStopMs?: number;

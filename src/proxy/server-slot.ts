@@ -1,23 +1,27 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
-import type { ChildConnection } from './child-connection.js';
+import type { ChildConnection, ChildSettings } from './child-connection.js';
+import { IdleStop } from './idle-stop.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from './instructions-section.js';
-import { crashLoopSummary, describeStartFailure, logExplanation } from './start-failure.js';
+import {
+  crashLoopSummary,
+  describeStartFailure,
+  exitedBeforeListing,
+  logExplanation,
+  stoppedError,
+} from './start-failure.js';
 import type { ServerState } from './manager-types.js';
 
 export interface SlotContext {
-  readonly hub: Server;
   readonly log: Logger;
   readonly policy: BackoffPolicy;
   readonly startTimeoutMs: number;
   readonly idleStopMs: number;
-  readonly graceMs: number | undefined;
-  readonly notMcpGraceMs: number | undefined;
-  readonly allowUnsolicitedRequests: boolean;
+  /** The same for every child: the client side its requests go to, grace periods. */
+  readonly child: ChildSettings;
   readonly random: () => number;
   logFile(name: string): string;
   /** The child listed these tools (at start or after its list_changed). */
@@ -32,60 +36,97 @@ export interface SlotContext {
 let childConnectionModule: Promise<typeof import('./child-connection.js')> | undefined;
 const loadChildConnection = () => (childConnectionModule ??= import('./child-connection.js'));
 
-const stoppedError = (name: string) =>
-  new HubError(
-    'CHILD_UNAVAILABLE',
-    `Server "${name}" was stopped while it was starting; call the tool again to start it.`,
-  );
-
-const exitedBeforeListing = (exit: { code: number | null; signal: NodeJS.Signals | null }, cause: unknown) =>
-  new HubError('CHILD_FAILED', `the process exited (${exit.signal ?? `code ${exit.code}`}) before listing its tools`, {
-    cause,
-  });
-
 /**
  * One installed server's lifecycle: stopped → starting → ready → degraded (crashed, restart
  * pending) → failed. Every spawn gets a new generation; events from an older one are ignored.
+ * Its state changes only through its own methods.
  */
 export class ServerSlot {
   #state: ServerState = 'stopped';
-  conn: ChildConnection | undefined;
+  #conn: ChildConnection | undefined;
+  #record: ServerWithTools;
   readonly metrics = new CallMetrics();
+  // Calls in flight (idle stop waits for zero).
+  #active = 0;
+  #generation = 0;
+  #starting: Promise<ChildConnection> | undefined;
+  #wake: (() => void) | undefined;
+  #idle: IdleStop;
+  #failure: string | undefined;
+  #history: CrashHistory;
+  #refreshing: Promise<void> = Promise.resolve();
+
+  constructor(
+    record: ServerWithTools,
+    private readonly ctx: SlotContext,
+  ) {
+    this.#record = record;
+    this.#history = new CrashHistory(ctx.policy);
+    this.#idle = new IdleStop(ctx.idleStopMs, this);
+    if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
+  }
 
   get state(): ServerState {
     return this.#state;
   }
 
   // Every state change is published (metrics.ts), so `hub servers` shows what this hub runs.
-  set state(next: ServerState) {
+  #setState(next: ServerState): void {
     this.#state = next;
     this.metrics.stateChanged(next);
   }
-  /** Calls in flight (idle stop waits for zero). */
-  active = 0;
-  #generation = 0;
-  #starting: Promise<ChildConnection> | undefined;
-  #wake: (() => void) | undefined;
-  #idleTimer: NodeJS.Timeout | undefined;
-  #lastUsed = 0;
-  #failure: string | undefined;
-  #history: CrashHistory;
-  #refreshing: Promise<void> = Promise.resolve();
 
-  constructor(
-    public record: ServerWithTools,
-    private readonly ctx: SlotContext,
-  ) {
-    this.#history = new CrashHistory(ctx.policy);
-    if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
+  /** The running child, when there is one. */
+  get conn(): ChildConnection | undefined {
+    return this.#conn;
+  }
+
+  /** The store record, with the tools this slot lists. */
+  get record(): ServerWithTools {
+    return this.#record;
   }
 
   get name(): string {
-    return this.record.name;
+    return this.#record.name;
   }
 
-  get generation(): number {
-    return this.#generation;
+  get active(): number {
+    return this.#active;
+  }
+
+  /** A call is forwarded to this server now. */
+  callStarted(): void {
+    this.#active += 1;
+  }
+
+  /** A forwarded call ended: with none left, the idle check is armed. */
+  callEnded(): void {
+    this.#active -= 1;
+    if (this.#active === 0) this.#idle.used();
+  }
+
+  /** The store record changed but not how the child is launched: a running child's tools stay. */
+  update(record: ServerWithTools): void {
+    this.#record = this.#conn ? { ...record, tools: this.#record.tools } : record;
+  }
+
+  /** Reinstalled: the old child is stale and its crash history no longer applies. */
+  async replace(record: ServerWithTools): Promise<void> {
+    const stopped = this.stop();
+    this.#record = record;
+    await stopped;
+    this.reset();
+  }
+
+  /** The child listed these tools (cached in the store under this stamp). */
+  keepTools(tools: CachedTool[], toolsUpdatedAt: string): void {
+    this.#record = { ...this.#record, tools, toolsUpdatedAt };
+  }
+
+  /** The instructions the child sent at initialize, as kept in the record (capped). */
+  keepInstructions(instructions: string | undefined): void {
+    const { instructions: _old, ...rest } = this.#record;
+    this.#record = instructions === undefined ? rest : { ...rest, instructions };
   }
 
   /** The running child, starting it (once, however many callers wait) when needed. */
@@ -129,21 +170,18 @@ export class ServerSlot {
 
   async #attempt(): Promise<ChildConnection> {
     const generation = ++this.#generation;
-    this.state = 'starting';
+    this.#setState('starting');
     const startedAt = Date.now();
     let conn: ChildConnection | undefined;
     let tools: CachedTool[];
     try {
       const { ChildConnection } = await loadChildConnection();
       conn = await ChildConnection.open({
+        ...this.ctx.child,
         record: this.record,
         logFile: this.ctx.logFile(this.name),
-        hub: this.ctx.hub,
         log: this.ctx.log,
         startTimeoutMs: this.ctx.startTimeoutMs,
-        allowUnsolicitedRequests: this.ctx.allowUnsolicitedRequests,
-        ...(this.ctx.graceMs === undefined ? {} : { graceMs: this.ctx.graceMs }),
-        ...(this.ctx.notMcpGraceMs === undefined ? {} : { notMcpGraceMs: this.ctx.notMcpGraceMs }),
         onToolsChanged: () => this.#onToolsChanged(generation),
         onExit: (code, signal) => this.#onExit(generation, code, signal),
       });
@@ -170,13 +208,13 @@ export class ServerSlot {
       await conn.close().catch(() => undefined);
       throw stoppedError(this.name);
     }
-    this.conn = conn;
-    this.state = 'ready';
+    this.#conn = conn;
+    this.#setState('ready');
     this.ctx.log.info({ server: this.name, pid: conn.pid, tools: tools.length }, 'child server ready');
     await this.ctx.toolsListed(this, tools);
     const instructions = capInstructions(conn.instructions);
     if (instructions !== this.record.instructions) await this.ctx.instructionsSeen(this, instructions);
-    this.armIdle();
+    this.#idle.used();
     return conn;
   }
 
@@ -184,8 +222,8 @@ export class ServerSlot {
     // Stale (an older generation) or intentional (stop bumped the generation): nothing to do.
     if (generation !== this.#generation || this.state !== 'ready' || !this.conn) return;
     const conn = this.conn;
-    this.conn = undefined;
-    this.#clearIdle();
+    this.#conn = undefined;
+    this.#idle.clear();
     const reason = `exited unexpectedly (${signal ?? `code ${code}`})`;
     this.metrics.lastError = `server ${reason}`;
     this.ctx.log.warn({ server: this.name, code, signal }, 'child server exited unexpectedly');
@@ -197,7 +235,7 @@ export class ServerSlot {
   #unstableExit(startedAt: number, reason: string): void {
     const verdict = this.#history.onExit(startedAt, Date.now(), this.ctx.random);
     if (verdict.action === 'fail') {
-      this.state = 'failed';
+      this.#setState('failed');
       const summary = crashLoopSummary(this.record, this.ctx.policy, reason);
       this.#failure = summary;
       this.metrics.lastError = summary;
@@ -210,7 +248,7 @@ export class ServerSlot {
       });
       return;
     }
-    this.state = 'degraded';
+    this.#setState('degraded');
     this.ctx.log.info(
       { server: this.name, delayMs: verdict.delayMs, attempt: verdict.attempt },
       'restarting child server after backoff',
@@ -233,39 +271,20 @@ export class ServerSlot {
     });
   }
 
-  /** Marks use and makes sure an idle check is pending; one timer, re-armed only when it fires. */
-  armIdle(): void {
-    this.#lastUsed = Date.now();
-    if (this.#idleTimer || this.ctx.idleStopMs <= 0 || this.record.autoStart || this.state !== 'ready') return;
-    this.#scheduleIdle(this.ctx.idleStopMs);
-  }
-
-  #scheduleIdle(ms: number): void {
-    this.#idleTimer = setTimeout(() => {
-      this.#idleTimer = undefined;
-      if (this.state !== 'ready') return;
-      const idleFor = Date.now() - this.#lastUsed;
-      if (this.active > 0 || idleFor < this.ctx.idleStopMs)
-        return this.#scheduleIdle(this.active > 0 ? this.ctx.idleStopMs : this.ctx.idleStopMs - idleFor);
-      this.ctx.log.info({ server: this.name }, 'stopping idle child server');
-      void this.stop();
-    }, ms);
-    this.#idleTimer.unref();
-  }
-
-  #clearIdle(): void {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
+  /** No call used the child for idleStopMs. */
+  stopIdle(): void {
+    this.ctx.log.info({ server: this.name }, 'stopping idle child server');
+    void this.stop();
   }
 
   /** Stop the child (and any pending start or restart); waits until its process group is gone. */
   async stop(): Promise<void> {
     this.#generation += 1;
-    this.#clearIdle();
+    this.#idle.clear();
     this.#wake?.();
     const conn = this.conn;
-    this.conn = undefined;
-    if (this.state !== 'failed') this.state = 'stopped';
+    this.#conn = undefined;
+    if (this.state !== 'failed') this.#setState('stopped');
     await Promise.allSettled([conn?.close(), this.#starting]);
   }
 
@@ -273,6 +292,6 @@ export class ServerSlot {
   reset(): void {
     this.#history.reset();
     this.#failure = undefined;
-    if (this.state === 'failed') this.state = 'stopped';
+    if (this.state === 'failed') this.#setState('stopped');
   }
 }

@@ -88,3 +88,16 @@ export function crashLoopSummary(
     `(last: ${last.split('\n')[0]}). Fix the cause and reinstall it with registry.install, or restart hub.`
   );
 }
+
+/** A start that stop() overtook. */
+export const stoppedError = (name: string) =>
+  new HubError(
+    'CHILD_UNAVAILABLE',
+    `Server "${name}" was stopped while it was starting; call the tool again to start it.`,
+  );
+
+/** The child finished the handshake, then died before tools/list answered. */
+export const exitedBeforeListing = (exit: { code: number | null; signal: NodeJS.Signals | null }, cause: unknown) =>
+  new HubError('CHILD_FAILED', `the process exited (${exit.signal ?? `code ${exit.code}`}) before listing its tools`, {
+    cause,
+  });

@@ -1,19 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { HubConfig } from '../core/config.js';
-import type { Logger } from '../core/logger.js';
-import type { Store } from '../store/store.js';
+import type { ManagerDeps } from '../proxy/manager-types.js';
 
-/** What every tool group is built from. */
-export interface ToolDeps {
-  readonly config: HubConfig;
-  readonly log: Logger;
-  readonly store: Store;
-  /** The MCP server facing the client: notifications, client capabilities, elicitation. */
+/**
+ * What every tool group is built from: what the proxy is built from (config, log, store, and the
+ * client side it relays to, proxy/client-side.ts), and the MCP server itself.
+ */
+export interface ToolDeps extends ManagerDeps {
+  /** The MCP server facing the client: install consent elicits through it. */
   readonly server: Server;
-  /** True once the client sent notifications/initialized (list_changed only after that). */
-  readonly isInitialized: () => boolean;
 }
 
 /** Per-call context handed to run(): the caller's abort signal and progress reporting. */

@@ -18,6 +18,7 @@ import { loadConfig, type HubConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
 import { hubPaths } from '../../src/core/paths.js';
+import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
 import type { ServerRecord } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';
@@ -85,12 +86,8 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
   const config = loadConfig({ HUB_HOME: home, HUB_TOOL_NAMES: options.toolNames ?? 'dotted' });
   const store = openStore(config.paths);
   const server = new Server({ name: 'hub', version: '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
-  let initialized = false;
-  server.oninitialized = () => {
-    initialized = true;
-  };
   const manager = createServerManager(
-    { config, log: silentLogger, store, server, isInitialized: () => initialized },
+    { config, log: silentLogger, store, client: sdkClientSide(server) },
     { graceMs: 500, ...options.manager },
   );
   const mode = () => pickNameMode(config.toolNames);

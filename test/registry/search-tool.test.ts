@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { SearchOutput } from '../../src/registry/search-schema.js';
+import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
 import { openStore } from '../../src/store/store.js';
 import { createSearchTool } from '../../src/tools/registry-search.js';
 import { createToolTable } from '../../src/tools/table.js';
@@ -38,7 +39,7 @@ async function connect() {
     log: silentLogger,
     store: openStore(config.paths),
     server,
-    isInitialized: () => true,
+    client: sdkClientSide(server),
   });
   const table = createToolTable([tool], {
     log: silentLogger,

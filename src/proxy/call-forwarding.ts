@@ -1,0 +1,79 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { HubError } from '../core/errors.js';
+import { forwardCall, sdkCaller, type Caller } from './forward.js';
+import type { Route, RouteTable } from './routes.js';
+import type { Slots } from './slots.js';
+import { unavailable } from './status-view.js';
+import type { ServerExtra } from './types.js';
+
+type Args = Record<string, unknown> | undefined;
+
+/** One route's forwarders: for a Caller (the fast path) and for the SDK Server's request context. */
+interface RouteForwarders {
+  readonly withCaller: (args: Args, caller: Caller) => Promise<CallToolResult>;
+  readonly withExtra: (args: Args, extra: ServerExtra) => Promise<CallToolResult>;
+}
+
+/**
+ * Where a proxied call goes: a route's forwarders are made once and kept while the route is in
+ * the table (a rebuilt table has new routes, and the old forwarders go with the old routes).
+ */
+export class CallForwarding {
+  #cache = new WeakMap<Route, RouteForwarders>();
+
+  constructor(
+    private readonly slots: Slots,
+    private readonly table: () => RouteTable,
+    private readonly timeoutMs: number,
+    /** Re-reads the store when another hub changed it (a server installed elsewhere). */
+    private readonly refresh: () => Promise<void>,
+  ) {}
+
+  #forwarders(route: Route): RouteForwarders {
+    let forwarders = this.#cache.get(route);
+    if (forwarders === undefined) {
+      const { slots, timeoutMs } = this;
+      const withCaller = (args: Args, caller: Caller): Promise<CallToolResult> => {
+        const slot = slots.get(route.server);
+        if (!slot || slots.closed) return Promise.resolve(unavailable(route.server));
+        return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
+      };
+      forwarders = { withCaller, withExtra: (args, extra) => withCaller(args, sdkCaller(extra)) };
+      this.#cache.set(route, forwarders);
+    }
+    return forwarders;
+  }
+
+  /** The fast path's forwarder for an exposed name in either spelling. */
+  fast(name: string): RouteForwarders['withCaller'] | undefined {
+    const route = this.table().byName.get(name);
+    return route && this.#forwarders(route).withCaller;
+  }
+
+  /** The SDK Server's forwarder for an exposed name in either spelling. */
+  find(name: string): RouteForwarders['withExtra'] | undefined {
+    const route = this.table().byName.get(name);
+    return route && this.#forwarders(route).withExtra;
+  }
+
+  /** By server and the tool's own name (registry.call); a server never listed yet is started to learn its tools. */
+  async call(serverName: string, tool: string, args: Args, extra: ServerExtra): Promise<CallToolResult> {
+    const { slots } = this;
+    if (slots.closed) return unavailable(serverName);
+    if (!slots.has(serverName)) await this.refresh();
+    const slot = slots.require(serverName);
+    let route = this.table().byServer.get(serverName)?.get(tool);
+    // Never listed yet (installed elsewhere, cache empty): start it to learn its tools.
+    if (!route && slot.state !== 'ready' && slot.record.tools.length === 0) {
+      await slot.connection();
+      route = this.table().byServer.get(serverName)?.get(tool);
+    }
+    if (!route) {
+      throw new HubError(
+        'NOT_FOUND',
+        `Server "${serverName}" has no tool named "${tool}"; registry.list with {"server": "${serverName}"} lists its tools.`,
+      );
+    }
+    return this.#forwarders(route).withExtra(args, extra);
+  }
+}

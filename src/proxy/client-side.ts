@@ -1,0 +1,64 @@
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequest,
+  ElicitResult,
+  ListRootsRequest,
+  ListRootsResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { RpcError } from '../wire/rpc-error.js';
+
+/** The lists a client is told changed: tools today; prompts and resources once hub relays them. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** A child's request relayed to the client: the child's signal cancels it. */
+export interface RelayOptions {
+  readonly signal: AbortSignal;
+  readonly timeout?: number;
+}
+
+/**
+ * What the proxy needs from whoever faces the MCP client: the stdio hub (sdk-client-side.ts over
+ * its SDK Server), a Streamable HTTP session, or nobody at all (the CLI, noClient). The proxy
+ * and the children it runs see the client only through this.
+ */
+export interface ClientSide {
+  /** True once the client sent notifications/initialized (nothing is announced before that). */
+  initialized(): boolean;
+  /** Runs once the client has initialized: at once if it already has, never if there is no client. */
+  whenInitialized(run: () => void): void;
+  /** What the client declared at initialize; undefined before, and with no client. */
+  capabilities(): ClientCapabilities | undefined;
+  /** notifications/<kind>/list_changed to the client. */
+  sendListChanged(kind: ListKind): Promise<void>;
+  /** A child's sampling/createMessage, relayed. */
+  createMessage(
+    params: CreateMessageRequest['params'],
+    options: RelayOptions,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  /** A child's elicitation/create, relayed. */
+  elicitInput(params: ElicitRequest['params'], options: RelayOptions): Promise<ElicitResult>;
+  /** A child's roots/list, relayed. */
+  listRoots(params: ListRootsRequest['params'], options: RelayOptions): Promise<ListRootsResult>;
+  /** Called each time the client sends notifications/roots/list_changed. */
+  onRootsListChanged(listener: () => void): void;
+}
+
+// Never reached through the proxy (a child's request is refused on capabilities first); kept as
+// the same answer for any other caller.
+const nobody = (what: string) =>
+  Promise.reject(new RpcError(-32601, `No client is connected to hub, so nothing can answer ${what}.`));
+
+/** No client at all (the CLI, an import's probe): nothing is announced and nothing is relayed. */
+export const noClient: ClientSide = {
+  initialized: () => false,
+  whenInitialized: () => undefined,
+  capabilities: () => undefined,
+  sendListChanged: () => Promise.resolve(),
+  createMessage: () => nobody('sampling'),
+  elicitInput: () => nobody('elicitation'),
+  listRoots: () => nobody('roots/list'),
+  onRootsListChanged: () => undefined,
+};

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import type { HubPaths } from '../core/paths.js';
+import { decodeStore } from '../store/recover.js';
+import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
+import { allWithTools, withTools } from '../store/tool-cache.js';
+
+// The installed servers as the proxy reads them: store records with their cached tools attached.
+
+/** What decides how a child is launched: when any of it changes, the running child is stale. */
+export const launchKey = (record: ServerRecord): string =>
+  JSON.stringify([
+    record.command,
+    record.args,
+    record.env,
+    record.cwd ?? null,
+    record.package ?? null,
+    record.version ?? null,
+    record.installedAt,
+  ]);
+
+/**
+ * The first list is served from db.json and tools/*.json synchronously, so tools are listed
+ * before any await.
+ */
+export function readRecordsNow(paths: HubPaths): ServerWithTools[] {
+  let text: string | null = null;
+  try {
+    text = readFileSync(paths.db, 'utf8');
+  } catch {
+    return [];
+  }
+  const decoded = decodeStore(text);
+  return decoded.kind === 'newer' ? [] : allWithTools(paths, Object.values(decoded.data.servers));
+}
+
+/**
+ * Tools read from tools/<name>.json, by toolsUpdatedAt: a db.json change re-reads only the cache
+ * files whose stamp moved.
+ */
+export class ToolMemo {
+  #memo = new Map<string, { stamp: string; tools: CachedTool[] }>();
+
+  constructor(private readonly paths: HubPaths) {}
+
+  /** The record with its tools: remembered ones while its stamp holds, else read from its file. */
+  attach(record: ServerRecord): ServerWithTools {
+    const memo = this.#memo.get(record.name);
+    if (memo && record.tools === undefined && memo.stamp === record.toolsUpdatedAt)
+      return { ...record, tools: memo.tools };
+    const full = withTools(this.paths, record);
+    if (record.toolsUpdatedAt === undefined) this.#memo.delete(record.name);
+    else this.#memo.set(record.name, { stamp: record.toolsUpdatedAt, tools: full.tools });
+    return full;
+  }
+
+  /** These tools were just written to the server's cache file under this stamp. */
+  remember(name: string, stamp: string, tools: CachedTool[]): void {
+    this.#memo.set(name, { stamp, tools });
+  }
+}

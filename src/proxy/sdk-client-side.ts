@@ -1,0 +1,44 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientSide, ListKind } from './client-side.js';
+
+/**
+ * The client side of an SDK Server (the stdio hub's; a Streamable HTTP session has a Server of
+ * its own too). It takes over server.oninitialized and the roots/list_changed handler, keeping
+ * an oninitialized set before it.
+ */
+export function sdkClientSide(server: Server): ClientSide {
+  let initialized = false;
+  const waiting: (() => void)[] = [];
+  const rootsListeners: (() => void)[] = [];
+  const previous = server.oninitialized;
+  server.oninitialized = () => {
+    initialized = true;
+    previous?.();
+    for (const run of waiting.splice(0)) run();
+  };
+  const listChanged: Record<ListKind, () => Promise<void>> = {
+    tools: () => server.sendToolListChanged(),
+    prompts: () => server.sendPromptListChanged(),
+    resources: () => server.sendResourceListChanged(),
+  };
+  return {
+    initialized: () => initialized,
+    whenInitialized(run) {
+      if (initialized) run();
+      else waiting.push(run);
+    },
+    capabilities: () => server.getClientCapabilities(),
+    sendListChanged: kind => listChanged[kind](),
+    createMessage: (params, options) => server.createMessage(params, options),
+    elicitInput: (params, options) => server.elicitInput(params, options),
+    listRoots: (params, options) => server.listRoots(params, options),
+    onRootsListChanged(listener) {
+      rootsListeners.push(listener);
+      if (rootsListeners.length > 1) return;
+      server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+        for (const notify of rootsListeners) notify();
+      });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { HubPaths } from '../core/paths.js';
+import { writeToolCache } from '../store/tool-cache.js';
+import type { Store } from '../store/store.js';
+import { capInstructions } from './instructions-section.js';
+import { launchKey, type ToolMemo } from './records.js';
+import type { SlotContext } from './server-slot.js';
+import { issuesOf, sameTools } from './tool-intake.js';
+
+/**
+ * What a running child tells about itself (its tools, its instructions), kept in its slot and in
+ * the store: the next hub lists the tools and shows the instructions without starting it. Written
+ * under the store's lock, and only while the record is still the install that was started.
+ */
+export function slotStoreWriter(deps: {
+  paths: HubPaths;
+  store: Store;
+  log: Logger;
+  memo: ToolMemo;
+  /** A slot's tools changed: the routes are rebuilt. */
+  toolsChanged(): void;
+}): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> {
+  const { paths, store, log, memo } = deps;
+  return {
+    async toolsListed(slot, tools) {
+      // Unchanged and already in its own file: nothing to write (an inline list is moved out).
+      const same = sameTools(tools, slot.record.tools);
+      if (same && existsSync(paths.toolsFile(slot.name))) return;
+      const toolsUpdatedAt = new Date().toISOString();
+      const key = launchKey(slot.record);
+      slot.keepTools(tools, toolsUpdatedAt);
+      if (!same) deps.toolsChanged();
+      // db.json gets the stamp; tools/<name>.json the list.
+      await store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (!record || launchKey(record) !== key) return;
+          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools));
+          memo.remember(slot.name, toolsUpdatedAt, tools);
+          record.toolsUpdatedAt = toolsUpdatedAt;
+          delete record.tools;
+        })
+        .catch(error =>
+          log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
+        );
+    },
+    // Kept in the record so registry.list and hub's own instructions show them with no child running.
+    async instructionsSeen(slot, instructions) {
+      const kept = capInstructions(instructions);
+      const key = launchKey(slot.record);
+      slot.keepInstructions(kept);
+      await store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (!record || launchKey(record) !== key) return;
+          if (kept === undefined) delete record.instructions;
+          else record.instructions = kept;
+        })
+        .catch(error =>
+          log.warn({ server: slot.name, err: errorMessage(error) }, 'could not keep the server instructions'),
+        );
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { HubError } from '../core/errors.js';
+import type { ServerWithTools } from '../store/schema.js';
+import { launchKey } from './records.js';
+import { ServerSlot, type SlotContext } from './server-slot.js';
+
+/** The installed servers' slots, by name, kept in step with the store's records; closed once. */
+export class Slots {
+  #slots = new Map<string, ServerSlot>();
+  #closed = false;
+
+  constructor(private readonly ctx: SlotContext) {}
+
+  /** After close(): no call is forwarded and no server started any more. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get(name: string): ServerSlot | undefined {
+    return this.#slots.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#slots.has(name);
+  }
+
+  /** The slot of an installed server, or NOT_FOUND naming where to look. */
+  require(name: string): ServerSlot {
+    const slot = this.#slots.get(name);
+    if (!slot)
+      throw new HubError(
+        'NOT_FOUND',
+        `No installed server is named "${name}"; registry.list shows the installed servers.`,
+      );
+    return slot;
+  }
+
+  values(): IterableIterator<ServerSlot> {
+    return this.#slots.values();
+  }
+
+  /** Every slot's record with the tools it lists: what the routes are built from. */
+  records(): ServerWithTools[] {
+    return [...this.#slots.values()].map(slot => slot.record);
+  }
+
+  /** Slots in install order, as status shows them. */
+  sorted(slots: Iterable<ServerSlot> = this.#slots.values()): ServerSlot[] {
+    return [...slots].sort((a, b) => a.record.order - b.record.order || a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Takes the store's records now: a slot for each new one, the removed ones stopped and
+   * dropped, a reinstalled one stopped and reset. Resolves when those children have stopped.
+   */
+  reconcile(records: readonly ServerWithTools[]): Promise<void> {
+    const wanted = new Map(records.map(record => [record.name, record]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, slot] of this.#slots) {
+      const record = wanted.get(name);
+      if (!record) {
+        this.#slots.delete(name);
+        stopping.push(slot.stop());
+      } else if (launchKey(record) !== launchKey(slot.record)) stopping.push(slot.replace(record));
+      else slot.update(record);
+    }
+    for (const record of records)
+      if (!this.#slots.has(record.name)) this.#slots.set(record.name, new ServerSlot(record, this.ctx));
+    return Promise.all(stopping).then(() => undefined);
+  }
+
+  /** Stops every child; nothing is forwarded or started after this. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#slots.values()].map(slot => slot.stop()));
+  }
+}
