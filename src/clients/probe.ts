@@ -1,9 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
-import { createLogger } from '../core/logger.js';
 import { createServerManager } from '../proxy/server-manager.js';
-import { openStore } from '../store/store.js';
+import { openContext } from '../store/open-context.js';
 import { HUB_VERSION } from '../core/version.js';
 import type { ClientContext } from './types.js';
 
@@ -17,9 +15,7 @@ export async function probeServers(
   names: readonly string[],
   context: ClientContext,
 ): Promise<Map<string, ProbeResult>> {
-  const config = loadConfig(context.env as NodeJS.ProcessEnv);
-  const log = createLogger(config, 'hub-import', { stderr: false });
-  const store = openStore(config.paths, log);
+  const { config, log, store } = openContext({ env: context.env, log: { name: 'hub-import', stderr: false } });
   const server = new Server({ name: 'hub-import', version: HUB_VERSION }, { capabilities: {} });
   const manager = createServerManager(
     { config, log, store, server, isInitialized: () => false },

@@ -43,7 +43,7 @@ describe('hub CLI', () => {
     const { env } = await npmHome();
     const unknownOption = await cli(env, 'ps', '--zzz');
     expect(unknownOption.code).toBe(2);
-    expect(unknownOption.stderr).toMatch(/^hub ps: Unknown option '--zzz'\. Usage: hub ps \[--status S\][^\n]*\n$/);
+    expect(unknownOption.stderr).toMatch(/^hub ps: Unknown option --zzz\. Usage: hub ps \[--status S\][^\n]*\n$/);
     expect((await cli(env, 'frobnicate')).code).toBe(2);
     expect((await cli(env, 'uninstall')).code).toBe(2);
     const missing = await cli(env, 'logs', 'nobody');
