@@ -85,8 +85,8 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   return 0;
 }
 
-// Comment lines of the old text that the new one no longer has (a whole rewrite of a TOML file).
+// Comment lines of the old text that the new one no longer has (a whole rewrite of the file).
 function lostComments(before: string, after: string): number {
   const kept = new Set(after.split('\n').map(line => line.trim()));
-  return before.split('\n').filter(line => line.trim().startsWith('#') && !kept.has(line.trim())).length;
+  return before.split('\n').filter(line => /^(#|\/\/)/.test(line.trim()) && !kept.has(line.trim())).length;
 }

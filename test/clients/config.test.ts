@@ -187,6 +187,9 @@ describe('hub config file handling', () => {
     ] as const) {
       const machine = await makeMachine();
       const file = await machine.place(name, path(machine as never));
+      // broken.json holds comments and trailing commas, which hub reads as JSONC (jsonc.test.ts):
+      // cut short, it is broken for any reader.
+      if (name === 'broken.json') await writeFile(file, (await readFile(file, 'utf8')).slice(0, -4));
       const original = await readFile(file, 'utf8');
       await expect(runConfig([client, '--write'], machine.deps())).rejects.toThrow(file);
       expect(await readFile(file, 'utf8')).toBe(original);
