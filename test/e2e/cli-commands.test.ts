@@ -67,6 +67,19 @@ describe('hub CLI', () => {
     expect(failed.stderr.split('\n').filter(line => line.startsWith('{'))).toEqual([]);
   });
 
+  test('install pkg@^1.9.0 over an installed 1.10.0 is the same version (semver, not a text compare): no new npm run', async () => {
+    const { env, npm } = await npmHome();
+    expect((await cli(env, 'install', 'some-server@1.10.0', '--name', 'some', '--no-start')).code).toBe(0);
+    const again = await cli(env, 'install', 'some-server@^1.9.0', '--name', 'some', '--no-start', '--json');
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'some', version: '1.10.0' });
+    expect(await npm.runs()).toHaveLength(1);
+    // A version the installed one does not satisfy is still refused, with the way to upgrade.
+    const other = await cli(env, 'install', 'some-server@^1.11.0', '--name', 'some', '--no-start');
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/already runs some-server@1\.10\.0; to replace it with some-server@\^1\.11\.0/);
+  });
+
   test('uninstall removes a server (several at once); an unknown name is exit 1', async () => {
     const { env } = await npmHome();
     expect((await cli(env, 'install', 'some-server', '--name', 'some', '--no-start')).code).toBe(0);
