@@ -21,18 +21,13 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
-  const [{ loadConfig }, { createHub }, { createLogger }, { HubStdioServerTransport }, { openStore }] =
-    await Promise.all([
-      import('./core/config.js'),
-      import('./hub.js'),
-      import('./core/logger.js'),
-      import('./wire/stdio-transport.js'),
-      import('./store/store.js'),
-    ]);
-  const config = loadConfig();
-  const log = createLogger(config);
+  const [{ openContext }, { createHub }, { HubStdioServerTransport }] = await Promise.all([
+    import('./store/open-context.js'),
+    import('./hub.js'),
+    import('./wire/stdio-transport.js'),
+  ]);
+  const { config, log, store } = openContext();
   for (const warning of config.warnings) log.warn(warning);
-  const store = openStore(config.paths, log);
   const hub = createHub({ config, log, store });
 
   let closing = false;

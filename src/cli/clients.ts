@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { CommandDeps } from './command-deps.js';
-import type { CliCommand, CliIo } from './index.js';
+import type { CliCommand, CliIo } from './command.js';
 
 // The real machine: $HOME, the working directory, and a y/N prompt when stdin is a terminal.
 function machineDeps(io: CliIo): CommandDeps {

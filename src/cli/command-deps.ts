@@ -1,4 +1,4 @@
-import type { CliIo } from './index.js';
+import type { CliIo } from './command.js';
 import type { ClientContext } from '../clients/types.js';
 
 /** What `hub config` and `hub import` need from the outside world, injected for tests. */

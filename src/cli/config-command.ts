@@ -1,7 +1,7 @@
 import { ClientId } from '../clients/types.js';
 import { findClient } from '../clients/index.js';
 import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from '../clients/configure.js';
-import { parseFlags } from '../clients/flags.js';
+import { parseCommandArgs } from './args.js';
 import type { CommandDeps } from './command-deps.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
@@ -19,29 +19,35 @@ function describe(plan: ConfigPlan): string {
 // hub config <client>: print the entry, or with --write merge it (backup first), or --dry-run diff.
 export async function runConfig(argv: readonly string[], deps: CommandDeps): Promise<number> {
   const { io } = deps;
-  const flags = parseFlags(argv, ['write', 'dry-run', 'json', 'help'], ['scope']);
-  if (flags.booleans.has('help') || flags.positional.length !== 1) {
-    (flags.booleans.has('help') ? io.out : io.err)(USAGE);
-    return flags.booleans.has('help') ? 0 : 2;
+  const { values: flags, positionals } = parseCommandArgs('config', argv, {
+    write: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    scope: { type: 'string' },
+  });
+  if (flags.help || positionals.length !== 1) {
+    (flags.help ? io.out : io.err)(USAGE);
+    return flags.help ? 0 : 2;
   }
-  const client = findClient(flags.positional[0]);
-  const scope = pickScope(client, flags.strings.get('scope'));
+  const client = findClient(positionals[0]);
+  const scope = pickScope(client, flags.scope);
   const serverJs = deps.serverJs ?? defaultServerJs();
   const absolute = hubLaunch(serverJs, deps.nodePath);
   // A project file is shared through git: a portable `hub` command when this hub is on PATH.
   const portable: PortableLaunch =
     scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
-  if (portable.warning && !flags.booleans.has('json')) io.err(`hub config: warning: ${portable.warning}\n`);
+  if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch);
   const file = plan.document.target.file;
   const notes = client.notes?.(launch, scope) ?? [];
-  const dryRun = flags.booleans.has('dry-run');
-  const write = flags.booleans.has('write') && !dryRun;
+  const dryRun = flags['dry-run'] === true;
+  const write = flags.write === true && !dryRun;
   const diff = planDiff(plan);
   const result = write ? await applyConfig(plan) : { backup: undefined };
 
-  if (flags.booleans.has('json')) {
+  if (flags.json) {
     io.out(
       `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes, warnings: portable.warning ? [portable.warning] : [] }, null, 2)}\n`,
     );
@@ -71,7 +77,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   io.out(describe(plan));
   if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
   io.out(
-    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.strings.has('scope') ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
+    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
   );
   io.out(
     'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
@@ -79,8 +85,8 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   return 0;
 }
 
-// Comment lines of the old text that the new one no longer has (a whole rewrite of a TOML file).
+// Comment lines of the old text that the new one no longer has (a whole rewrite of the file).
 function lostComments(before: string, after: string): number {
   const kept = new Set(after.split('\n').map(line => line.trim()));
-  return before.split('\n').filter(line => line.trim().startsWith('#') && !kept.has(line.trim())).length;
+  return before.split('\n').filter(line => /^(#|\/\/)/.test(line.trim()) && !kept.has(line.trim())).length;
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '../core/config.js';
 import { ClientId } from '../clients/types.js';
 import { findClient } from '../clients/index.js';
 import { HUB_KEY, pickScope } from '../clients/configure.js';
-import { parseFlags } from '../clients/flags.js';
+import { parseCommandArgs } from './args.js';
 import type { CommandDeps } from './command-deps.js';
 import { registerServers, removeFromClient } from '../clients/import.js';
 import { defaultServerJs } from '../clients/launch.js';
@@ -20,15 +20,22 @@ const commandLine = (command: string, args: readonly string[]): string => [comma
 // drops them from the client's file (backup first) so they run once, behind hub.
 export async function runImport(argv: readonly string[], deps: CommandDeps): Promise<number> {
   const { io, context } = deps;
-  const flags = parseFlags(argv, ['remove', 'yes', 'json', 'no-start', 'help'], ['scope']);
-  if (flags.booleans.has('help') || flags.positional.length !== 1) {
-    (flags.booleans.has('help') ? io.out : io.err)(USAGE);
-    return flags.booleans.has('help') ? 0 : 2;
+  const { values: flags, positionals } = parseCommandArgs('import', argv, {
+    remove: { type: 'boolean' },
+    yes: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'no-start': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    scope: { type: 'string' },
+  });
+  if (flags.help || positionals.length !== 1) {
+    (flags.help ? io.out : io.err)(USAGE);
+    return flags.help ? 0 : 2;
   }
-  const client = findClient(flags.positional[0]);
-  const scope = flags.strings.has('scope') ? pickScope(client, flags.strings.get('scope')) : undefined;
-  const remove = flags.booleans.has('remove');
-  const yes = flags.booleans.has('yes');
+  const client = findClient(positionals[0]);
+  const scope = flags.scope !== undefined ? pickScope(client, flags.scope) : undefined;
+  const remove = flags.remove === true;
+  const yes = flags.yes === true;
   if (remove && !yes && !deps.confirm) {
     throw new HubError(
       'INVALID_INPUT',
@@ -39,11 +46,11 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   const servers = await readClientServers(client, context, scope, serverJs);
   const outcome = await registerServers(servers.found, client.id, context);
   const hubHome = loadConfig(context.env as NodeJS.ProcessEnv).home;
-  const json = flags.booleans.has('json');
+  const json = flags.json === true;
 
   // Start each server that never ran under hub once, so its tools are cached and listed at once
   // by every hub, and so --remove knows it works (imported earlier with --no-start included).
-  const noStart = flags.booleans.has('no-start');
+  const noStart = flags['no-start'] === true;
   const toProbe = outcome.candidates.filter(candidate => !candidate.started).map(candidate => candidate.name);
   let probes = new Map<string, ProbeResult>();
   if (!noStart && toProbe.length > 0) {

@@ -1,14 +1,9 @@
 // hub <command> for people: plain text for a terminal, --json for scripts. Each command
 // lives in its own module, loaded only when used so `hub ps` does not load the proxy.
+import { processIo, type CliCommand, type CliIo } from './command.js';
 import { exitCodeFor, errorLine } from './errors.js';
+import { renderTable } from './table.js';
 import { COMMANDS, type CommandName } from './usage.js';
-
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-}
-
-export type CliCommand = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   ps: async () => (await import('./processes.js')).ps,
@@ -24,15 +19,11 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
 };
 
 function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map(name => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
-  return `Usage: hub [command] [options]\n\nWith no command, hub runs the stdio MCP server (what client configs start).\n\nCommands:\n${lines.join('\n')}\n\nhub <command> --help shows a command's options. Exit codes: 0 ok, 1 failed, 2 wrong usage.\n`;
+  const commands = renderTable(Object.entries(COMMANDS).map(([name, { summary }]) => [name, summary]));
+  return `Usage: hub [command] [options]\n\nWith no command, hub runs the stdio MCP server (what client configs start).\n\nCommands:\n${commands.replace(/^/gm, '  ')}\n\nhub <command> --help shows a command's options. Exit codes: 0 ok, 1 failed, 2 wrong usage.\n`;
 }
 
-export async function runCli(
-  argv: readonly string[],
-  io: CliIo = { out: t => process.stdout.write(t), err: t => process.stderr.write(t) },
-): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic =
@@ -61,7 +52,7 @@ export async function runCli(
   try {
     code = await (await LOADERS[name as CommandName]())(rest, io);
   } catch (error) {
-    io.err(errorLine(name!, error, command.usage));
+    io.err(errorLine(name!, error));
     code = exitCodeFor(error);
   }
   // A damaged store kept aside, or a HUB_HOME that cannot be written: said after every command
@@ -76,13 +67,12 @@ export async function runCli(
 
 async function storeHealthNow() {
   try {
-    const [{ loadConfig }, { currentStoreHealth }, { openStore }] = await Promise.all([
-      import('../core/config.js'),
+    const [{ currentStoreHealth }, { openContext }] = await Promise.all([
       import('../store/health.js'),
-      import('../store/store.js'),
+      import('../store/open-context.js'),
     ]);
-    const { paths } = loadConfig(process.env);
-    return await currentStoreHealth(paths, () => openStore(paths).read());
+    const { config, store } = openContext({ log: 'silent' });
+    return await currentStoreHealth(config.paths, () => store.read());
   } catch {
     return undefined; // no usable config: the command itself has said so
   }

@@ -1,12 +1,12 @@
-import { parseArgs } from 'node:util';
 import { errorMessage, HubError } from '../core/errors.js';
 import { installServer } from '../registry/install.js';
 import type { InstallContext } from '../registry/install-context.js';
 import type { InstallResult } from '../registry/install-result.js';
 import { uninstallServer } from '../registry/installed.js';
 import type { ServerRecord } from '../store/schema.js';
+import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors.js';
-import type { CliCommand, CliIo } from './index.js';
+import type { CliCommand, CliIo } from './command.js';
 import { terminalInstallContext, withManager } from './servers.js';
 import { usageOf } from './usage.js';
 
@@ -15,11 +15,9 @@ const notInstalled = (name: string) =>
 
 /** hub uninstall <name>...: stop each server and remove its record, tools and package folder. */
 export const uninstall: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: { json: { type: 'boolean' }, purge: { type: 'boolean' } },
+  const { values, positionals } = parseCommandArgs('uninstall', argv, {
+    json: { type: 'boolean' },
+    purge: { type: 'boolean' },
   });
   if (positionals.length === 0) {
     io.err(`hub uninstall: give the name of an installed server.\n${usageOf('uninstall')}\n`);
@@ -73,11 +71,9 @@ const describeResult = (io: CliIo, before: string | undefined, result: InstallRe
 
 /** hub upgrade <name>: the latest version of an npm-installed server, its env and args kept. */
 export const upgrade: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: { verbose: { type: 'boolean' }, json: { type: 'boolean' } },
+  const { values, positionals } = parseCommandArgs('upgrade', argv, {
+    verbose: { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   if (positionals.length !== 1) {
     io.err(`hub upgrade: give the name of one installed server.\n${usageOf('upgrade')}\n`);

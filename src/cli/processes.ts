@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { errorMessage, HubError } from '../core/errors.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
 import { compileLinePattern } from '../process/line-match.js';
@@ -8,16 +7,17 @@ import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
 import { ProcessStatus } from '../store/schema.js';
-import { openContext } from './context.js';
+import { openContext } from '../store/open-context.js';
+import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
 import { renderTable } from './table.js';
-import type { CliCommand, CliIo } from './index.js';
+import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
 
 const FOLLOW_POLL_MS = 500;
 
 // The same ProcessManager and store the MCP tools use, so `hub ps` shows what any hub started.
 function openManager() {
-  const { config, log, store } = openContext();
+  const { config, log, store } = openContext({ log: CLI_LOG });
   const manager = createProcessManager({
     paths: config.paths,
     store,
@@ -68,11 +68,16 @@ function table(views: readonly ProcessView[]): string {
 }
 
 export const ps: CliCommand = async (argv, io) => {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: { json: { type: 'boolean' }, status: { type: 'string' }, tag: { type: 'string' } },
-    strict: true,
-  });
+  const { values } = parseCommandArgs(
+    'ps',
+    argv,
+    {
+      json: { type: 'boolean' },
+      status: { type: 'string' },
+      tag: { type: 'string' },
+    },
+    { positionals: false },
+  );
   const status = values.status === undefined ? undefined : ProcessStatus.safeParse(values.status);
   if (status && !status.success)
     throw new HubError('INVALID_INPUT', `--status must be one of ${ProcessStatus.options.join(', ')}.`);
@@ -89,17 +94,12 @@ const writeLines = (io: CliIo, lines: readonly string[]) => {
 };
 
 export const logs: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: {
-      lines: { type: 'string', short: 'n' },
-      follow: { type: 'boolean', short: 'f' },
-      grep: { type: 'string' },
-      raw: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-    allowPositionals: true,
-    strict: true,
+  const { values, positionals } = parseCommandArgs('logs', argv, {
+    lines: { type: 'string', short: 'n' },
+    follow: { type: 'boolean', short: 'f' },
+    grep: { type: 'string' },
+    raw: { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   const id = reference(positionals[0], 'logs <id> [-n N] [-f]');
   const lines = values.lines === undefined ? 100 : Number(values.lines);
@@ -136,16 +136,11 @@ export const logs: CliCommand = async (argv, io) => {
 };
 
 export const kill: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    options: {
-      signal: { type: 'string', short: 's' },
-      grace: { type: 'string' },
-      remove: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-    allowPositionals: true,
-    strict: true,
+  const { values, positionals } = parseCommandArgs('kill', argv, {
+    signal: { type: 'string', short: 's' },
+    grace: { type: 'string' },
+    remove: { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   if (positionals.length === 0) reference(undefined, 'kill <id>... [--signal SIG] [--remove]');
   const ids = positionals.map(id => reference(id, 'kill <id>... [--signal SIG] [--remove]'));

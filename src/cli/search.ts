@@ -1,10 +1,8 @@
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../core/config.js';
-import { silentLogger } from '../core/logger.js';
 import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search.js';
 import { SearchSource, type SearchOutput } from '../registry/search-schema.js';
-import { openStore } from '../store/store.js';
-import type { CliCommand } from './index.js';
+import { openContext } from '../store/open-context.js';
+import type { CliCommand } from './command.js';
+import { parseCommandArgs } from './args.js';
 import { renderTable } from './table.js';
 import { usageOf } from './usage.js';
 
@@ -32,27 +30,11 @@ export function renderSearchTable(output: SearchOutput): string {
 }
 
 export const search: CliCommand = async (argv, io) => {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        limit: { type: 'string', short: 'n' },
-        json: { type: 'boolean' },
-        source: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    io.err(`hub search: ${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const { values, positionals } = parseCommandArgs('search', argv, {
+    limit: { type: 'string', short: 'n' },
+    json: { type: 'boolean' },
+    source: { type: 'string', multiple: true },
+  });
   const query = positionals.join(' ').trim();
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   const sources = values.source?.flatMap(value => value.split(','));
@@ -67,9 +49,9 @@ export const search: CliCommand = async (argv, io) => {
     return 2;
   }
 
-  const config = loadConfig(process.env);
-  for (const warning of config.warnings) io.err(`hub: ${warning}\n`);
-  const searcher = createSearch({ config, log: silentLogger, store: openStore(config.paths) });
+  const context = openContext({ log: 'silent' });
+  for (const warning of context.config.warnings) io.err(`hub: ${warning}\n`);
+  const searcher = createSearch(context);
   const output = await searcher.search({ query, limit, ...(sources && { sources: sources as SearchSource[] }) });
   io.out(values.json ? `${JSON.stringify(output, null, 2)}\n` : renderSearchTable(output));
   return output.sources.some(source => source.ok) ? 0 : 1;

@@ -1,15 +1,15 @@
-import { parseArgs } from 'node:util';
 import { HubError } from '../core/errors.js';
 import { noClient } from '../proxy/client-side.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer, type InstallContext } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
-import { openContext } from './context.js';
+import { openContext, type HubContext } from '../store/open-context.js';
 import { sharedView } from './server-view.js';
 import { renderTable } from './table.js';
+import { parseCommandArgs } from './args.js';
 import { EXIT_USAGE } from './errors.js';
-import type { CliCommand, CliIo } from './index.js';
+import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
 import { usageOf } from './usage.js';
 import { npmLinePrinter } from './npm-output.js';
 
@@ -17,7 +17,7 @@ import { npmLinePrinter } from './npm-output.js';
 // anywhere, and children it starts are closed before it returns.
 /** An install run from a terminal: typing the command is the consent; npm and steps go to stderr. */
 export function terminalInstallContext(
-  context: ReturnType<typeof openContext>,
+  context: HubContext,
   manager: ServerManager,
   io: CliIo,
   verbose: boolean,
@@ -39,9 +39,9 @@ export function terminalInstallContext(
 }
 
 export async function withManager<T>(
-  fn: (deps: { manager: ServerManager; context: ReturnType<typeof baseDeps> }) => Promise<T>,
+  fn: (deps: { manager: ServerManager; context: HubContext }) => Promise<T>,
 ): Promise<T> {
-  const context = baseDeps();
+  const context = openContext({ log: CLI_LOG });
   const manager = createServerManager({ ...context, client: noClient });
   try {
     return await fn({ manager, context });
@@ -50,10 +50,8 @@ export async function withManager<T>(
   }
 }
 
-const baseDeps = () => openContext();
-
 export const servers: CliCommand = async (argv, io) => {
-  const { values } = parseArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: true });
+  const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
   const list = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;
     return (await manager.status()).map(view => sharedView(toSummary(view), records[view.name], context.config.paths));
@@ -90,19 +88,14 @@ export const servers: CliCommand = async (argv, io) => {
 };
 
 export const install: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      name: { type: 'string' },
-      env: { type: 'string', multiple: true },
-      arg: { type: 'string', multiple: true },
-      'allow-scripts': { type: 'string', multiple: true },
-      'no-start': { type: 'boolean' },
-      verbose: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
+  const { values, positionals } = parseCommandArgs('install', argv, {
+    name: { type: 'string' },
+    env: { type: 'string', multiple: true },
+    arg: { type: 'string', multiple: true },
+    'allow-scripts': { type: 'string', multiple: true },
+    'no-start': { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   const [spec, ...extra] = positionals;
   if (spec === undefined || extra.length > 0) {

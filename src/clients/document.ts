@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { HubError, errorMessage } from '../core/errors.js';
-import { checkedEdit } from './json-edit.js';
+import { checkedEdit, parseJsonc, replaceAt } from './json-edit.js';
 import { checkedTomlEdit } from './toml-edit.js';
 import type { ClientFile } from './types.js';
 
@@ -30,12 +30,12 @@ function parseText(target: ClientFile, text: string): Table {
   if (text.trim() === '') return {};
   let data: unknown;
   try {
-    data = target.format === 'toml' ? parseToml(text) : JSON.parse(text.replace(/^\uFEFF/, ''));
+    // JSON files may hold comments and trailing commas (VS Code's and Cursor's do): JSONC.
+    data = target.format === 'toml' ? parseToml(text) : parseJsonc(text);
   } catch (error) {
-    const hint = target.format === 'json' ? ' (comments and trailing commas are not plain JSON)' : '';
     throw new HubError(
       'INVALID_INPUT',
-      `${target.file} is not valid ${target.format.toUpperCase()}${hint}: ${errorMessage(error).split('\n')[0]}. Fix it or add the entry by hand; hub left it untouched.`,
+      `${target.file} is not valid ${target.format.toUpperCase()}: ${errorMessage(error).split('\n')[0]}. Fix it or add the entry by hand; hub left it untouched.`,
     );
   }
   if (!isTable(data))
@@ -93,8 +93,9 @@ export function withServers(document: ConfigDocument, edit: (servers: Table) => 
 
 /**
  * The new text for data. Files get a minimal edit (textEdit on the old text, in the file's own
- * format) so the person's formatting and TOML comments survive, used only when it parses back to
- * exactly data; anything else is serialised whole.
+ * format) so the person's formatting and comments survive, used only when it parses back to
+ * exactly data; a JSON file then gets jsonc-parser's edit of the whole servers table (comments
+ * outside it kept); anything else is serialised whole.
  */
 export function render(
   document: ConfigDocument,
@@ -103,7 +104,14 @@ export function render(
 ): string {
   if (document.text !== undefined && document.text.trim() !== '') {
     const edit = textEdit(document.text, document.indent);
-    const edited = document.target.format === 'toml' ? checkedTomlEdit(edit, data) : checkedEdit(edit, data);
+    const edited =
+      document.target.format === 'toml'
+        ? checkedTomlEdit(edit, data)
+        : (checkedEdit(edit, data) ??
+          checkedEdit(
+            replaceAt(document.text, document.target.serversPath, serversOf(document, data), document.indent),
+            data,
+          ));
     if (edited !== undefined) return edited;
   }
   return serialize(document, data);

@@ -1,8 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { loadConfig } from '../core/config.js';
 import { deriveServerName } from '../registry/server-name.js';
 import type { ServerRecord } from '../store/schema.js';
-import { openStore } from '../store/store.js';
+import { openContext } from '../store/open-context.js';
 import { readDocument, render, withServers } from './document.js';
 import { deleteMember } from './json-edit.js';
 import { deleteTomlTable } from './toml-edit.js';
@@ -54,8 +53,7 @@ export async function registerServers(
   context: ClientContext,
   now: Date = new Date(),
 ): Promise<ImportOutcome> {
-  const config = loadConfig(context.env as NodeJS.ProcessEnv);
-  const store = openStore(config.paths);
+  const { store } = openContext({ env: context.env, log: 'silent' });
   const used = new Set<string>();
   const named = found.map(server => ({ server, name: nameFor(server.key, used) }));
   return store.update(data => {

@@ -1,9 +1,7 @@
-import { loadConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
-import { createLogger } from '../core/logger.js';
 import { noClient } from '../proxy/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
-import { openStore } from '../store/store.js';
+import { openContext } from '../store/open-context.js';
 import type { ClientContext } from './types.js';
 
 export type ProbeResult = { ok: true; tools: number } | { ok: false; error: string; logFile: string };
@@ -16,9 +14,7 @@ export async function probeServers(
   names: readonly string[],
   context: ClientContext,
 ): Promise<Map<string, ProbeResult>> {
-  const config = loadConfig(context.env as NodeJS.ProcessEnv);
-  const log = createLogger(config, 'hub-import', { stderr: false });
-  const store = openStore(config.paths, log);
+  const { config, log, store } = openContext({ env: context.env, log: { name: 'hub-import', stderr: false } });
   const manager = createServerManager({ config, log, store, client: noClient }, { startTimeoutMs: PROBE_TIMEOUT_MS });
   const results = new Map<string, ProbeResult>();
   try {

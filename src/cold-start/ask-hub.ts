@@ -1,9 +1,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../core/config.js';
 import { createHub } from '../hub.js';
-import { silentLogger } from '../core/logger.js';
-import { openStore } from '../store/store.js';
+import { openContext } from '../store/open-context.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,8 +15,7 @@ export async function askHub(
   initialize: Json & { id: string | number },
   listId: string | number = 'list',
 ): Promise<{ init: Json; list: Json }> {
-  const config = loadConfig(env);
-  const hub = createHub({ config, log: silentLogger, store: openStore(config.paths, silentLogger) });
+  const hub = createHub(openContext({ env, log: 'silent' }));
   const [client, server] = InMemoryTransport.createLinkedPair();
   const replies = new Map<unknown, Json>();
   let answered!: () => void;

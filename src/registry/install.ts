@@ -13,6 +13,7 @@ import { npmInstallLine } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
 import { ScriptsChoiceSchema } from './scripts-choice.js';
 import { existingInstall } from './upgrade.js';
+import { versionMatches } from './version-match.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
 
@@ -81,9 +82,7 @@ function pickTarget(request: InstallRequest, context: InstallContext): Target {
 function sameSource(record: ServerRecord, target: Target): boolean {
   if (target.spec)
     return (
-      record.mode === 'npm' &&
-      record.package === target.spec.name &&
-      (target.spec.range === undefined || target.spec.range === record.version)
+      record.mode === 'npm' && record.package === target.spec.name && versionMatches(record.version, target.spec.range)
     );
   return record.mode === 'command' && record.command === target.command;
 }

@@ -17,6 +17,7 @@ import { inForeground } from './install-foreground.js';
 import { installPackage, npmInstallLine } from './npm-install.js';
 import { parseNpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
+import { versionMatches } from './version-match.js';
 
 export interface UpgradeOptions {
   /** Version or tag to install (default "latest"). */
@@ -63,7 +64,7 @@ export async function existingInstall(
       start: request.start,
     });
   }
-  if (range !== undefined && range !== existing.version) {
+  if (!versionMatches(existing.version, range)) {
     const spec = target.spec?.spec ?? '';
     throw new HubError(
       'ALREADY_EXISTS',

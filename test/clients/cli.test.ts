@@ -1,7 +1,7 @@
 // The built bin: `hub config` and `hub import` read $HOME and the working directory, so a
 // temp HOME and cwd keep the real ones out of reach.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
@@ -49,4 +49,15 @@ test('hub import --remove with no terminal and no --yes exits non-zero and says 
   expect(ok.code).toBe(0);
   expect(ok.stdout).toMatch(/\+ github/);
   expect(ok.stdout).not.toContain('ghp_SECRET_VALUE_1234');
+});
+
+test('the built bin edits a Cursor file with comments and trailing commas in place', async () => {
+  const machine = await makeMachine();
+  const file = join(machine.home, '.cursor', 'mcp.json');
+  const text = '{\n  // mine\n  "mcpServers": {\n    "a": { "command": "a" }, // keep\n  },\n}\n';
+  await mkdir(join(machine.home, '.cursor'));
+  await writeFile(file, text);
+  expect((await run(machine, ['config', 'cursor', '--write'])).code).toBe(0);
+  const entry = JSON.stringify({ command: process.execPath, args: [SERVER_JS] }, null, 2).replace(/\n/g, '\n    ');
+  expect(await readFile(file, 'utf8')).toBe(text.replace('// keep\n', `// keep\n    "hub": ${entry},\n`));
 });

@@ -187,6 +187,9 @@ describe('hub config file handling', () => {
     ] as const) {
       const machine = await makeMachine();
       const file = await machine.place(name, path(machine as never));
+      // broken.json holds comments and trailing commas, which hub reads as JSONC (jsonc.test.ts):
+      // cut short, it is broken for any reader.
+      if (name === 'broken.json') await writeFile(file, (await readFile(file, 'utf8')).slice(0, -4));
       const original = await readFile(file, 'utf8');
       await expect(runConfig([client, '--write'], machine.deps())).rejects.toThrow(file);
       expect(await readFile(file, 'utf8')).toBe(original);
@@ -339,5 +342,12 @@ describe('hub config without --write', () => {
     );
     await expect(runConfig(['windsurf', '--scope', 'project'], machine.deps())).rejects.toThrow(/--scope user/);
     await expect(runConfig(['cursor', '--frobnicate'], machine.deps())).rejects.toThrow(/Unknown option --frobnicate/);
+    // The one parser (cli/args.ts): the flag named as typed, and the command's usage as the fix.
+    await expect(runConfig(['cursor', '--scope'], machine.deps())).rejects.toThrow(
+      '--scope needs a value. Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
+    );
+    await expect(runConfig(['cursor', '--json=yes'], machine.deps())).rejects.toThrow(
+      /^--json takes no value\. Usage: /,
+    );
   });
 });

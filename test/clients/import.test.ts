@@ -238,7 +238,12 @@ describe('hub import', () => {
 
   test('a file it cannot parse is reported and the other files are still read', async () => {
     const machine = await makeMachine();
-    await machine.place('broken.json', join(machine.project, '.gemini', 'settings.json'));
+    // Comments and trailing commas are JSONC, which hub reads (jsonc.test.ts): this one is cut short.
+    await mkdir(join(machine.project, '.gemini'), { recursive: true });
+    await writeFile(
+      join(machine.project, '.gemini', 'settings.json'),
+      '{\n  "mcpServers": {\n    "a": { "command": "a" },\n',
+    );
     await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
     expect(await runImport(['gemini', '--no-start'], machine.deps())).toBe(0);
     expect(machine.output()).toContain(`${join(machine.project, '.gemini', 'settings.json')} is not valid JSON`);

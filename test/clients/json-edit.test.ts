@@ -56,6 +56,16 @@ describe('json-edit', () => {
     expect(deleteMember(three, ['s'], 'missing')).toBeUndefined();
   });
 
+  test('JSONC: a member replaced or added beside comments and trailing commas keeps them', () => {
+    const jsonc = '{\n  "s": {\n    // a\n    "a": 1, // one\n    "b": /* two */ 2,\n  },\n}\n';
+    expect(setMember(jsonc, ['s'], 'b', 3, '  ')).toBe(jsonc.replace('/* two */ 2', '/* two */ 3'));
+    expect(setMember(jsonc, ['s'], 'c', true, '  ')).toBe(jsonc.replace('2,\n', '2,\n    "c": true,\n'));
+    expect(setMember('{ "s": { /* none yet */ } }', ['s'], 'x', 1, '  ')).toBe(
+      '{ "s": {\n  /* none yet */\n  "x": 1\n} }',
+    );
+    expect(deleteMember(jsonc, ['s'], 'a')).toBe('{\n  "s": {\n    "b": /* two */ 2,\n  },\n}\n');
+  });
+
   test('checkedEdit refuses an edit that does not parse to the expected data', () => {
     expect(checkedEdit('{"a": 1}', { a: 1 })).toBe('{"a": 1}');
     expect(checkedEdit('{"a": 2}', { a: 1 })).toBeUndefined();

@@ -43,7 +43,7 @@ describe('hub CLI', () => {
     const { env } = await npmHome();
     const unknownOption = await cli(env, 'ps', '--zzz');
     expect(unknownOption.code).toBe(2);
-    expect(unknownOption.stderr).toMatch(/^hub ps: Unknown option '--zzz'\. Usage: hub ps \[--status S\][^\n]*\n$/);
+    expect(unknownOption.stderr).toMatch(/^hub ps: Unknown option --zzz\. Usage: hub ps \[--status S\][^\n]*\n$/);
     expect((await cli(env, 'frobnicate')).code).toBe(2);
     expect((await cli(env, 'uninstall')).code).toBe(2);
     const missing = await cli(env, 'logs', 'nobody');
@@ -65,6 +65,19 @@ describe('hub CLI', () => {
     expect(failed.stderr.split('npm error code E404')).toHaveLength(2);
     expect(failed.stderr).toMatch(/^hub install: npm install of "fail-server" failed/m);
     expect(failed.stderr.split('\n').filter(line => line.startsWith('{'))).toEqual([]);
+  });
+
+  test('install pkg@^1.9.0 over an installed 1.10.0 is the same version (semver, not a text compare): no new npm run', async () => {
+    const { env, npm } = await npmHome();
+    expect((await cli(env, 'install', 'some-server@1.10.0', '--name', 'some', '--no-start')).code).toBe(0);
+    const again = await cli(env, 'install', 'some-server@^1.9.0', '--name', 'some', '--no-start', '--json');
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout)).toMatchObject({ name: 'some', version: '1.10.0' });
+    expect(await npm.runs()).toHaveLength(1);
+    // A version the installed one does not satisfy is still refused, with the way to upgrade.
+    const other = await cli(env, 'install', 'some-server@^1.11.0', '--name', 'some', '--no-start');
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/already runs some-server@1\.10\.0; to replace it with some-server@\^1\.11\.0/);
   });
 
   test('uninstall removes a server (several at once); an unknown name is exit 1', async () => {
