@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../core/errors.js';
-import { decodeStore } from '../store/recover.js';
-import type { HubPaths } from '../core/paths.js';
 import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
 import { allWithTools, withTools, writeToolCache } from '../store/tool-cache.js';
 import type { ToolDeps } from '../tools/define.js';
@@ -31,19 +29,6 @@ const launchKey = (record: ServerRecord): string =>
     record.version ?? null,
     record.installedAt,
   ]);
-
-// The first list is served from db.json and tools/*.json synchronously, so tools are listed
-// before any await.
-function readRecordsNow(paths: HubPaths): ServerWithTools[] {
-  let text: string | null = null;
-  try {
-    text = readFileSync(paths.db, 'utf8');
-  } catch {
-    return [];
-  }
-  const decoded = decodeStore(text);
-  return decoded.kind === 'newer' ? [] : allWithTools(paths, Object.values(decoded.data.servers));
-}
 
 export function createServerManager(deps: ToolDeps, options: ServerManagerOptions = {}): ServerManager {
   const { config, log, store, server } = deps;
@@ -155,7 +140,9 @@ export function createServerManager(deps: ToolDeps, options: ServerManagerOption
   const dbWatch = watchDb(config.paths.db, () => {
     refresh().catch(error => log.debug({ err: errorMessage(error) }, 'could not re-read servers'));
   });
-  for (const record of readRecordsNow(config.paths)) slots.set(record.name, new ServerSlot(record, ctx));
+  // The first list is served from the store at once, so tools are listed before any await.
+  for (const record of allWithTools(config.paths, Object.values(store.readNow()?.servers ?? {})))
+    slots.set(record.name, new ServerSlot(record, ctx));
   table = buildRoutes([...slots.values()].map(slot => slot.record));
 
   const forwarders = new WeakMap<
