@@ -3,7 +3,7 @@ import { HubError } from '../core/errors.js';
 import type { AtomicTextFile } from './atomic-text-file.js';
 import { readIfExists } from './lock-file.js';
 import { decodeStore, type Decoded } from './recover.js';
-import { STORE_VERSION, StoreSchema, type StoreData } from './schema.js';
+import { STORE_VERSION, StoreDataSchema, type StoreData } from './schema.js';
 
 export type Corrupt = Extract<Decoded, { kind: 'corrupt' }>;
 
@@ -57,7 +57,7 @@ export class StoreFile implements SyncAdapter<StoreData> {
   // A change that breaks the schema is refused here, so one bad update cannot make the next
   // reader move the whole file aside. Nothing is written when the text on disk is the same.
   write(data: StoreData): void {
-    const checked = StoreSchema.safeParse(data);
+    const checked = StoreDataSchema.safeParse(data);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new HubError(
