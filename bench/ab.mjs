@@ -2,6 +2,7 @@
 // Compares two hub builds on the proxied-echo hot path, interleaved in the same run:
 //   cp -r dist .exp/A; (make the change; npm run build); cp -r dist .exp/B
 //   node bench/ab.mjs .exp/A .exp/B
+//   node bench/ab.mjs .exp/A .exp/B --store    # the store section's writers instead
 // Builds must sit inside this repo so they resolve node_modules. Uses the proxy section's
 // measureEcho (warm-up, rounds in rotating order, paired medians). On a shared 2-core machine a
 // build against a copy of itself differs by up to ~7%: smaller effects are noise.
@@ -10,6 +11,7 @@ import { cleanupAll, installExitHandlers, tempHome } from './lib/cleanup.mjs';
 import { connectStdio } from './lib/mcp.mjs';
 import { registerEverything, target } from './lib/targets.mjs';
 import { measureEcho } from './sections/proxy.mjs';
+import { storeAB } from './sections/store.mjs';
 
 const builds = process.argv.slice(2, 4).map(dir => resolve(dir));
 if (builds.length !== 2) {
@@ -17,6 +19,12 @@ if (builds.length !== 2) {
   process.exit(2);
 }
 installExitHandlers();
+if (process.argv.includes('--store')) {
+  const out = await storeAB(builds, { log: line => process.stderr.write(`${line}\n`) });
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  await cleanupAll();
+  process.exit(0);
+}
 const PLAN = { warmupMs: 3000, rounds: 24, block: 400, tputRounds: 8, tputBlock: 1600 };
 
 const home = await tempHome();

@@ -1,10 +1,13 @@
 // One of the store section's writer processes: waits for "go", makes `count` changes through
 // hub's real openStore (lock → re-read → change → atomic write), and reports each latency.
-import { hubPaths } from '../dist/core/paths.js';
-import { openStore } from '../dist/store/store.js';
+// The build is dist/, or the one given (a copy of dist/ in this repo, for bench/ab.mjs --store).
+import { pathToFileURL } from 'node:url';
 
-const [home, tag, total, countText] = process.argv.slice(2);
+const [home, tag, total, countText, build] = process.argv.slice(2);
 const count = Number(countText);
+const dist = build ? pathToFileURL(`${build}/`) : new URL('../dist/', import.meta.url);
+const { hubPaths } = await import(new URL('core/paths.js', dist).href);
+const { openStore } = await import(new URL('store/store.js', dist).href);
 const store = openStore(hubPaths(home));
 
 process.once('message', async () => {

@@ -1,9 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // Build once so every e2e test drives what ships (dist/server.js), not the sources.
 // Type errors are the typecheck step's job (CI runs it first); tsc still emits, so a
 // type error elsewhere does not stop unrelated tests from running.
-export default function setup(): void {
+export default function setup(): () => void {
+  // Tests never touch the real ~/.hub: whatever does not set its own HUB_HOME (in a test, or a
+  // child inheriting the environment) gets a throwaway one, as a user could set it.
+  const unsetHome = mkdtempSync(join(tmpdir(), 'hub-test-default-home-'));
+  process.env.HUB_HOME = unsetHome;
   try {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
   } catch (error) {
@@ -14,4 +21,5 @@ export default function setup(): void {
   }
   // The cold-start listing is part of the build (package.json "build"), as in a real install.
   execFileSync(process.execPath, ['dist/cold-start/generate-listing.js'], { stdio: 'pipe' });
+  return () => rmSync(unsetHome, { recursive: true, force: true });
 }

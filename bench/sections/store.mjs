@@ -14,10 +14,11 @@ import { row } from '../lib/report.mjs';
 
 const WORKER = fileURLToPath(new URL('../store-worker.mjs', import.meta.url));
 
-async function runWriters(home, writers, perWriter, round) {
+async function runWriters(home, writers, perWriter, round, build) {
   const children = [];
   for (let w = 0; w < writers; w++) {
-    const child = fork(WORKER, [home, `bench-${round}-w${w}`, `bench-${round}-total`, String(perWriter)], {
+    const args = [home, `bench-${round}-w${w}`, `bench-${round}-total`, String(perWriter), ...(build ? [build] : [])];
+    const child = fork(WORKER, args, {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     children.push(child);
@@ -63,18 +64,23 @@ function toolsKb(home) {
   return round(bytes / 1024, 0);
 }
 
-async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log, budgetMs }) {
+async function seededHome({ servers, processes }, tools) {
   const home = await tempHome();
-  try {
-    if (servers > 0 && tools)
-      await addServers(
-        home,
-        Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)),
-      );
-    await addProcesses(
+  if (servers > 0 && tools)
+    await addServers(
       home,
-      Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)),
+      Array.from({ length: servers }, (_, i) => everythingRecord(`s${i + 1}`, i + 1, tools)),
     );
+  await addProcesses(
+    home,
+    Array.from({ length: processes }, (_, i) => exitedRecord(home, `old${i}`, i)),
+  );
+  return home;
+}
+
+async function measureCase({ label, servers, processes }, { writers, perWriter, rounds, tools, log, budgetMs }) {
+  const home = await seededHome({ servers, processes }, tools);
+  try {
     const fileKb = round(statSync(storeOf(home).file).size / 1024, 0);
     log(
       `  ${label} store (db.json ${fileKb} KB, tools/ ${toolsKb(home)} KB): ${writers} writers × ${perWriter} changes vs 1 writer × ${writers * perWriter}, ${rounds} round(s) each`,
@@ -181,4 +187,59 @@ export async function storeSection({ quick, log, shared }) {
     rows.push(...out.rows);
   }
   return { section, rows };
+}
+
+/**
+ * Two builds (copies of dist/) on the same HUB_HOME, rounds interleaved in rotating order: the
+ * store's changes/s under contention (8 writers) and alone, and the lock held per change, as
+ * medians of the rounds, B against A (bench/ab.mjs --store).
+ */
+export async function storeAB(builds, { rounds = 6, perWriter = 250, log }) {
+  const writers = 8;
+  const direct = await spawnEverything();
+  const tools = (await direct.client.listTools()).tools;
+  await direct.close();
+  const out = {};
+  for (const c of [
+    { label: 'small', servers: 0, processes: 100 },
+    { label: 'lived-in', servers: 20, processes: 100 },
+  ]) {
+    const home = await seededHome(c, tools);
+    try {
+      const runs = { A: { multi: [], single: [] }, B: { multi: [], single: [] } };
+      for (let r = 0; r < rounds; r++) {
+        const order = r % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
+        for (const name of order) {
+          const build = builds[name === 'A' ? 0 : 1];
+          runs[name].multi.push(await runWriters(home, writers, perWriter, `${name}m${r}`, build));
+          runs[name].single.push(await runWriters(home, 1, writers * perWriter, `${name}s${r}`, build));
+        }
+      }
+      const med = values => percentile(values, 50);
+      const figures = kind =>
+        Object.fromEntries(
+          ['A', 'B'].map(name => {
+            const list = runs[name][kind];
+            return [
+              name,
+              {
+                perSecond: round(med(list.map(r => (r.expected / r.ms) * 1000)), 0),
+                heldMsPerChange: round(med(list.map(r => r.heldMs / r.expected)), 3),
+                p99Ms: round(med(list.map(r => percentile(r.latencies, 99))), 2),
+                lost: list.reduce((a, r) => a + (r.expected - r.written), 0),
+              },
+            ];
+          }),
+        );
+      out[c.label] = {
+        dbJsonKb: round(statSync(storeOf(home).file).size / 1024, 0),
+        multi: figures('multi'),
+        single: figures('single'),
+      };
+      log(`${c.label}: ${JSON.stringify(out[c.label])}`);
+    } finally {
+      removeDir(home);
+    }
+  }
+  return out;
 }

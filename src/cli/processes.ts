@@ -6,7 +6,7 @@ import { createProcessManager } from '../process/manager.js';
 import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
-import { ProcessStatus } from '../store/schema.js';
+import { ProcessStatusSchema } from '../store/schema.js';
 import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
@@ -78,9 +78,9 @@ export const ps: CliCommand = async (argv, io) => {
     },
     { positionals: false },
   );
-  const status = values.status === undefined ? undefined : ProcessStatus.safeParse(values.status);
+  const status = values.status === undefined ? undefined : ProcessStatusSchema.safeParse(values.status);
   if (status && !status.success)
-    throw new HubError('INVALID_INPUT', `--status must be one of ${ProcessStatus.options.join(', ')}.`);
+    throw new HubError('INVALID_INPUT', `--status must be one of ${ProcessStatusSchema.options.join(', ')}.`);
   const { manager } = openManager();
   const views = (await manager.list({ status: status?.data, tag: values.tag })).map(toProcessView);
   if (values.json) io.out(`${JSON.stringify(views, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProcessStatus, type ProcessRecord } from '../store/schema.js';
+import { ProcessStatusSchema, type ProcessRecord } from '../store/schema.js';
 
 // What tools and the CLI show of a process record (SPEC's record shape): no internal fields
 // (start ticks, boot id, kill bookkeeping) and never env values, only their keys.
@@ -13,7 +13,7 @@ export const ProcessViewSchema = z.object({
   tags: z.array(z.string()),
   ports: z.array(z.number().int()),
   pid: z.number().int().describe('Process group id (the keeper that runs the command)'),
-  status: ProcessStatus,
+  status: ProcessStatusSchema,
   startedAt: z.string(),
   endedAt: z.string().optional(),
   exitCode: z

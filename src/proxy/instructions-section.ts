@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { leanInstructions } from '../store/cold-read.js';
 
-// Installed servers' own instructions, in hub's instructions at initialize. Built from db.json
-// with no zod and no server started, so the full hub (hub.ts) and the cold-start lane
-// (cold-start/bootstrap.ts) send the same text. Bounded, so many servers cannot flood the context.
+// Installed servers' own instructions, in hub's instructions at initialize. Built from db.json as
+// store/cold-read.ts reads it, with no zod and no server started, so the full hub (hub.ts) and the
+// cold-start lane (cold-start/bootstrap.ts) send the same text. Bounded, so many servers cannot
+// flood the context.
 
 /** Characters of a server's instructions kept in its record. */
 export const INSTRUCTIONS_KEPT_CHARS = 8 * 1024;
@@ -45,26 +46,7 @@ export function instructionsSection(servers: readonly InstructionsEntry[]): stri
   return section;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** The section from db.json as it is now; '' when it is missing or not plainly readable. */
 export function instructionsSectionFromDb(dbFile: string): string {
-  let db: unknown;
-  try {
-    db = JSON.parse(readFileSync(dbFile, 'utf8'));
-  } catch {
-    return '';
-  }
-  if (!isObject(db) || !isObject(db.servers)) return '';
-  const entries: InstructionsEntry[] = [];
-  for (const [name, record] of Object.entries(db.servers)) {
-    if (!isObject(record)) continue;
-    entries.push({
-      name,
-      order: typeof record.order === 'number' ? record.order : 0,
-      instructions: typeof record.instructions === 'string' ? record.instructions : undefined,
-    });
-  }
-  return instructionsSection(entries);
+  return instructionsSection(leanInstructions(dbFile));
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
-import { decodeStore } from '../store/recover.js';
 import type { CachedTool, ServerRecord, ServerWithTools } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import { allWithTools, withTools } from '../store/tool-cache.js';
 
 // The installed servers as the proxy reads them: store records with their cached tools attached.
@@ -18,19 +17,9 @@ export const launchKey = (record: ServerRecord): string =>
     record.installedAt,
   ]);
 
-/**
- * The first list is served from db.json and tools/*.json synchronously, so tools are listed
- * before any await.
- */
-export function readRecordsNow(paths: HubPaths): ServerWithTools[] {
-  let text: string | null = null;
-  try {
-    text = readFileSync(paths.db, 'utf8');
-  } catch {
-    return [];
-  }
-  const decoded = decodeStore(text);
-  return decoded.kind === 'newer' ? [] : allWithTools(paths, Object.values(decoded.data.servers));
+/** The first list is served from the store at once, so tools are listed before any await. */
+export function readRecordsNow(paths: HubPaths, store: Store): ServerWithTools[] {
+  return allWithTools(paths, Object.values(store.readNow()?.servers ?? {}));
 }
 
 /**

@@ -50,7 +50,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   });
   const sync = syncWithStore({ paths: config.paths, store, log, memo, slots, applied: () => listing.rebuild() });
   // Nothing to stop in an empty set: the first records are taken synchronously.
-  void slots.reconcile(readRecordsNow(config.paths));
+  void slots.reconcile(readRecordsNow(config.paths, store));
   const listing = new RouteListing(
     () => slots.records(),
     () => announce('tools'),

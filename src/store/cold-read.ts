@@ -36,7 +36,7 @@ function readJson(file: string): unknown {
 /** HUB_HOME as the full config resolves it; undefined where the full hub would refuse to start. */
 export function leanHome(env: NodeJS.ProcessEnv): string | undefined {
   if (env.HUB_HOME !== undefined) return env.HUB_HOME === '' ? undefined : env.HUB_HOME;
-  return env.VITEST ? undefined : defaultHubHome();
+  return defaultHubHome();
 }
 
 /** The toolNames setting, or undefined when only the full config validation can tell. */
@@ -50,6 +50,9 @@ export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 
   return isObject(file) && !('toolNames' in file) ? 'underscore' : undefined;
 }
 
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+const isStringRecord = (value: unknown): boolean => isObject(value) && Object.values(value).every(isString);
+
 const isCachedTool = (tool: unknown): tool is Json =>
   isObject(tool) &&
   isString(tool.name) &&
@@ -59,29 +62,65 @@ const isCachedTool = (tool: unknown): tool is Json =>
 
 const isToolList = (tools: unknown): tools is Json[] => Array.isArray(tools) && tools.every(isCachedTool);
 
-// Every field the store schema requires of a server record, so the full hub never drops one this keeps.
-function isServerRecord(record: unknown, key: string): record is Json {
-  if (!isObject(record) || record.name !== key || !isString(record.command) || !isStringArray(record.args))
-    return false;
-  if (!isObject(record.env) || !Object.values(record.env).every(isString)) return false;
-  if (record.mode !== 'npm' && record.mode !== 'command') return false;
-  if (!isString(record.installedAt) || !Number.isInteger(record.order)) return false;
-  const optionalStrings = [record.cwd, record.package, record.version, record.source, record.instructions];
-  if (!optionalStrings.every(value => value === undefined || isString(value))) return false;
-  if (record.autoStart !== undefined && typeof record.autoStart !== 'boolean') return false;
-  return record.tools === undefined || isToolList(record.tools);
+const isToolIssue = (issue: unknown): boolean =>
+  isObject(issue) &&
+  isString(issue.tool) &&
+  (issue.action === 'skipped' || issue.action === 'trimmed') &&
+  isString(issue.reason);
+
+type Check = (value: unknown) => boolean;
+
+// Every field of schema.ts's ServerRecordSchema and ToolCacheFileSchema, by hand (zod costs the
+// lane its head start), with the ones a record must have. A field this table does not know makes
+// the lane hand over rather than guess, so a field added to the schema can never be let through
+// unchecked; test/store/cold-read.test.ts checks the tables against the schema and runs every
+// store fixture through both readers.
+export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
+  name: isString,
+  package: isString,
+  version: isString,
+  command: isString,
+  args: isStringArray,
+  env: isStringRecord,
+  cwd: isString,
+  mode: value => value === 'npm' || value === 'command',
+  installedAt: isString,
+  order: Number.isInteger,
+  autoStart: isBoolean,
+  source: isString,
+  tools: isToolList,
+  toolsUpdatedAt: isString,
+  instructions: isString,
+  dataDir: isString,
+  requiredEnv: isStringArray,
+  allowScripts: value => isBoolean(value) || isStringArray(value),
+};
+export const COLD_SERVER_REQUIRED = ['name', 'command', 'args', 'env', 'mode', 'installedAt', 'order'] as const;
+
+export const COLD_TOOL_FILE_FIELDS: Readonly<Record<string, Check>> = {
+  server: isString,
+  updatedAt: isString,
+  tools: isToolList,
+  issues: value => Array.isArray(value) && value.every(isToolIssue),
+};
+export const COLD_TOOL_FILE_REQUIRED = ['server', 'updatedAt', 'tools'] as const;
+
+function hasOnly(value: unknown, fields: Readonly<Record<string, Check>>, required: readonly string[]): value is Json {
+  if (!isObject(value) || !required.every(field => field in value)) return false;
+  return Object.entries(value).every(([field, item]) => Object.hasOwn(fields, field) && fields[field]!(item));
 }
+
+const isServerRecord = (record: unknown, key: string): record is Json =>
+  hasOnly(record, COLD_SERVER_FIELDS, COLD_SERVER_REQUIRED) && record.name === key;
 
 function toolsOf(paths: HubPaths, record: Json): Json[] | undefined {
   const inline = (record.tools as Json[] | undefined) ?? [];
   if (record.toolsUpdatedAt === undefined) return inline;
-  if (!isString(record.toolsUpdatedAt)) return undefined;
   const file = readJson(paths.toolsFile(record.name as string));
   if (file === null) return inline;
   // A damaged cache file is a case the full hub handles (it falls back to the inline list).
-  if (!isObject(file) || file.server !== record.name || !isString(file.updatedAt) || !isToolList(file.tools))
-    return undefined;
-  return file.tools;
+  if (!hasOnly(file, COLD_TOOL_FILE_FIELDS, COLD_TOOL_FILE_REQUIRED) || file.server !== record.name) return undefined;
+  return file.tools as Json[];
 }
 
 /** The installed servers and their cached tools, or undefined when the full hub must read the store. */
@@ -99,4 +138,30 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
     servers.push({ name: key, order: record.order as number, tools });
   }
   return servers;
+}
+
+export interface LeanInstructions {
+  readonly name: string;
+  readonly order: number;
+  readonly instructions?: string | undefined;
+}
+
+/**
+ * Each server's name, order and instructions, for the instructions section both lanes send at
+ * initialize (proxy/instructions-section.ts), so they send the same text. Lenient on purpose: a
+ * record the store would drop still gets its line; [] when db.json is missing or not JSON.
+ */
+export function leanInstructions(dbFile: string): LeanInstructions[] {
+  const db = readJson(dbFile);
+  if (!isObject(db) || !isObject(db.servers)) return [];
+  const entries: LeanInstructions[] = [];
+  for (const [name, record] of Object.entries(db.servers)) {
+    if (!isObject(record)) continue;
+    entries.push({
+      name,
+      order: typeof record.order === 'number' ? record.order : 0,
+      instructions: isString(record.instructions) ? record.instructions : undefined,
+    });
+  }
+  return entries;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../core/process-identity.js';
+import { writePrivate } from '../core/write-atomic.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
 // single fast syscall on a tiny local file, and a lock is held for less time when its holder
@@ -11,19 +12,6 @@ export const myIdentity = (() => {
   let cached: string | undefined;
   return () => (cached ??= `${process.pid} ${readProcessIdentity(process.pid)?.startTicks ?? 0} ${bootId()}`);
 })();
-
-/**
- * Writes a new private file; on failure (a full disk: the file is created, the write fails) it
- * is removed again, so a live process retrying on a full disk leaves no litter behind.
- */
-export function writePrivate(file: string, content: string): void {
-  try {
-    writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(file, { force: true });
-    throw error;
-  }
-}
 
 /** Content of file, or undefined when it does not exist. */
 export function readIfExists(file: string): string | undefined {

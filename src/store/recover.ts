@@ -5,7 +5,7 @@ import {
   ProcessRecordSchema,
   ServerRecordSchema,
   STORE_VERSION,
-  StoreSchema,
+  StoreDataSchema,
   emptyStore,
   type StoreData,
 } from './schema.js';
@@ -150,7 +150,7 @@ export function decodeStore(text: string | null, backup?: () => StoreData | unde
     return { kind: 'newer', version: object.version };
   }
   const migrated = migrate(object);
-  const parsed = StoreSchema.safeParse(migrated);
+  const parsed = StoreDataSchema.safeParse(migrated);
   if (parsed.success) return { kind: 'ok', data: parsed.data };
   const issue = parsed.error.issues[0];
   const { data, failed } = salvage(migrated);

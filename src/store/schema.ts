@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
-// The one description of db.json. Types are inferred from it; never declared beside it.
+// The one description of db.json. Types are inferred from it, never declared beside it, and named
+// as in the rest of src/: FooSchema, type Foo = z.infer<typeof FooSchema>.
 export const STORE_VERSION = 1;
 
-export const ProcessStatus = z.enum(['running', 'exited', 'killed', 'failed']);
-export type ProcessStatus = z.infer<typeof ProcessStatus>;
+export const ProcessStatusSchema = z.enum(['running', 'exited', 'killed', 'failed']);
+export type ProcessStatus = z.infer<typeof ProcessStatusSchema>;
 
 export const ProcessRecordSchema = z.object({
   id: z.string(),
@@ -16,7 +17,7 @@ export const ProcessRecordSchema = z.object({
   tags: z.array(z.string()),
   ports: z.array(z.number().int()),
   pid: z.number().int(),
-  status: ProcessStatus,
+  status: ProcessStatusSchema,
   startedAt: z.string(),
   endedAt: z.string().optional(),
   exitCode: z.number().int().nullable().optional(),
@@ -98,13 +99,13 @@ export const ToolCacheFileSchema = z.object({
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 
-export const StoreSchema = z.object({
+export const StoreDataSchema = z.object({
   version: z.literal(STORE_VERSION),
   servers: z.record(z.string(), ServerRecordSchema),
   processes: z.record(z.string(), ProcessRecordSchema),
   /** port → epoch ms until which it is not handed out again (get_free_port, across hubs). */
   reservations: z.record(z.string(), z.number()).default({}),
 });
-export type StoreData = z.infer<typeof StoreSchema>;
+export type StoreData = z.infer<typeof StoreDataSchema>;
 
 export const emptyStore = (): StoreData => ({ version: STORE_VERSION, servers: {}, processes: {}, reservations: {} });

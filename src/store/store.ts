@@ -5,13 +5,12 @@ import { HubError, isHubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { silentLogger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
-import { AtomicJsonFile } from './atomic-json-file.js';
+import { AtomicTextFile } from './atomic-text-file.js';
 import { sweepLockLitter } from './lock-litter.js';
 import { withLock } from './lock.js';
-import { readIfExists } from './lock-file.js';
-import { decodeStore, type Decoded } from './recover.js';
-import { STORE_VERSION, StoreSchema, type StoreData } from './schema.js';
+import { emptyStore, type StoreData } from './schema.js';
 import { serialize } from './serial.js';
+import { StoreFile, type Corrupt } from './store-file.js';
 
 export interface Store {
   /** A consistent snapshot, read without the lock (files are only ever replaced by rename). */
@@ -21,6 +20,12 @@ export interface Store {
    * is passed on. Keep fn short (others wait on it); calling update from inside fn is refused.
    */
   update<T>(fn: (data: StoreData) => T | Promise<T>): Promise<T>;
+  /**
+   * read() at once, for who must answer before any await: no lock and no repair (a damaged
+   * file's recovery is used in memory only); undefined when db.json cannot be read now or is a
+   * newer hub's.
+   */
+  readNow(): StoreData | undefined;
   readonly file: string;
 }
 
@@ -63,98 +68,56 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
   const queueKey = join(realpathSync(dirname(db)), basename(db));
   // db.json.bak: the copy before the last write, always one that was read back and validated.
   const backupFile = `${db}.bak`;
-  const file = new AtomicJsonFile(db, backupFile);
-  // lowdb over our adapter: the data is the raw text, decoded and validated here. Used only
-  // synchronously (reset, read, take), so concurrent calls never see each other's text.
-  const low = new LowSync<string>(file, '');
+  const text = new AtomicTextFile(db, backupFile);
+  const file = new StoreFile(text, db, backupFile);
+  // lowdb's shape: Low on top of a parse-and-validate adapter (StoreFile) on top of a text
+  // adapter (AtomicTextFile). Used only synchronously (read then take, set then write), so
+  // concurrent calls never see each other's data.
+  const low = new LowSync<StoreData>(file, emptyStore());
   // When this process last removed writers' litter (0: not yet).
   let sweptAt = 0;
-  // The text this process last wrote (validated before writing): when the file still holds
-  // exactly that, it is only parsed, not validated again. Text is compared, not stat: inodes
-  // and coarse mtimes are reused.
-  let lastWritten: string | undefined;
 
-  const readText = (): string => {
-    low.data = '';
+  const load = (): { data: StoreData; damaged: Corrupt | undefined } => {
     low.read();
-    return low.data;
+    return { data: low.data, damaged: file.damaged };
   };
 
-  // A change that breaks the schema is refused here, so one bad update cannot make the next
-  // reader move the whole file aside.
-  // Nothing is written when the change changed nothing (the text on disk is the same).
-  const writeData = (data: StoreData, onDisk?: string, onDiskIsGood = true): void => {
-    const checked = StoreSchema.safeParse(data);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new HubError(
-        'INTERNAL',
-        `A store update would have written an invalid ${db} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}), so it was not saved; this is a bug in hub, please report it.`,
-      );
-    }
-    const text = `${JSON.stringify(checked.data, null, 2)}\n`;
-    if (text !== onDisk) {
-      low.data = text;
-      file.keepBackup = onDiskIsGood;
-      try {
-        low.write();
-      } finally {
-        file.keepBackup = true;
-      }
-    }
-    lastWritten = text;
-  };
-
-  // The last good copy, for the records a damaged db.json lost.
-  const readBackup = (): StoreData | undefined => {
-    const decoded = decodeStore(readIfExists(backupFile) ?? null);
-    return decoded.kind === 'ok' ? decoded.data : undefined;
-  };
-
-  const decode = (text: string): Exclude<Decoded, { kind: 'newer' }> => {
-    const decoded = decodeStore(text, readBackup);
-    if (decoded.kind === 'newer') {
-      throw new HubError(
-        'STORE_CORRUPT',
-        `${db} was written by a newer hub (store version ${decoded.version}; this hub reads up to ${STORE_VERSION}), so it was left untouched: upgrade hub to use it.`,
-      );
-    }
-    return decoded;
+  const save = (data: StoreData): void => {
+    low.data = data;
+    low.write();
   };
 
   // Under the lock: a corrupt file is kept aside verbatim (the quarantine a person reviews;
-  // store-health.ts reports it until they remove it) and what could be recovered, record by
+  // health.ts reports it until they remove it) and what could be recovered, record by
   // record and from db.json.bak, is written in its place; a newer version is refused untouched.
-  const loadForUpdate = (): { data: StoreData; text: string } => {
-    const text = readText();
-    if (text === lastWritten) return { data: JSON.parse(text) as StoreData, text };
-    const decoded = decode(text);
-    if (decoded.kind !== 'corrupt') return { data: decoded.data, text };
+  const loadForUpdate = (): StoreData => {
+    const { data, damaged } = load();
+    if (!damaged) return data;
     // A second name for the bad file, then the recovered data replaces it atomically: there
     // is no moment without a db.json.
     const aside = asideName(db);
     linkSync(db, aside);
-    const kept = Object.keys(decoded.data.servers).length + Object.keys(decoded.data.processes).length;
-    const { damage } = decoded;
+    const kept = Object.keys(data.servers).length + Object.keys(data.processes).length;
+    const { damage } = damaged;
     log.error(
       {
         file: db,
         movedTo: aside,
-        reason: decoded.reason,
-        dropped: decoded.dropped,
+        reason: damaged.reason,
+        dropped: damaged.dropped,
         kept,
         unreadable: damage.unreadable,
         fromBackup: damage.fromBackup,
       },
-      `${db} was corrupt (${decoded.reason}): kept aside as ${aside}; hub goes on with the ${kept} server and process records it could recover (${damage.fromBackup.length} of them from ${basename(backupFile)}), ${decoded.dropped} lost.`,
+      `${db} was corrupt (${damaged.reason}): kept aside as ${aside}; hub goes on with the ${kept} server and process records it could recover (${damage.fromBackup.length} of them from ${basename(backupFile)}), ${damaged.dropped} lost.`,
     );
-    writeData(decoded.data, undefined, false);
-    return { data: decoded.data, text: lastWritten ?? '' };
+    save(data);
+    return data;
   };
 
   // Writers killed mid-write leave temp files; under the lock nobody else is writing one.
   const sweep = (): void => {
-    const removed = file.sweepTemps() + sweepLockLitter(lockFile);
+    const removed = text.sweepTemps() + sweepLockLitter(lockFile);
     if (removed > 0) log.info({ file: db, removed }, 'removed files left by store writers that were killed mid-write');
     sweptAt = Date.now();
   };
@@ -167,7 +130,7 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
         return await withLock(lockFile, async brokeStaleLock => {
           // Again every SWEEP_EVERY_MS: hubs killed while this one runs leave litter too.
           if (brokeStaleLock || Date.now() - sweptAt >= SWEEP_EVERY_MS) sweep();
-          const { data, text } = loadForUpdate();
+          const data = loadForUpdate();
           let result: T;
           try {
             result = await fn(data);
@@ -175,7 +138,7 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
             fnFailed = true;
             throw error;
           }
-          writeData(data, text);
+          save(data);
           return result;
         });
       } catch (error) {
@@ -186,22 +149,27 @@ export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
   return {
     file: db,
     async read() {
-      let text: string;
+      let loaded: { data: StoreData; damaged: Corrupt | undefined };
       try {
-        text = readText();
+        loaded = load();
       } catch (error) {
         throw asStoreError(error, db);
       }
-      if (text === lastWritten) return JSON.parse(text) as StoreData;
-      const decoded = decode(text);
-      if (decoded.kind === 'ok') return decoded.data;
+      if (!loaded.damaged) return loaded.data;
       // Repair under the lock, then hand back what is now on disk; a HUB_HOME that cannot be
       // written still reads: the recovery is then used in memory only.
       try {
         return await update(data => data);
       } catch (error) {
-        if (isHubError(error) && error.code === 'STORE_UNWRITABLE') return decoded.data;
+        if (isHubError(error) && error.code === 'STORE_UNWRITABLE') return loaded.data;
         throw error;
+      }
+    },
+    readNow() {
+      try {
+        return load().data;
+      } catch {
+        return undefined;
       }
     },
     update,

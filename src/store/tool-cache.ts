@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
-import { AtomicJsonFile } from './atomic-json-file.js';
+import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';
 import { readIfExists } from './lock-file.js';
 import {
   ToolCacheFileSchema,
@@ -55,9 +55,9 @@ export function writeToolCache(
 ): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
   const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools, ...(issues.length > 0 && { issues }) });
-  const file = new AtomicJsonFile(paths.toolsFile(name));
-  file.sweepTemps();
-  file.write(`${JSON.stringify(body, null, 2)}\n`);
+  const file = paths.toolsFile(name);
+  sweepAtomicTemps(file);
+  writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
 }
 
 export function removeToolCache(paths: HubPaths, name: string): void {

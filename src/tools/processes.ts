@@ -14,7 +14,7 @@ import { compileLinePattern } from '../process/line-match.js';
 import type { createProcessManager } from '../process/manager.js';
 import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
 import { ProcessViewSchema, toProcessView } from '../process/view.js';
-import { ProcessStatus } from '../store/schema.js';
+import { ProcessStatusSchema } from '../store/schema.js';
 import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 
 const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
@@ -73,7 +73,7 @@ const StartOutput = z.object({
 });
 
 const ListInput = z.strictObject({
-  status: ProcessStatus.optional().describe('Only processes with this status'),
+  status: ProcessStatusSchema.optional().describe('Only processes with this status'),
   tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
   name: ProcessName.optional().describe('Only processes with this name'),
 });
@@ -108,7 +108,7 @@ const LogsInput = z.strictObject({
 
 const LogsOutput = z.object({
   id: z.string(),
-  status: ProcessStatus,
+  status: ProcessStatusSchema,
   lines: z.number().int().describe('Lines returned (the result text is the log itself)'),
   next_cursor: z.number().int().describe('Pass as cursor to get only newer output'),
   truncated: z.boolean().describe('More output exists than was returned (older without cursor, newer with it)'),

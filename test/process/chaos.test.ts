@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { StoreSchema } from '../../src/store/schema.js';
+import { StoreDataSchema } from '../../src/store/schema.js';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, startHubInProcess, type HubSession } from '../helpers/hub.js';
 import { liveKeepersOf, reapKeepers } from '../helpers/keepers.js';
@@ -79,7 +79,7 @@ describe('chaos', () => {
     ).toEqual([]);
     expect(listed.processes.filter(view => view.status === 'running' && !isAlive(view.pid))).toEqual([]);
     expect(overlappingHandouts(journal.handouts, 30_000)).toEqual([]);
-    expect(StoreSchema.safeParse(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8'))).success).toBe(true);
+    expect(StoreDataSchema.safeParse(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8'))).success).toBe(true);
     expect(journal.started.size).toBeGreaterThan(0);
   }, 300_000);
 });

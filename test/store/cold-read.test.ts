@@ -1,0 +1,115 @@
+// The store's two readers of db.json and tools/<name>.json must never disagree: the cold-start
+// lane's zero-dependency reader (store/cold-read.ts) may hand over to the full hub (undefined)
+// more often than needed, but whatever it answers is exactly what the full store lists (same
+// servers, order and tool names), and it never answers where the store refuses.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { hubPaths } from '../../src/core/paths.js';
+import {
+  COLD_SERVER_FIELDS,
+  COLD_SERVER_REQUIRED,
+  COLD_TOOL_FILE_FIELDS,
+  COLD_TOOL_FILE_REQUIRED,
+  leanServers,
+} from '../../src/store/cold-read.js';
+import { STORE_VERSION, ServerRecordSchema, ToolCacheFileSchema } from '../../src/store/schema.js';
+import { openStore } from '../../src/store/store.js';
+import { allWithTools } from '../../src/store/tool-cache.js';
+import { ODD_VALUES, STORE_FIXTURES, db, server, tool, type StoreFixture } from './fixtures.js';
+
+type Listing = { name: string; order: number; tools: string[] }[];
+
+const root = mkdtempSync(join(tmpdir(), 'hub-test-cold-read-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let homes = 0;
+
+function homeWith(fixture: StoreFixture): string {
+  const home = join(root, String((homes += 1)));
+  const paths = hubPaths(home);
+  mkdirSync(paths.toolsDir, { recursive: true });
+  if (fixture.db !== undefined) writeFileSync(paths.db, fixture.db);
+  if (fixture.backup !== undefined) writeFileSync(`${paths.db}.bak`, fixture.backup);
+  for (const [name, text] of Object.entries(fixture.tools ?? {})) writeFileSync(paths.toolsFile(name), text);
+  return home;
+}
+
+const sorted = (listing: Listing): Listing => [...listing].sort((a, b) => a.name.localeCompare(b.name));
+
+// Each reader gets its own copy: the store repairs a damaged file in place.
+function cold(fixture: StoreFixture): Listing | undefined {
+  const servers = leanServers(homeWith(fixture), STORE_VERSION);
+  return (
+    servers && sorted(servers.map(s => ({ name: s.name, order: s.order, tools: s.tools.map(t => String(t.name)) })))
+  );
+}
+
+async function full(fixture: StoreFixture): Promise<Listing | 'refused'> {
+  const paths = hubPaths(homeWith(fixture));
+  try {
+    const data = await openStore(paths).read();
+    const servers = allWithTools(paths, Object.values(data.servers));
+    return sorted(servers.map(s => ({ name: s.name, order: s.order, tools: s.tools.map(t => t.name) })));
+  } catch {
+    return 'refused';
+  }
+}
+
+async function expectAgreement(fixture: StoreFixture): Promise<void> {
+  const lean = cold(fixture);
+  const store = await full(fixture);
+  if (lean !== undefined) expect(store, `${fixture.name}: the cold reader answered`).toEqual(lean);
+  if (fixture.coldAnswers) expect(lean, `${fixture.name}: plainly well formed`).toBeDefined();
+}
+
+describe('the cold reader and the store agree', () => {
+  test.each(STORE_FIXTURES.map(fixture => [fixture.name, fixture] as const))('%s', async (_name, fixture) => {
+    await expectAgreement(fixture);
+  });
+
+  test('every server field, set to a value of each JSON type', async () => {
+    let answered = 0;
+    for (const field of Object.keys(ServerRecordSchema.shape)) {
+      for (const value of ODD_VALUES) {
+        const fixture = { name: `${field} = ${JSON.stringify(value)}`, db: db({ a: server('a', { [field]: value }) }) };
+        await expectAgreement(fixture);
+        if (cold(fixture) !== undefined) answered += 1;
+      }
+    }
+    // Not a test of a reader that refuses everything: the valid values are answered.
+    expect(answered).toBeGreaterThan(10);
+  });
+
+  test('every tools/<name>.json field, set to a value of each JSON type', async () => {
+    const base = { server: 'a', updatedAt: '2026-01-02T00:00:00.000Z', tools: [tool('x')] };
+    for (const field of Object.keys(ToolCacheFileSchema.shape)) {
+      for (const value of ODD_VALUES) {
+        await expectAgreement({
+          name: `tools file ${field} = ${JSON.stringify(value)}`,
+          db: db({ a: server('a', { toolsUpdatedAt: '2026-01-02T00:00:00.000Z', tools: [tool('inline')] }) }),
+          tools: { a: JSON.stringify({ ...base, [field]: value }) },
+        });
+      }
+    }
+  });
+});
+
+describe("the cold reader's hand-written checks follow schema.ts", () => {
+  // A field added to the schema must be added to the cold reader's table (until then the
+  // lane hands every record that has it to the full hub).
+  const required = (shape: Record<string, { safeParse(value: unknown): { success: boolean } }>) =>
+    Object.keys(shape)
+      .filter(field => !shape[field]!.safeParse(undefined).success)
+      .sort();
+
+  test('server records: the same fields, the same ones required', () => {
+    expect(Object.keys(COLD_SERVER_FIELDS).sort()).toEqual(Object.keys(ServerRecordSchema.shape).sort());
+    expect([...COLD_SERVER_REQUIRED].sort()).toEqual(required(ServerRecordSchema.shape));
+  });
+
+  test('tools/<name>.json: the same fields, the same ones required', () => {
+    expect(Object.keys(COLD_TOOL_FILE_FIELDS).sort()).toEqual(Object.keys(ToolCacheFileSchema.shape).sort());
+    expect([...COLD_TOOL_FILE_REQUIRED].sort()).toEqual(required(ToolCacheFileSchema.shape));
+  });
+});
