@@ -1,0 +1,24 @@
+import type { Progress, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+
+/** The caller of one read: its cancel signal, and progress to relay when it asked for progress. */
+export interface ReadCall {
+  readonly signal: AbortSignal;
+  readonly onProgress?: ((progress: Progress) => void) | undefined;
+}
+
+/**
+ * One set of resources hub lists and reads: the installed servers' (proxied), or hub's own
+ * (`hub://…`). hub.ts lists every source in order and pages over the whole; a read, a
+ * subscription or a completion goes to the one source that owns the URI.
+ */
+export interface ResourceSource {
+  /** What is listed now, from memory or the store cache: listing never starts a child. */
+  resources(): Promise<readonly Resource[]>;
+  templates(): Promise<readonly ResourceTemplate[]>;
+  /** True when this source answers reads of uri (a listed URI, or one matching its templates). */
+  owns(uri: string): boolean;
+  read(uri: string, call: ReadCall): Promise<ReadResourceResult>;
+  /** After subscribe, the source reports changes of uri through the notifyUpdated it was built with. */
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
+}
