@@ -8,7 +8,7 @@ import { allWithTools, withTools, writeToolCache } from '../store/tool-cache.js'
 import type { ToolDeps } from '../tools/define.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { watchDb } from './db-watch.js';
-import { createFastPath, type FastForwarder } from './fast-path.js';
+import { createFastPath, type FastForwarder } from '../wire/fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import { buildRoutes, type Route, type RouteTable } from './routes.js';
 import { issuesOf, sameTools } from './tool-intake.js';

@@ -23,9 +23,6 @@ export class RawToolResult {
   }
 }
 
-/** Callers (by their `_meta` object) that can take a RawToolResult instead of a parsed one. */
-export const takesRawResults = new WeakSet<object>();
-
 const ID_FIRST = '{"jsonrpc":"2.0","id":"hub-';
 const ID_LAST = ',"jsonrpc":"2.0","id":"hub-';
 const RESULT_FIRST = '{"result":{';
