@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers, tempHome } from './lib/cleanup.mjs';
 import { connectStdio } from './lib/mcp.mjs';
 import { registerEverything, target } from './lib/targets.mjs';
-import { callgrindMissing, countInstructions } from './lib/instructions.mjs';
+import { callgrindMissing, countInstructions, COUNT_PLAN } from './lib/instructions.mjs';
 import { measureEcho } from './sections/proxy.mjs';
 
 const { values, positionals } = parseArgs({
@@ -43,11 +43,12 @@ if (values.instructions) {
       args: [`${dir}/server.js`],
       env: { HUB_HOME: home },
       tool: 'everything.echo',
-      warmup: 200,
-      calls: 500,
+      ...COUNT_PLAN,
     });
     counts.push(count.perCall);
-    process.stdout.write(`${'AB'[i]} ${dir}: ${count.perCall} instructions per proxied call (hub's process)\n`);
+    process.stdout.write(
+      `${'AB'[i]} ${dir}: ${count.perCall} instructions per proxied call (hub's process; main thread ${count.mainPerCall})\n`,
+    );
   }
   process.stdout.write(`B ÷ A: ${(counts[1] / counts[0]).toFixed(3)}\n`);
   await cleanupAll();

@@ -40,6 +40,7 @@ const firstText = (result: ToolReply): string => {
  * One proxied call: lazy start, progress re-keyed to the caller's token, cancellation passed on
  * (the child gets notifications/cancelled), the child's result as it is. Hub-side failures become
  * `CODE: message` tool results; the child's own JSON-RPC errors and cancellations are thrown.
+ * The caller's type decides the answer's: only a RawCaller can get the child's bytes back.
  */
 export function forwardCall(
   slot: ServerSlot,
