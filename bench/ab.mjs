@@ -7,7 +7,9 @@
 // build against a copy of itself differs by up to ~7%: smaller effects are noise.
 //   node bench/ab.mjs .exp/A .exp/B --instructions
 // counts instead the instructions hub's process runs per proxied call under callgrind (see
-// lib/instructions.mjs; about 2 minutes per build): runs of one build agree within about 1 %.
+// lib/instructions.mjs; 4-7 minutes per build on a busy machine): runs of one build agree within
+// about 3 % (timers that fire per second, such as metrics publishing, meet fewer calls when the
+// machine is slower).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers, tempHome } from './lib/cleanup.mjs';

@@ -41,7 +41,7 @@ const totalIn = text => {
 
 /**
  * Instructions of the process started by `args` (a node script) per call of `tool`, over `calls`
- * sequential calls after `warmup` calls. Returns { perCall, total, calls, warmup, seconds }.
+ * sequential calls after `warmup` calls: { perCall (all threads), mainPerCall, total, calls, warmup, msPerCall, seconds }.
  */
 export async function countInstructions({ args, env = {}, tool, warmup, calls, log = () => undefined, keepIn }) {
   // keepIn: a directory to keep the callgrind files in (for callgrind_annotate), else a temp dir.
