@@ -7,9 +7,9 @@
 // build against a copy of itself differs by up to ~7%: smaller effects are noise.
 //   node bench/ab.mjs .exp/A .exp/B --instructions
 // counts instead the instructions hub's process runs per proxied call under callgrind (see
-// lib/instructions.mjs; 4-7 minutes per build on a busy machine): runs of one build agree within
-// about 3 % (timers that fire per second, such as metrics publishing, meet fewer calls when the
-// machine is slower).
+// lib/instructions.mjs; 4-7 minutes per build on a busy machine). Builds run one after the
+// other: hub's count moves up to ~9 % with the machine's load (timers that fire per second, such
+// as metrics publishing, meet fewer calls when the machine is slower), so run it on a quiet one.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cleanupAll, installExitHandlers, tempHome } from './lib/cleanup.mjs';
