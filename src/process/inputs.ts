@@ -5,7 +5,7 @@ import { KILL_SIGNALS } from './stop.js';
 
 // The zod atoms of the process tools' inputs (validated by the tool table, before run()).
 
-export const PortNumber = z.number().int().min(1).max(65_535);
+export const PortNumberSchema = z.number().int().min(1).max(65_535);
 
 /** A regular expression given as text: a bad one is an input error naming its field. */
 export const RegexText = z
@@ -31,9 +31,11 @@ export const ProcessName = z
   .regex(NAME_PATTERN, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
   .refine(value => !ID_PATTERN.test(value), 'must not look like a process id (8 hex characters)');
 
-export const EnvKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'env keys must be names like PORT or NODE_ENV');
+export const EnvKeySchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'env keys must be names like PORT or NODE_ENV');
 
-export const KillSignalName = z.enum(KILL_SIGNALS);
+export const KillSignalNameSchema = z.enum(KILL_SIGNALS);
 
 export const WAIT_DEFAULT_MS = 15_000;
 export const WAIT_MAX_MS = 120_000;

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
-  EnvKey,
-  KillSignalName,
-  PortNumber,
+  EnvKeySchema,
+  KillSignalNameSchema,
+  PortNumberSchema,
   ProcessName,
   ProcessReference,
   RegexText,
@@ -19,7 +19,7 @@ import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 
 const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
 
-const StartInput = z.strictObject({
+const StartInputSchema = z.strictObject({
   command: z
     .string()
     .min(1)
@@ -33,19 +33,19 @@ const StartInput = z.strictObject({
     .describe('Arguments; when given, command is executed directly (no shell, no quoting issues)'),
   cwd: z.string().min(1).optional().describe("Working directory (must exist); default: hub's working directory"),
   env: z
-    .record(EnvKey, z.string())
+    .record(EnvKeySchema, z.string())
     .optional()
     .describe("Added to hub's environment; values are never shown back, only the keys"),
   name: ProcessName.optional().describe('A unique name among running processes; usable wherever an id is'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
   ports: z
-    .array(PortNumber)
+    .array(PortNumberSchema)
     .max(32)
     .optional()
     .describe('Ports this process will listen on (get_free_port will not hand them out)'),
   wait_for: z
     .strictObject({
-      port: PortNumber.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
+      port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
       pattern: RegexText.optional().describe(
         'Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)',
       ),
@@ -63,7 +63,7 @@ const StartInput = z.strictObject({
     .describe('Return only once the process is ready (port or pattern), has exited, or the timeout passed'),
 });
 
-const StartOutput = z.object({
+const StartOutputSchema = z.object({
   process: ProcessViewSchema,
   ready: z.boolean().optional().describe('With wait_for: whether the readiness condition was met'),
   reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
@@ -72,20 +72,20 @@ const StartOutput = z.object({
   next: z.string().describe('What to call next, with the ids filled in'),
 });
 
-const ListInput = z.strictObject({
+const ListInputSchema = z.strictObject({
   status: ProcessStatusSchema.optional().describe('Only processes with this status'),
   tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
   name: ProcessName.optional().describe('Only processes with this name'),
 });
 
-const ListOutput = z.object({
+const ListOutputSchema = z.object({
   processes: z.array(ProcessViewSchema),
   total: z.number().int(),
   running: z.number().int(),
   next: z.string().describe('What to call next, with the ids filled in'),
 });
 
-const LogsInput = z.strictObject({
+const LogsInputSchema = z.strictObject({
   id: ProcessReference,
   lines: z
     .number()
@@ -106,7 +106,7 @@ const LogsInput = z.strictObject({
   raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
 });
 
-const LogsOutput = z.object({
+const LogsOutputSchema = z.object({
   id: z.string(),
   status: ProcessStatusSchema,
   lines: z.number().int().describe('Lines returned (the result text is the log itself)'),
@@ -120,9 +120,11 @@ const LogsOutput = z.object({
   next: z.string().describe('What to call next, with the ids filled in'),
 });
 
-const KillInput = z.strictObject({
+const KillInputSchema = z.strictObject({
   id: ProcessReference,
-  signal: KillSignalName.default('SIGTERM').describe('First signal sent to the whole process group (default SIGTERM)'),
+  signal: KillSignalNameSchema.default('SIGTERM').describe(
+    'First signal sent to the whole process group (default SIGTERM)',
+  ),
   grace_ms: z
     .number()
     .int()
@@ -133,10 +135,10 @@ const KillInput = z.strictObject({
   remove: z.boolean().default(false).describe('Also delete the record, its log and exit file'),
 });
 
-const KillOutput = z.object({
+const KillOutputSchema = z.object({
   process: ProcessViewSchema,
   already_ended: z.boolean(),
-  signal_sent: KillSignalName.optional(),
+  signal_sent: KillSignalNameSchema.optional(),
   escalated: z.boolean().describe('SIGKILL was needed after grace_ms'),
   stray_members: z.number().int().describe('Leftover members of an already-ended process group that were stopped'),
   escaped_members: z
@@ -158,13 +160,13 @@ const KillOutput = z.object({
 // number for an array): both, and one port given alone, are taken as the list they mean.
 const digitsToNumber = (value: unknown): unknown =>
   typeof value === 'string' && /^\d{1,5}$/.test(value.trim()) ? Number(value) : value;
-const PortList = z.preprocess(value => {
+const PortListSchema = z.preprocess(value => {
   const numeric = digitsToNumber(value);
   return Array.isArray(numeric) ? numeric.map(digitsToNumber) : typeof numeric === 'number' ? [numeric] : numeric;
-}, z.array(PortNumber).min(1).max(64));
+}, z.array(PortNumberSchema).min(1).max(64));
 
-const PortInput = z.strictObject({
-  preferred: PortList.optional().describe(
+const PortInputSchema = z.strictObject({
+  preferred: PortListSchema.optional().describe(
     'Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)',
   ),
   host: z
@@ -174,7 +176,7 @@ const PortInput = z.strictObject({
     .describe('Check only this IP address (default: all local addresses)'),
 });
 
-const PortOutput = z.object({
+const PortOutputSchema = z.object({
   port: z.number().int(),
   host: z.string().optional(),
   reserved_until: z.string().describe('Not handed out again by any hub on this HUB_HOME before this time'),
@@ -222,8 +224,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
       'its stdout+stderr go to a log file. Give wait_for {port} or {pattern} to return only once it is ready (no sleep-and-poll). ' +
       'Side effects: runs the command, writes a record and a log under HUB_HOME. Next: get_process_logs to read output, kill_process to stop it. ' +
       'Use get_free_port first to pick a port.',
-    input: StartInput,
-    output: StartOutput,
+    input: StartInputSchema,
+    output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
       const wait = input.wait_for && {
@@ -273,8 +275,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     description:
       'Every process started with start_process (by any hub on this machine) with its current status: running, exited (with exit code), ' +
       'killed or failed. Read-only. Next: get_process_logs {id} or kill_process {id}.',
-    input: ListInput,
-    output: ListOutput,
+    input: ListInputSchema,
+    output: ListOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input) {
       const records = await (await managerOf()).list(input);
@@ -294,8 +296,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     description:
       "The last lines of a process's output (stdout+stderr), read from the end of its log so it is cheap on any size. " +
       'The result text is the log itself. Pass next_cursor back as cursor to get only output written since (follow mode); grep filters lines by regex. Read-only.',
-    input: LogsInput,
-    output: LogsOutput,
+    input: LogsInputSchema,
+    output: LogsOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
       const { record, slice } = await (
@@ -329,8 +331,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
       'Stop a process started with start_process together with everything it spawned (its whole process group): sends signal (default SIGTERM), ' +
       'then SIGKILL after grace_ms, and returns once nothing of it is left. Killing a process that already ended returns its record. ' +
       'remove: true also deletes its record and log.',
-    input: KillInput,
-    output: KillOutput,
+    input: KillInputSchema,
+    output: KillOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run(input) {
       const outcome = await (
@@ -363,8 +365,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     description:
       'A TCP port that is free right now, preferring the given port(s). The port is reserved for 30 s across every hub sharing HUB_HOME ' +
       '(and ports of running processes are never handed out). Next: start_process with it in ports / wait_for.port.',
-    input: PortInput,
-    output: PortOutput,
+    input: PortInputSchema,
+    output: PortOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input) {
       const preferred = input.preferred ?? [];
