@@ -4,9 +4,9 @@ import {
   EnvKeySchema,
   KillSignalNameSchema,
   PortNumberSchema,
-  ProcessName,
-  ProcessReference,
-  RegexText,
+  ProcessNameSchema,
+  ProcessReferenceSchema,
+  RegexTextSchema,
   WAIT_DEFAULT_MS,
   WAIT_MAX_MS,
 } from '../process/inputs.js';
@@ -36,7 +36,7 @@ const StartInputSchema = z.strictObject({
     .record(EnvKeySchema, z.string())
     .optional()
     .describe("Added to hub's environment; values are never shown back, only the keys"),
-  name: ProcessName.optional().describe('A unique name among running processes; usable wherever an id is'),
+  name: ProcessNameSchema.optional().describe('A unique name among running processes; usable wherever an id is'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
   ports: z
     .array(PortNumberSchema)
@@ -46,7 +46,7 @@ const StartInputSchema = z.strictObject({
   wait_for: z
     .strictObject({
       port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
-      pattern: RegexText.optional().describe(
+      pattern: RegexTextSchema.optional().describe(
         'Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)',
       ),
       timeout_ms: z
@@ -75,7 +75,7 @@ const StartOutputSchema = z.object({
 const ListInputSchema = z.strictObject({
   status: ProcessStatusSchema.optional().describe('Only processes with this status'),
   tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
-  name: ProcessName.optional().describe('Only processes with this name'),
+  name: ProcessNameSchema.optional().describe('Only processes with this name'),
 });
 
 const ListOutputSchema = z.object({
@@ -86,7 +86,7 @@ const ListOutputSchema = z.object({
 });
 
 const LogsInputSchema = z.strictObject({
-  id: ProcessReference,
+  id: ProcessReferenceSchema,
   lines: z
     .number()
     .int()
@@ -100,7 +100,7 @@ const LogsInputSchema = z.strictObject({
     .min(0)
     .optional()
     .describe('next_cursor of an earlier call: return only output written since (follow mode)'),
-  grep: RegexText.optional().describe(
+  grep: RegexTextSchema.optional().describe(
     'Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)',
   ),
   raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
@@ -121,7 +121,7 @@ const LogsOutputSchema = z.object({
 });
 
 const KillInputSchema = z.strictObject({
-  id: ProcessReference,
+  id: ProcessReferenceSchema,
   signal: KillSignalNameSchema.default('SIGTERM').describe(
     'First signal sent to the whole process group (default SIGTERM)',
   ),
