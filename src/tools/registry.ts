@@ -55,7 +55,7 @@ const loadInstall = () =>
 export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
   const { config, log, store, server } = deps;
   const manager = createServerManager(deps);
-  // Results name tools the way clients see them listed (SPEC "Tool names").
+  // Results name tools the way clients see them listed (README "Tool names").
   const mode: NameMode = pickNameMode(config.toolNames);
   const spelling = () => exposedSpelling(store, config.paths, mode);
 
