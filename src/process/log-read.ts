@@ -1,3 +1,6 @@
+// Hand-written on purpose: reads the tail of a log file backwards in fixed chunks, so a call
+// costs the same on a 10 KB or a 10 GB log (tail-file and read-last-lines read forward or hold the
+// whole file), and works with the keeper's in-place log cap (log-marker.ts).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stripAnsi } from './ansi.js';
 import type { LineMatcher } from './line-match.js';
