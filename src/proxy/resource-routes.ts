@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { inInstallOrder, listedResources, listedTemplates } from './surface-lists.js';
 import type { CachedResource, CachedResourceTemplate, ServerWithTools } from '../store/schema.js';
 
 /**
@@ -36,21 +37,19 @@ const push = (map: Map<string, string[]>, key: string, server: string) => {
 };
 
 export function buildResourceRoutes(records: readonly ServerWithTools[]): ResourceRoutes {
-  const sorted = [...records].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
-  const resources: CachedResource[] = [];
-  const templates: CachedResourceTemplate[] = [];
+  const sorted = inInstallOrder(records);
+  const resources = listedResources(sorted) as CachedResource[];
+  const templates = listedTemplates(sorted) as CachedResourceTemplate[];
   const byUri = new Map<string, string[]>();
   const byTemplate = new Map<string, string[]>();
   const byOrigin = new Map<string, string[]>();
   const matchers: { server: string; template: UriTemplate }[] = [];
   for (const record of sorted) {
     for (const resource of record.surface?.resources ?? []) {
-      resources.push(resource);
       push(byUri, resource.uri, record.name);
       push(byOrigin, originOf(resource.uri), record.name);
     }
     for (const template of record.surface?.resourceTemplates ?? []) {
-      templates.push(template);
       push(byTemplate, template.uriTemplate, record.name);
       push(byOrigin, originOf(template.uriTemplate), record.name);
       try {
