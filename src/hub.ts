@@ -17,7 +17,7 @@ import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
-import { SURFACE_CAPABILITIES, registerSurface } from './hub-surface.js';
+import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
 
 export interface Hub {

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { ClientSide } from './client-side.js';
 import type { ProxiedTools, ServerExtra } from './types.js';
-import type { ProxiedSurface } from './proxied-surface.js';
+import type { ProxiedSurface } from './surface-types.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
 

@@ -4,9 +4,6 @@ import {
   ErrorCode,
   GetPromptResultSchema,
   ReadResourceResultSchema,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
   type LoggingLevel,
   type LoggingMessageNotification,
   type Resource,
@@ -14,11 +11,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import type { NameMode } from '../core/naming.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { SurfaceEvents as ChildSurfaceEvents } from './child-surface.js';
 import type { ClientSide } from './client-side.js';
-import type { ReadCall, ResourceSource } from './resource-source.js';
+import type { ProxiedSurface } from './surface-types.js';
 import type { ServerSlot } from './server-slot.js';
 import type { Slots } from './slots.js';
 import type { SurfaceWriter } from './slot-store.js';
@@ -27,19 +23,6 @@ import type { SurfaceListing } from './surface-listing.js';
 import { childLogMessage, levelAtLeast } from './log-relay.js';
 
 type Json = Record<string, unknown>;
-
-/** Everything a child offers besides tools, proxied (hub.ts registers the handlers over it). */
-export interface ProxiedSurface {
-  /** The installed servers' resources and templates, as one ResourceSource. */
-  readonly resources: ResourceSource & Required<Pick<ResourceSource, 'complete'>>;
-  /** Every server's prompts, exposed names in the given mode, deterministic order. */
-  prompts(mode: NameMode): Json[];
-  getPrompt(name: string, args: Record<string, string> | undefined, call: ReadCall): Promise<GetPromptResult>;
-  /** completion/complete for a prompt's argument (ref/prompt, hub's exposed name). */
-  completePrompt(params: CompleteRequest['params'], call: ReadCall): Promise<CompleteResult | undefined>;
-  /** logging/setLevel: to every running child now, and to each child started later. */
-  setLogLevel(level: LoggingLevel): Promise<void>;
-}
 
 export interface SurfaceDeps {
   readonly slots: Slots;

@@ -35,8 +35,6 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
   const memo = new ToolMemo(config.paths);
   const announce = listChangedAnnouncer(client, log);
-  // Built after the slots it serves; the slots reach it through these (set below).
-  let hooks: ReturnType<typeof createProxiedSurface> | undefined;
   const { surfaceListed, ...writer } = slotStoreWriter({
     paths: config.paths,
     store,
@@ -52,8 +50,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     child: {
       client,
       surfaceEvents: {
-        resourceUpdated: (server, uri) => hooks?.events.resourceUpdated(server, uri),
-        message: (server, params) => hooks?.events.message(server, params),
+        resourceUpdated: (server, uri) => hooks.events.resourceUpdated(server, uri),
+        message: (server, params) => hooks.events.message(server, params),
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
@@ -63,7 +61,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     logFile: name => config.paths.serverLog(name),
     stateDir: name => serverStateDir(config.paths, name),
     ...writer,
-    surfaceSeen: (slot, conn, reason) => hooks?.surfaceSeen(slot, conn, reason) ?? Promise.resolve(),
+    // The surface is built after the slots it serves; children call it only once started.
+    surfaceSeen: (slot, conn, reason) => hooks.surfaceSeen(slot, conn, reason),
   });
   const sync = syncWithStore({
     paths: config.paths,
@@ -83,7 +82,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     () => announce('tools'),
   );
   const surfaceListing = new SurfaceListing(() => slots.records(), announce);
-  hooks = createProxiedSurface({
+  const hooks = createProxiedSurface({
     slots,
     listing: surfaceListing,
     client,

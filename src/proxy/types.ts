@@ -2,7 +2,7 @@ import type { LineKind } from '../wire/stdio-transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../core/naming.js';
-import type { ProxiedSurface } from './proxied-surface.js';
+import type { ProxiedSurface } from './surface-types.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -12,12 +12,12 @@ import {
   UnsubscribeRequestSchema,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NameMode } from './core/naming.js';
-import { RpcError } from './wire/rpc-error.js';
-import type { ProxiedSurface } from './proxy/proxied-surface.js';
-import type { ReadCall, ResourceSource } from './proxy/resource-source.js';
-import { pageOf, type PagedKind } from './proxy/surface-pages.js';
-import type { ServerExtra } from './proxy/types.js';
+import type { NameMode } from '../core/naming.js';
+import { RpcError } from '../wire/rpc-error.js';
+import type { ProxiedSurface } from './surface-types.js';
+import type { ReadCall, ResourceSource } from './resource-source.js';
+import { pageOf, type PagedKind } from './surface-pages.js';
+import type { ServerExtra } from './types.js';
 
 /** What hub declares besides tools: answered whether or not any child offers them (empty lists). */
 export const SURFACE_CAPABILITIES: ServerCapabilities = {
@@ -50,7 +50,7 @@ function page<T>(kind: PagedKind, items: readonly T[], cursor: unknown): { items
 const NO_COMPLETION = { completion: { values: [], hasMore: false } };
 
 /**
- * prompts/*, resources/*, completion/complete and logging/setLevel over the installed servers'
+ * hub.ts's handlers for prompts/*, resources/*, completion/complete and logging/setLevel over the installed servers'
  * prompts and every ResourceSource (the proxied servers', hub's own), listed in the sources'
  * order and paged over the whole (proxy/surface-pages.ts, the same pages the cold-start lane gives).
  */
