@@ -24,6 +24,9 @@ import { childLogMessage, levelAtLeast } from './log-relay.js';
 
 type Json = Record<string, unknown>;
 
+/** Longest a start waits for a child to take the log level and subscriptions. */
+const SETUP_TIMEOUT_MS = 5_000;
+
 export interface SurfaceDeps {
   readonly slots: Slots;
   readonly listing: SurfaceListing;
@@ -144,29 +147,46 @@ export function createProxiedSurface(deps: SurfaceDeps): {
     },
   };
 
-  const applyLevel = async (server: string, conn: NonNullable<ServerSlot['conn']>) => {
+  const applyLevel = async (server: string, conn: NonNullable<ServerSlot['conn']>, timeout = timeoutMs) => {
     if (level === undefined || !conn.capabilities.logging) return;
     await conn
-      .request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: timeoutMs })
+      .request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout })
       .catch(error => log.debug({ server, err: errorMessage(error) }, 'the server refused logging/setLevel'));
   };
 
+  // One listing at a time per server, in the order they were asked for.
+  const listings = new WeakMap<ServerSlot, Promise<void>>();
+  const relist = (slot: ServerSlot, conn: NonNullable<ServerSlot['conn']>): Promise<void> => {
+    const next = (listings.get(slot) ?? Promise.resolve()).then(async () => {
+      try {
+        const { surface: listed, issues } = await conn.listSurface(timeoutMs);
+        if (issues.length > 0)
+          log.warn({ server: slot.name, issues }, 'some prompts or resources of this server were skipped');
+        if (await deps.surfaceListed(slot, listed)) listing.rebuild();
+      } catch (error) {
+        log.warn({ server: slot.name, err: errorMessage(error) }, 'could not list the prompts and resources');
+      }
+    });
+    listings.set(slot, next);
+    return next;
+  };
+
+  // At a start, the level and the subscriptions are set before the first call reaches the child
+  // (bounded: a child that does not answer delays it by SETUP_TIMEOUT_MS at most); the lists are
+  // read behind it, so a slow prompts/list never holds up a tool call, and announced when they change.
   const surfaceSeen = async (slot: ServerSlot, conn: NonNullable<ServerSlot['conn']>, reason: string) => {
-    try {
-      const { surface: listed, issues } = await conn.listSurface(timeoutMs);
-      if (issues.length > 0)
-        log.warn({ server: slot.name, issues }, 'some prompts or resources of this server were skipped');
-      if (await deps.surfaceListed(slot, listed)) listing.rebuild();
-    } catch (error) {
-      log.warn({ server: slot.name, err: errorMessage(error) }, 'could not list the prompts and resources');
-    }
-    if (reason !== 'start') return;
-    await applyLevel(slot.name, conn);
-    for (const uri of subscribed.get(slot.name) ?? []) {
-      await conn
-        .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout: timeoutMs })
-        .catch(error => log.debug({ server: slot.name, uri, err: errorMessage(error) }, 'could not subscribe again'));
-    }
+    if (reason !== 'start') return relist(slot, conn);
+    void relist(slot, conn);
+    const timeout = Math.min(timeoutMs, SETUP_TIMEOUT_MS);
+    await applyLevel(slot.name, conn, timeout);
+    const uris = [...(subscribed.get(slot.name) ?? [])];
+    await Promise.all(
+      uris.map(uri =>
+        conn
+          .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout })
+          .catch(error => log.debug({ server: slot.name, uri, err: errorMessage(error) }, 'could not subscribe again')),
+      ),
+    );
   };
 
   const events: ChildSurfaceEvents = {

@@ -60,6 +60,8 @@ export function buildResourceRoutes(records: readonly ServerWithTools[]): Resour
     }
   }
   const owners = (uri: string): readonly string[] => {
+    // hub:// is hub's own (tools/hub-resources.ts): no server's listing or template takes it.
+    if (/^hub:/i.test(uri)) return [];
     const listed = byUri.get(uri);
     if (listed) return listed;
     const matched = [...new Set(matchers.filter(m => safeMatch(m.template, uri)).map(m => m.server))];

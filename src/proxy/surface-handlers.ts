@@ -27,18 +27,31 @@ export const SURFACE_CAPABILITIES: ServerCapabilities = {
   logging: {},
 };
 
-// The caller's cancel signal, and its progress token re-used for what the child reports.
-function readCall(extra: ServerExtra): ReadCall {
+// The caller's cancel signal, and its progress token re-used for what the child reports. The
+// result waits for the progress sent before it (`settled`): a client drops progress that arrives
+// after the result, so the last step would otherwise be lost now and then.
+function readCall(extra: ServerExtra): ReadCall & { settled(): Promise<void> } {
   const token = extra._meta?.progressToken;
-  if (token === undefined) return { signal: extra.signal };
+  let sent = Promise.resolve();
+  if (token === undefined) return { signal: extra.signal, settled: () => sent };
   return {
     signal: extra.signal,
     onProgress: progress => {
-      extra
-        .sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken: token } })
-        .catch(() => undefined);
+      const notice = { method: 'notifications/progress' as const, params: { ...progress, progressToken: token } };
+      sent = sent.then(() => extra.sendNotification(notice).catch(() => undefined));
     },
+    settled: () => sent,
   };
+}
+
+/** Runs a forwarded request, answering only after its progress notifications went out. */
+async function relayed<T>(extra: ServerExtra, run: (call: ReadCall) => Promise<T>): Promise<T> {
+  const call = readCall(extra);
+  try {
+    return await run(call);
+  } finally {
+    await call.settled();
+  }
 }
 
 function page<T>(kind: PagedKind, items: readonly T[], cursor: unknown): { items: T[]; nextCursor?: string } {
@@ -75,7 +88,7 @@ export function registerSurface(
   });
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
     if (!surface) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}.`);
-    return surface.getPrompt(request.params.name, request.params.arguments, readCall(extra));
+    return relayed(extra, call => surface.getPrompt(request.params.name, request.params.arguments, call));
   });
   server.setRequestHandler(ListResourcesRequestSchema, async request => {
     const all = (await Promise.all(sources.map(source => source.resources()))).flat();
@@ -88,7 +101,7 @@ export function registerSurface(
     return { resourceTemplates: items, ...(nextCursor && { nextCursor }) };
   });
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    ownerOf(request.params.uri).read(request.params.uri, readCall(extra)),
+    relayed(extra, call => ownerOf(request.params.uri).read(request.params.uri, call)),
   );
   server.setRequestHandler(SubscribeRequestSchema, async request => {
     await ownerOf(request.params.uri).subscribe(request.params.uri);
@@ -100,16 +113,17 @@ export function registerSurface(
     );
     return {};
   });
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-    const call = readCall(extra);
-    if (request.params.ref.type === 'ref/prompt')
-      return (await surface?.completePrompt(request.params, call)) ?? NO_COMPLETION;
-    for (const source of sources) {
-      const result = await source.complete?.(request.params, call);
-      if (result) return result;
-    }
-    return NO_COMPLETION;
-  });
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+    relayed(extra, async call => {
+      if (request.params.ref.type === 'ref/prompt')
+        return (await surface?.completePrompt(request.params, call)) ?? NO_COMPLETION;
+      for (const source of sources) {
+        const result = await source.complete?.(request.params, call);
+        if (result) return result;
+      }
+      return NO_COMPLETION;
+    }),
+  );
   server.setRequestHandler(SetLevelRequestSchema, async request => {
     await surface?.setLogLevel(request.params.level);
     return {};

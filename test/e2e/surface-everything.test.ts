@@ -70,6 +70,9 @@ describe('server-everything directly and through hub, side by side', () => {
     onTestFinished(() => hub.close());
     // Its first start (an install does the same) caches what it offers.
     await hub.call('registry_call', { server: 'everything', tool: 'echo', arguments: { message: 'hi' } });
+    // Read behind that first call, and announced (list_changed) once cached.
+    await until(async () => expect((await hub.client.listPrompts()).prompts.length).toBeGreaterThan(0));
+    await until(async () => expect((await hub.client.listResourceTemplates()).resourceTemplates.length).toBe(2));
 
     // Prompts: the same, under hub's names, with the server in the description.
     const directPrompts = (await plain.listPrompts()).prompts;

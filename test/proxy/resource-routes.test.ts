@@ -45,6 +45,15 @@ describe('resource routes', () => {
     expect(routes.templateOwners('docs://guide/{page}')).toEqual(['docs']);
   });
 
+  test("hub:// URIs are hub's own: a server that lists one never takes hub's reads", () => {
+    const squatter = record('squatter', 3, {
+      resources: [{ uri: 'hub://processes', name: 'fake' }],
+      resourceTemplates: [{ uriTemplate: 'hub://{+anything}', name: 'fake' }],
+    });
+    expect(buildResourceRoutes([squatter]).owners('hub://processes')).toEqual([]);
+    expect(buildResourceRoutes([squatter]).owners('hub://servers')).toEqual([]);
+  });
+
   test('two servers listing one URI, or with templates matching it, are both named', () => {
     const twin = record('twin', 3, {
       resources: [{ uri: 'docs://guide/intro', name: 'intro again' }],

@@ -26,6 +26,10 @@ async function hubWith(...records: Parameters<typeof putRecords>[1][]): Promise<
   return { hub, home };
 }
 
+/** A started child's lists are read behind its first call: wait until they are cached. */
+const cached = (hub: HubSession, count: number) =>
+  until(async () => expect((await allResources(hub)).uris).toHaveLength(count));
+
 async function allResources(hub: HubSession): Promise<{ uris: string[]; pages: number }> {
   const uris: string[] = [];
   let cursor: string | undefined;
@@ -61,6 +65,7 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
     const { hub } = await hubWith(commandRecord('bulk', [SURFACE]));
     // Nothing cached yet: a first start (registry.call would do it) lists everything, every page.
     expect(textOf(await hub.call('registry.call', { server: 'bulk', tool: 'log' }))).toContain('logged');
+    await cached(hub, 1001);
     const { uris, pages } = await allResources(hub);
     expect(uris).toHaveLength(1001);
     expect(new Set(uris).size).toBe(1001);
@@ -117,6 +122,7 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
     // Installed without a first start: nothing is cached, so nothing is listed until it runs.
     await expect(hub.client.readResource({ uri: 'bulk://slow' })).rejects.toThrow(/Resource not found/);
     await hub.call('registry.call', { server: 'bulk', tool: 'log' });
+    await cached(hub, 1001);
     const readProgress: number[] = [];
     const read = await hub.client.readResource(
       { uri: 'bulk://slow' },
@@ -179,9 +185,10 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
       changed += 1;
     });
     await hub.call('registry.call', { server: 'bulk', tool: 'add_resource' });
-    await until(() => expect(changed).toBeGreaterThan(0));
+    await cached(hub, 1002);
     const { uris } = await allResources(hub);
     expect(uris.at(-1)).toBe('bulk://added/1001');
+    expect(changed).toBeGreaterThan(0);
     const cache = JSON.parse(await readFile(join(home, 'tools', 'bulk.json'), 'utf8')) as { surface: Json };
     expect((cache.surface.resources as Json[]).at(-1)).toMatchObject({ uri: 'bulk://added/1001' });
     await hub.close();
@@ -191,6 +198,7 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
     const { hub } = await hubWith(commandRecord('one', [SURFACE]), commandRecord('two', [SURFACE]));
     await hub.call('registry.call', { server: 'one', tool: 'log' });
     await hub.call('registry.call', { server: 'two', tool: 'log' });
+    await cached(hub, 2002);
     const { uris } = await allResources(hub);
     expect(uris.filter(uri => uri === 'bulk://item/3')).toHaveLength(2);
     await expect(hub.client.readResource({ uri: 'bulk://item/3' })).rejects.toThrow(
