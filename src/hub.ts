@@ -22,7 +22,7 @@ import type { ResourceSource } from './proxy/resource-source.js';
 
 export interface Hub {
   readonly server: Server;
-  /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
+  /** The transport-level lane for proxied tools/call (see wire/fast-path.ts), when there is one. */
   fastPath(
     sendRaw: (line: string, kind: LineKind) => Promise<void>,
   ): ((message: Record<string, unknown>) => boolean) | undefined;
@@ -58,7 +58,7 @@ export interface HubOptions {
 
 // The factory: no I/O at import, everything stateful built here from its dependencies.
 export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
-  // One spelling for every client (SPEC "Tool names"): it is known before any client connects.
+  // One spelling for every client (README "Tool names"): it is known before any client connects.
   const mode = pickNameMode(config.toolNames);
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },

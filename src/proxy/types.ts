@@ -18,6 +18,6 @@ export interface ProxiedTools {
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Prompts, resources, completions and logging of the installed servers (proxied-surface.ts). */
   readonly surface?: ProxiedSurface;
-  /** Optional transport-level fast path for proxied tools/call (see proxy/fast-path.ts). */
+  /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }
