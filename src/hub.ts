@@ -17,6 +17,8 @@ import { createProcessTools } from './tools/processes.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
+import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
+import type { ResourceSource } from './proxy/resource-source.js';
 
 export interface Hub {
   readonly server: Server;
@@ -61,7 +63,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES },
       // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
       instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
       jsonSchemaValidator: lazyAjvValidator(),
@@ -81,6 +83,9 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
   });
   const ready = createToolListing(table.list(), proxied, mode);
+  // Every set of resources hub lists, in this order: the installed servers', then hub's own.
+  const resourceSources: ResourceSource[] = proxied.surface ? [proxied.surface.resources] : [];
+  registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are

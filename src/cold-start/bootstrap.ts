@@ -3,6 +3,9 @@ import { instructionsSectionFromDb } from '../proxy/instructions-section.js';
 import { JsonLineReader } from '../wire/json-lines.js';
 import type { StdinReplay } from '../wire/stdio-transport.js';
 import { buildRoutes } from '../proxy/routes.js';
+import { buildPromptRoutes } from '../proxy/prompt-routes.js';
+import { listedResources, listedTemplates } from '../proxy/surface-lists.js';
+import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
@@ -11,7 +14,7 @@ import { leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
  * waits for initialize and tools/list before it can use any tool. This answers exactly those (and
- * ping) from the build-time listing and HUB_HOME while the full hub is not loaded yet, and records
+ * ping, prompts/list, resources/list and resources/templates/list) from the build-time listing and HUB_HOME while the full hub is not loaded yet, and records
  * every byte read. At hand-off the full hub replays all of it into the SDK Server, so its state
  * (client info and capabilities, initialized) is as if it had read stdin itself, and drops its own
  * responses to the requests answered here. Anything else, or anything unusual, makes this lane
@@ -32,6 +35,12 @@ export interface FastStart {
   readonly wanted: Promise<void>;
   handOff(): HandOff;
 }
+
+const SURFACE_METHODS: Readonly<Record<string, PagedKind>> = {
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+};
 
 // A client that never lists tools still gets the full hub soon after starting.
 const LOAD_ANYWAY_MS = 250;
@@ -102,6 +111,24 @@ export function startFastStart(options: {
     return [...listing.tools[mode], ...routes.lists[mode]];
   };
 
+  // prompts/list, resources/list, resources/templates/list: the installed servers' cached entries
+  // (then hub's own), paged exactly as the full hub pages them (proxy/surface-pages.ts).
+  const surfaceList = (method: string, params: unknown, mode: NameMode): Json | undefined => {
+    const kind = SURFACE_METHODS[method];
+    const home = leanHome(env);
+    const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
+    if (!kind || !servers || (params !== undefined && !isObject(params))) return undefined;
+    const own = listing.surface[kind];
+    const items =
+      kind === 'prompts'
+        ? [...buildPromptRoutes(servers as unknown as ServerWithTools[]).lists[mode], ...own]
+        : [...(kind === 'resources' ? listedResources(servers) : listedTemplates(servers)), ...own];
+    const page = pageOf(kind, items, params?.cursor);
+    // A bad cursor is the full hub's to refuse.
+    if ('error' in page) return undefined;
+    return { [kind]: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  };
+
   // True when answered here; false hands this message and every later one to the full hub.
   const answer = (message: Json): boolean => {
     const { id, method, params } = message;
@@ -128,6 +155,12 @@ export function startFastStart(options: {
       const tools = toolsList(mode);
       if (!tools) return false;
       reply(id, { tools });
+      want();
+      return true;
+    }
+    const page = surfaceList(method, params, mode);
+    if (page) {
+      reply(id, page);
       want();
       return true;
     }

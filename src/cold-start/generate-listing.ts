@@ -15,18 +15,35 @@ import { LISTING_FILE, type FastStartListing } from './listing.js';
 
 type Json = Record<string, unknown>;
 
-async function ask(mode: NameMode): Promise<{ init: Json; tools: Json[] }> {
+const SURFACE = [
+  ['prompts', 'prompts/list'],
+  ['resources', 'resources/list'],
+  ['resourceTemplates', 'resources/templates/list'],
+] as const;
+
+async function ask(mode: NameMode): Promise<{ init: Json; tools: Json[]; surface: FastStartListing['surface'] }> {
   const home = mkdtempSync(join(tmpdir(), 'hub-listing-'));
   try {
     const clientInfo = { name: 'hub-build', version: HUB_VERSION };
     const params = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo };
-    const { init, list } = await askHub(
+    const { init, list, more } = await askHub(
       { HUB_HOME: home, HUB_TOOL_NAMES: mode, HUB_LOG_LEVEL: 'silent' },
       { id: 1, method: 'initialize', params },
+      'list',
+      SURFACE.map(([, method]) => ({ id: method, method })),
     );
     const tools = (list.result as Json | undefined)?.tools;
     if (!init.result || !Array.isArray(tools)) throw new Error('hub did not answer initialize and tools/list');
-    return { init: init.result as Json, tools: tools as Json[] };
+    // hub's own entries, one page each (the lane pages them after the installed servers' ones).
+    const surface = Object.fromEntries(
+      SURFACE.map(([key, method], index) => {
+        const result = more[index]?.result as Json | undefined;
+        if (!Array.isArray(result?.[key]) || result.nextCursor !== undefined)
+          throw new Error(`hub did not answer ${method} in one page`);
+        return [key, result[key]];
+      }),
+    ) as FastStartListing['surface'];
+    return { init: init.result as Json, tools: tools as Json[], surface };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -42,5 +59,6 @@ const listing: FastStartListing = {
   protocol: { latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS },
   initialize: { dotted: withoutVersion(dotted.init), underscore: withoutVersion(underscore.init) },
   tools: { dotted: dotted.tools, underscore: underscore.tools },
+  surface: dotted.surface,
 };
 writeFileSync(LISTING_FILE, `${JSON.stringify(listing)}\n`);

@@ -4,7 +4,7 @@ import type { NameMode } from '../core/naming.js';
 type Json = Record<string, unknown>;
 
 /**
- * What hub answers to initialize and lists as its own tools, captured at build time from a real
+ * What hub answers to initialize and lists as its own tools (and resources), captured at build time from a real
  * hub (generate-listing.ts) so a cold start can answer before loading the SDK and zod.
  */
 export interface FastStartListing {
@@ -17,6 +17,8 @@ export interface FastStartListing {
     { readonly capabilities: Json; readonly serverInfo: Json; readonly instructions?: string }
   >;
   readonly tools: Record<NameMode, Json[]>;
+  /** hub's own prompts, resources and templates (listed after the installed servers' ones). */
+  readonly surface: { readonly prompts: Json[]; readonly resources: Json[]; readonly resourceTemplates: Json[] };
 }
 
 export const LISTING_FILE = new URL('./listing.json', import.meta.url);
@@ -27,6 +29,7 @@ export function loadListing(hubVersion: string): FastStartListing | undefined {
     const listing = JSON.parse(readFileSync(LISTING_FILE, 'utf8')) as FastStartListing;
     return listing.hubVersion === hubVersion &&
       Array.isArray(listing.tools?.dotted) &&
+      Array.isArray(listing.surface?.resources) &&
       listing.initialize?.underscore !== undefined
       ? listing
       : undefined;

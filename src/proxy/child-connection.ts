@@ -8,7 +8,9 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -23,6 +25,8 @@ import type { ClientSide } from './client-side.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
+import { listSurface, watchSurface, type SurfaceEvents } from './child-surface.js';
+import type { SurfaceIntake } from './surface-intake.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -47,13 +51,17 @@ export interface ConnectOptions {
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
   onToolsChanged(): void;
+  /** The child's prompts or resources changed (list_changed). */
+  onSurfaceChanged(): void;
+  /** Where its resource updates and log messages go (the same for every child of a manager). */
+  surfaceEvents?: SurfaceEvents;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
 /** What every child of one manager is opened with (the rest is per server and per start). */
 export type ChildSettings = Omit<
   ConnectOptions,
-  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onExit'
+  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit'
 >;
 
 // Every child is started with the same capabilities, whichever client's session starts it, so
@@ -131,6 +139,7 @@ export class ChildConnection {
       return upstream.listRoots(request.params, { signal: extra.signal });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
+    watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
@@ -186,6 +195,28 @@ export class ChildConnection {
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);
+  }
+
+  /** Its prompts, resources and templates, each list complete and bounded (surface-intake.ts). */
+  listSurface(timeoutMs: number): Promise<SurfaceIntake> {
+    return listSurface(this.client, timeoutMs);
+  }
+
+  /** What the child declared at initialize. */
+  get capabilities(): ServerCapabilities {
+    return this.client.getServerCapabilities() ?? {};
+  }
+
+  /**
+   * A request through the child's SDK Client (prompts/get, resources/read, completion/complete…):
+   * the SDK sends progress tokens, cancellation and timeouts as for any request.
+   */
+  request<T extends z.ZodType>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    options: RequestOptions,
+  ): Promise<z.infer<T>> {
+    return this.client.request(request as never, schema, options) as Promise<z.infer<T>>;
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {

@@ -7,10 +7,11 @@ import type {
   ElicitResult,
   ListRootsRequest,
   ListRootsResult,
+  LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../wire/rpc-error.js';
 
-/** The lists a client is told changed: tools today; prompts and resources once hub relays them. */
+/** The lists a client is told changed. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
 /** A child's request relayed to the client: the child's signal cancels it. */
@@ -33,6 +34,10 @@ export interface ClientSide {
   capabilities(): ClientCapabilities | undefined;
   /** notifications/<kind>/list_changed to the client. */
   sendListChanged(kind: ListKind): Promise<void>;
+  /** notifications/resources/updated to the client (it subscribed to uri). */
+  sendResourceUpdated(uri: string): Promise<void>;
+  /** notifications/message to the client (a child's log message, logger set to the server's name). */
+  sendLog(params: LoggingMessageNotification['params']): Promise<void>;
   /** A child's sampling/createMessage, relayed. */
   createMessage(
     params: CreateMessageRequest['params'],
@@ -57,6 +62,8 @@ export const noClient: ClientSide = {
   whenInitialized: () => undefined,
   capabilities: () => undefined,
   sendListChanged: () => Promise.resolve(),
+  sendResourceUpdated: () => Promise.resolve(),
+  sendLog: () => Promise.resolve(),
   createMessage: () => nobody('sampling'),
   elicitInput: () => nobody('elicitation'),
   listRoots: () => nobody('roots/list'),

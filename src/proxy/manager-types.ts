@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { BackoffPolicy } from './backoff.js';
 import type { ClientSide } from './client-side.js';
 import type { ProxiedTools, ServerExtra } from './types.js';
+import type { ProxiedSurface } from './surface-types.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
 
@@ -41,6 +42,8 @@ export interface ServerStatusView {
 }
 
 export interface ServerManager extends ProxiedTools {
+  /** Prompts, resources, completions and logging of the installed servers. */
+  readonly surface: ProxiedSurface;
   /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
   start(name: string): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */

@@ -1,4 +1,11 @@
-import type { Progress, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CompleteRequest,
+  CompleteResult,
+  Progress,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 
 /** The caller of one read: its cancel signal, and progress to relay when it asked for progress. */
 export interface ReadCall {
@@ -21,4 +28,9 @@ export interface ResourceSource {
   /** After subscribe, the source reports changes of uri through the notifyUpdated it was built with. */
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
+  /**
+   * completion/complete for a ref/resource (a template's variable) this source owns; undefined
+   * when the ref is not this source's. Optional: a source without completions never answers.
+   */
+  complete?(params: CompleteRequest['params'], call: ReadCall): Promise<CompleteResult | undefined>;
 }

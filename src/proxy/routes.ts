@@ -38,50 +38,70 @@ function listedTool(server: string, cached: CachedTool, name: string): Tool {
   return { ...(cached as Tool), name, description };
 }
 
+/** One exposed entry of a server (a tool, a prompt): its names in both spellings and how it is listed. */
+export interface Exposed<T, L> {
+  readonly server: string;
+  readonly item: T;
+  readonly dotted: string;
+  readonly underscore: string;
+  readonly listed: Record<NameMode, L>;
+  /** Within hub's listing budget (past it, an entry stays reachable by name but is not listed). */
+  readonly inBudget: boolean;
+}
+
 /**
- * The routing table, derived only from store data (records with their cached tools attached) so it is the same in every hub process and
- * across restarts: servers in install order, tools in the order the server gave them; earlier
- * ones keep their names on collision, and hub's own tools are never shadowed.
+ * Names every entry of every server by SPEC "Tool names", the same for tools and prompts: servers
+ * in install order, entries in the order the server gave them, earlier ones keep their names on
+ * collision, `reserved` names (hub's own tools) are never taken, and what is listed stays within
+ * LISTING_BUDGET_BYTES. Derived only from store data, so it is the same in every hub process.
  */
-export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
+export function exposeNames<T extends { name: string }, L>(
+  records: readonly ServerWithTools[],
+  itemsOf: (record: ServerWithTools) => readonly T[],
+  show: (server: string, item: T, name: string) => L,
+  reserved: ReadonlySet<string> = new Set(),
+): Exposed<T, L>[] {
   const sorted = [...records].sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
-  const takenDotted = new Set(HUB_TOOL_NAMES);
-  const takenUnderscore = new Set(HUB_TOOL_NAMES);
-  const routes: Route[] = [];
-  const byName = new Map<string, Route>();
-  const byServer = new Map<string, Map<string, Route>>();
-  const unlisted = new Map<string, number>();
-  const listed: Route[] = [];
+  const takenDotted = new Set(reserved);
+  const takenUnderscore = new Set(reserved);
+  const exposed: Exposed<T, L>[] = [];
   let bytes = 0;
   for (const record of sorted) {
-    const tools = new Map<string, Route>();
-    byServer.set(record.name, tools);
-    for (const cached of record.tools) {
-      if (tools.has(cached.name)) continue;
-      const dotted = claimFirst(dottedCandidates(record.name, cached.name), takenDotted);
+    const seen = new Set<string>();
+    for (const item of itemsOf(record)) {
+      if (seen.has(item.name)) continue;
+      seen.add(item.name);
+      const dotted = claimFirst(dottedCandidates(record.name, item.name), takenDotted);
       const underscore = claimName(underscoreName(dotted), takenUnderscore);
-      const route: Route = {
-        server: record.name,
-        tool: cached.name,
-        dotted,
-        underscore,
-        listed: {
-          dotted: listedTool(record.name, cached, dotted),
-          underscore: listedTool(record.name, cached, underscore),
-        },
-      };
-      routes.push(route);
-      // Past the budget a tool stays callable (registry.call, its name) but is not listed.
-      const size = Buffer.byteLength(JSON.stringify(route.listed.dotted)) + 1;
-      if (bytes + size <= LISTING_BUDGET_BYTES) {
-        bytes += size;
-        listed.push(route);
-      } else unlisted.set(record.name, (unlisted.get(record.name) ?? 0) + 1);
-      tools.set(cached.name, route);
-      // Dotted names always hold a dot and underscore names never do: the two sets cannot clash.
-      byName.set(dotted, route);
-      byName.set(underscore, route);
+      const listed = { dotted: show(record.name, item, dotted), underscore: show(record.name, item, underscore) };
+      const size = Buffer.byteLength(JSON.stringify(listed.dotted)) + 1;
+      const inBudget = bytes + size <= LISTING_BUDGET_BYTES;
+      if (inBudget) bytes += size;
+      exposed.push({ server: record.name, item, dotted, underscore, listed, inBudget });
     }
+  }
+  return exposed;
+}
+
+/**
+ * The routing table of proxied tools (exposeNames); hub's own tools are never shadowed. Dotted
+ * names always hold a dot and underscore names never do: the two spellings cannot clash.
+ */
+export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
+  const routes: Route[] = [];
+  const byName = new Map<string, Route>();
+  const byServer = new Map<string, Map<string, Route>>(records.map(record => [record.name, new Map()]));
+  const unlisted = new Map<string, number>();
+  const listed: Route[] = [];
+  for (const entry of exposeNames(records, record => record.tools, listedTool, HUB_TOOL_NAMES)) {
+    const { server, item, dotted, underscore } = entry;
+    const route: Route = { server, tool: item.name, dotted, underscore, listed: entry.listed };
+    routes.push(route);
+    if (entry.inBudget) listed.push(route);
+    else unlisted.set(server, (unlisted.get(server) ?? 0) + 1);
+    byServer.get(server)?.set(item.name, route);
+    byName.set(dotted, route);
+    byName.set(underscore, route);
   }
   const lists = {
     dotted: listed.map(route => route.listed.dotted),

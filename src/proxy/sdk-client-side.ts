@@ -30,6 +30,9 @@ export function sdkClientSide(server: Server): ClientSide {
     },
     capabilities: () => server.getClientCapabilities(),
     sendListChanged: kind => listChanged[kind](),
+    sendResourceUpdated: uri => server.sendResourceUpdated({ uri }),
+    // Not sendLoggingMessage: hub filters by the level its client set (proxied-surface.ts).
+    sendLog: params => server.notification({ method: 'notifications/message', params }),
     createMessage: (params, options) => server.createMessage(params, options),
     elicitInput: (params, options) => server.elicitInput(params, options),
     listRoots: (params, options) => server.listRoots(params, options),

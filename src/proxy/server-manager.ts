@@ -12,6 +12,8 @@ import { slotStoreWriter } from './slot-store.js';
 import { Slots } from './slots.js';
 import { statusView } from './status-view.js';
 import { syncWithStore } from './store-sync.js';
+import { createProxiedSurface } from './proxied-surface.js';
+import { SurfaceListing } from './surface-listing.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
 export type {
   ManagerDeps,
@@ -24,7 +26,8 @@ export type {
 /**
  * The installed servers, proxied: one slot per store record (slots.ts) kept in step with db.json
  * (store-sync.ts), the routes of their tools (route-listing.ts) with list_changed to the client
- * (list-changed.ts), calls forwarded (call-forwarding.ts), autoStart servers started once the
+ * (list-changed.ts), calls forwarded (call-forwarding.ts), prompts, resources, completions and
+ * logging (proxied-surface.ts over surface-listing.ts), autoStart servers started once the
  * client has initialized (auto-start.ts). The client is seen only through deps.client.
  */
 export function createServerManager(deps: ManagerDeps, options: ServerManagerOptions = {}): ServerManager {
@@ -32,6 +35,13 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
   const memo = new ToolMemo(config.paths);
   const announce = listChangedAnnouncer(client, log);
+  const { surfaceListed, ...writer } = slotStoreWriter({
+    paths: config.paths,
+    store,
+    log,
+    memo,
+    toolsChanged: () => listing.rebuild(),
+  });
   const slots = new Slots({
     log,
     policy: { ...DEFAULT_BACKOFF, stableMs: config.proxy.stableMs, ...options.backoff },
@@ -39,6 +49,10 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
     child: {
       client,
+      surfaceEvents: {
+        resourceUpdated: (server, uri) => hooks.events.resourceUpdated(server, uri),
+        message: (server, params) => hooks.events.message(server, params),
+      },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
       ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
@@ -46,20 +60,43 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     stateDir: name => serverStateDir(config.paths, name),
-    ...slotStoreWriter({ paths: config.paths, store, log, memo, toolsChanged: () => listing.rebuild() }),
+    ...writer,
+    // The surface is built after the slots it serves; children call it only once started.
+    surfaceSeen: (slot, conn, reason) => hooks.surfaceSeen(slot, conn, reason),
   });
-  const sync = syncWithStore({ paths: config.paths, store, log, memo, slots, applied: () => listing.rebuild() });
+  const sync = syncWithStore({
+    paths: config.paths,
+    store,
+    log,
+    memo,
+    slots,
+    applied: () => {
+      listing.rebuild();
+      surfaceListing.rebuild();
+    },
+  });
   // Nothing to stop in an empty set: the first records are taken synchronously.
   void slots.reconcile(readRecordsNow(config.paths, store));
   const listing = new RouteListing(
     () => slots.records(),
     () => announce('tools'),
   );
+  const surfaceListing = new SurfaceListing(() => slots.records(), announce);
+  const hooks = createProxiedSurface({
+    slots,
+    listing: surfaceListing,
+    client,
+    log,
+    timeoutMs: callTimeoutMs,
+    surfaceListed,
+    refresh: sync.refresh,
+  });
   const forwarding = new CallForwarding(slots, () => listing.table, callTimeoutMs, sync.refresh);
   autoStartOnInitialize(client, slots, log);
   relayRootsChanged(client, slots);
 
   return {
+    surface: hooks.surface,
     list: mode => listing.table.lists[mode],
     refresh: sync.refresh,
     find: name => forwarding.find(name),

@@ -28,6 +28,8 @@ export interface SlotContext {
   toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
   /** The child sent these instructions at initialize, and the record holds something else. */
   instructionsSeen(slot: ServerSlot, instructions: string | undefined): Promise<void>;
+  /** A child is ready (at each start), or said its prompts or resources changed: proxied-surface.ts takes it from here. */
+  surfaceSeen?(slot: ServerSlot, conn: ChildConnection, reason: 'start' | 'changed'): Promise<void>;
   /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
   stateDir?(name: string): string;
 }
@@ -105,9 +107,10 @@ export class ServerSlot {
     if (this.#active === 0) this.#idle.used();
   }
 
-  /** The store record changed but not how the child is launched: a running child's tools stay. */
+  /** The store record changed but not how the child is launched: a running child's lists stay. */
   update(record: ServerWithTools): void {
-    this.#record = this.#conn ? { ...record, tools: this.#record.tools } : record;
+    const { tools, surface } = this.#record;
+    this.#record = this.#conn ? { ...record, tools, ...(surface && { surface }) } : record;
   }
 
   /** Reinstalled: the old child is stale and its crash history no longer applies. */
@@ -118,15 +121,9 @@ export class ServerSlot {
     this.reset();
   }
 
-  /** The child listed these tools (cached in the store under this stamp). */
-  keepTools(tools: CachedTool[], toolsUpdatedAt: string): void {
-    this.#record = { ...this.#record, tools, toolsUpdatedAt };
-  }
-
-  /** The instructions the child sent at initialize, as kept in the record (capped). */
-  keepInstructions(instructions: string | undefined): void {
-    const { instructions: _old, ...rest } = this.#record;
-    this.#record = instructions === undefined ? rest : { ...rest, instructions };
+  /** What the child told about itself (tools under their cache stamp, instructions, prompts and resources), as the store keeps it. */
+  keep(change: (record: ServerWithTools) => ServerWithTools): void {
+    this.#record = change(this.#record);
   }
 
   /** The running child, starting it (once, however many callers wait) when needed. */
@@ -183,6 +180,7 @@ export class ServerSlot {
         log: this.ctx.log,
         startTimeoutMs: this.ctx.startTimeoutMs,
         onToolsChanged: () => this.#onToolsChanged(generation),
+        onSurfaceChanged: () => this.#afterChange(generation, conn => this.ctx.surfaceSeen?.(this, conn, 'changed')),
         onExit: (code, signal) => this.#onExit(generation, code, signal),
       });
       // One deadline for the whole start: no state stays "starting" past the start timeout.
@@ -214,6 +212,7 @@ export class ServerSlot {
     await this.ctx.toolsListed(this, tools);
     const instructions = capInstructions(conn.instructions);
     if (instructions !== this.record.instructions) await this.ctx.instructionsSeen(this, instructions);
+    await this.ctx.surfaceSeen?.(this, conn, 'start');
     this.#idle.used();
     return conn;
   }
@@ -258,16 +257,20 @@ export class ServerSlot {
   }
 
   #onToolsChanged(generation: number): void {
+    this.#afterChange(generation, conn =>
+      conn
+        .listTools(this.ctx.startTimeoutMs)
+        .then(tools => this.ctx.toolsListed(this, tools))
+        .catch((error: unknown) => {
+          this.ctx.log.warn({ server: this.name, err: errorMessage(error) }, 'could not refresh the tools');
+        }),
+    );
+  }
+
+  // One refresh at a time, in the order the child announced them, and only for the current child.
+  #afterChange(generation: number, refresh: (conn: ChildConnection) => Promise<void> | undefined): void {
     this.#refreshing = this.#refreshing.then(async () => {
-      if (generation !== this.#generation || !this.conn) return;
-      try {
-        await this.ctx.toolsListed(this, await this.conn.listTools(this.ctx.startTimeoutMs));
-      } catch (error) {
-        this.ctx.log.warn(
-          { server: this.name, err: errorMessage(error) },
-          'could not refresh the tool list after list_changed',
-        );
-      }
+      if (generation === this.#generation && this.conn) await refresh(this.conn);
     });
   }
 

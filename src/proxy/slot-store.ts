@@ -2,12 +2,16 @@ import { existsSync } from 'node:fs';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
-import { writeToolCache } from '../store/tool-cache.js';
+import { readToolIssues, writeToolCache } from '../store/tool-cache.js';
+import type { CachedSurface } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { capInstructions } from './instructions-section.js';
 import { launchKey, type ToolMemo } from './records.js';
-import type { SlotContext } from './server-slot.js';
-import { issuesOf, sameTools } from './tool-intake.js';
+import type { ServerSlot, SlotContext } from './server-slot.js';
+import { issuesOf, sameJson, sameTools } from './tool-intake.js';
+
+/** Caches a child's prompts, resources and templates; false when they were already cached as they are. */
+export type SurfaceWriter = (slot: ServerSlot, surface: CachedSurface) => Promise<boolean>;
 
 /**
  * What a running child tells about itself (its tools, its instructions), kept in its slot and in
@@ -21,7 +25,7 @@ export function slotStoreWriter(deps: {
   memo: ToolMemo;
   /** A slot's tools changed: the routes are rebuilt. */
   toolsChanged(): void;
-}): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> {
+}): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> & { surfaceListed: SurfaceWriter } {
   const { paths, store, log, memo } = deps;
   return {
     async toolsListed(slot, tools) {
@@ -30,15 +34,15 @@ export function slotStoreWriter(deps: {
       if (same && existsSync(paths.toolsFile(slot.name))) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
-      slot.keepTools(tools, toolsUpdatedAt);
+      slot.keep(record => ({ ...record, tools, toolsUpdatedAt }));
       if (!same) deps.toolsChanged();
       // db.json gets the stamp; tools/<name>.json the list.
       await store
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
-          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools));
-          memo.remember(slot.name, toolsUpdatedAt, tools);
+          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools), slot.record.surface);
+          memo.remember(slot.name, toolsUpdatedAt, tools, slot.record.surface);
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;
         })
@@ -46,11 +50,32 @@ export function slotStoreWriter(deps: {
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
         );
     },
+    // Beside the tools in tools/<name>.json, under a new stamp so other hubs re-read it.
+    async surfaceListed(slot, surface) {
+      if (slot.record.surface && sameJson(surface, slot.record.surface)) return false;
+      const toolsUpdatedAt = new Date().toISOString();
+      const key = launchKey(slot.record);
+      slot.keep(record => ({ ...record, surface, toolsUpdatedAt }));
+      await store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (!record || launchKey(record) !== key) return;
+          const { tools } = slot.record;
+          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, readToolIssues(paths, slot.name), surface);
+          memo.remember(slot.name, toolsUpdatedAt, tools, surface);
+          record.toolsUpdatedAt = toolsUpdatedAt;
+          delete record.tools;
+        })
+        .catch(error =>
+          log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the prompts and resources'),
+        );
+      return true;
+    },
     // Kept in the record so registry.list and hub's own instructions show them with no child running.
     async instructionsSeen(slot, instructions) {
       const kept = capInstructions(instructions);
       const key = launchKey(slot.record);
-      slot.keepInstructions(kept);
+      slot.keep(({ instructions: _old, ...rest }) => (kept === undefined ? rest : { ...rest, instructions: kept }));
       await store
         .update(data => {
           const record = data.servers[slot.name];

@@ -147,6 +147,10 @@ const canonical = (value: unknown): unknown => {
   );
 };
 
+/** Whether two JSON values are the same, compared canonically (key order ignored). */
+export const sameJson = (a: unknown, b: unknown): boolean =>
+  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
 /** Whether two tool lists are the same, compared canonically (key order ignored). */
 export const sameTools = (a: readonly CachedTool[], b: readonly CachedTool[]): boolean =>
   a.length === b.length && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));

@@ -2,6 +2,7 @@ import type { LineKind } from '../wire/stdio-transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../core/naming.js';
+import type { ProxiedSurface } from './surface-types.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -15,6 +16,8 @@ export interface ProxiedTools {
   find(
     name: string,
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
+  /** Prompts, resources, completions and logging of the installed servers (proxied-surface.ts). */
+  readonly surface?: ProxiedSurface;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

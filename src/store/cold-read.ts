@@ -12,6 +12,8 @@ export interface LeanServer {
   readonly name: string;
   readonly order: number;
   readonly tools: Json[];
+  /** Its cached prompts, resources and templates (schema.ts CachedSurfaceSchema), when it has them. */
+  readonly surface?: { prompts: Json[]; resources: Json[]; resourceTemplates: Json[] };
 }
 
 const isObject = (value: unknown): value is Json =>
@@ -70,6 +72,26 @@ const isToolIssue = (issue: unknown): boolean =>
 
 type Check = (value: unknown) => boolean;
 
+const isOptionalString = (value: unknown): boolean => value === undefined || isString(value);
+const listOf =
+  (check: Check): Check =>
+  value =>
+    Array.isArray(value) && value.every(check);
+const isPrompt: Check = prompt =>
+  isObject(prompt) &&
+  isString(prompt.name) &&
+  isOptionalString(prompt.description) &&
+  (prompt.arguments === undefined ||
+    listOf(argument => isObject(argument) && isString(argument.name))(prompt.arguments));
+const isResource: Check = resource => isObject(resource) && isString(resource.uri) && isString(resource.name);
+const isTemplate: Check = template => isObject(template) && isString(template.uriTemplate) && isString(template.name);
+
+export const COLD_SURFACE_FIELDS: Readonly<Record<string, Check>> = {
+  prompts: listOf(isPrompt),
+  resources: listOf(isResource),
+  resourceTemplates: listOf(isTemplate),
+};
+
 // Every field of schema.ts's ServerRecordSchema and ToolCacheFileSchema, by hand (zod costs the
 // lane its head start), with the ones a record must have. A field this table does not know makes
 // the lane hand over rather than guess, so a field added to the schema can never be let through
@@ -102,6 +124,7 @@ export const COLD_TOOL_FILE_FIELDS: Readonly<Record<string, Check>> = {
   updatedAt: isString,
   tools: isToolList,
   issues: value => Array.isArray(value) && value.every(isToolIssue),
+  surface: value => hasOnly(value, COLD_SURFACE_FIELDS, Object.keys(COLD_SURFACE_FIELDS)),
 };
 export const COLD_TOOL_FILE_REQUIRED = ['server', 'updatedAt', 'tools'] as const;
 
@@ -113,14 +136,15 @@ function hasOnly(value: unknown, fields: Readonly<Record<string, Check>>, requir
 const isServerRecord = (record: unknown, key: string): record is Json =>
   hasOnly(record, COLD_SERVER_FIELDS, COLD_SERVER_REQUIRED) && record.name === key;
 
-function toolsOf(paths: HubPaths, record: Json): Json[] | undefined {
+function cacheOf(paths: HubPaths, record: Json): Pick<LeanServer, 'tools' | 'surface'> | undefined {
   const inline = (record.tools as Json[] | undefined) ?? [];
-  if (record.toolsUpdatedAt === undefined) return inline;
+  if (record.toolsUpdatedAt === undefined) return { tools: inline };
   const file = readJson(paths.toolsFile(record.name as string));
-  if (file === null) return inline;
+  if (file === null) return { tools: inline };
   // A damaged cache file is a case the full hub handles (it falls back to the inline list).
   if (!hasOnly(file, COLD_TOOL_FILE_FIELDS, COLD_TOOL_FILE_REQUIRED) || file.server !== record.name) return undefined;
-  return file.tools as Json[];
+  const tools = file.tools as Json[];
+  return file.surface === undefined ? { tools } : { tools, surface: file.surface as LeanServer['surface'] & object };
 }
 
 /** The installed servers and their cached tools, or undefined when the full hub must read the store. */
@@ -133,9 +157,9 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
   const servers: LeanServer[] = [];
   for (const [key, record] of Object.entries(db.servers)) {
     if (!isServerRecord(record, key)) return undefined;
-    const tools = toolsOf(paths, record);
-    if (!tools) return undefined;
-    servers.push({ name: key, order: record.order as number, tools });
+    const cache = cacheOf(paths, record);
+    if (!cache) return undefined;
+    servers.push({ name: key, order: record.order as number, ...cache });
   }
   return servers;
 }

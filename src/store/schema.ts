@@ -79,8 +79,8 @@ export const ServerRecordSchema = z.object({
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
-/** A record with its cached tools attached (in memory only; the tools live in tools/<name>.json). */
-export type ServerWithTools = ServerRecord & { tools: CachedTool[] };
+/** A record with its cached tools (and surface) attached (in memory only; they live in tools/<name>.json). */
+export type ServerWithTools = ServerRecord & { tools: CachedTool[]; surface?: CachedSurface };
 
 /** What hub left out of or cut in a child's tools/list (proxy/tool-intake.ts), shown by registry.list { server }. */
 export const ToolIssueSchema = z.object({
@@ -90,12 +90,38 @@ export const ToolIssueSchema = z.object({
 });
 export type ToolIssue = z.infer<typeof ToolIssueSchema>;
 
-// The cache file of one server: HUB_HOME/tools/<name>.json.
+// What else a child offers, kept verbatim like its tools so prompts/list and resources/list are
+// answered with no child running (proxy/surface-intake.ts bounds them).
+export const CachedPromptSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  arguments: z.array(z.looseObject({ name: z.string() })).optional(),
+});
+export type CachedPrompt = z.infer<typeof CachedPromptSchema>;
+
+export const CachedResourceSchema = z.looseObject({ uri: z.string(), name: z.string() });
+export type CachedResource = z.infer<typeof CachedResourceSchema>;
+
+export const CachedResourceTemplateSchema = z.looseObject({ uriTemplate: z.string(), name: z.string() });
+export type CachedResourceTemplate = z.infer<typeof CachedResourceTemplateSchema>;
+
+/** A child's prompts, resources and resource templates as last listed (each complete, every page). */
+export const CachedSurfaceSchema = z.object({
+  prompts: z.array(CachedPromptSchema),
+  resources: z.array(CachedResourceSchema),
+  resourceTemplates: z.array(CachedResourceTemplateSchema),
+});
+export type CachedSurface = z.infer<typeof CachedSurfaceSchema>;
+
+export const emptySurface = (): CachedSurface => ({ prompts: [], resources: [], resourceTemplates: [] });
+
+// The cache file of one server: HUB_HOME/tools/<name>.json (its tools, and the rest it offers).
 export const ToolCacheFileSchema = z.object({
   server: z.string(),
   updatedAt: z.string(),
   tools: z.array(CachedToolSchema),
   issues: z.array(ToolIssueSchema).optional(),
+  surface: CachedSurfaceSchema.optional(),
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 

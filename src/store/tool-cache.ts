@@ -4,6 +4,7 @@ import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';
 import { readIfExists } from './lock-file.js';
 import {
   ToolCacheFileSchema,
+  type CachedSurface,
   type CachedTool,
   type ServerRecord,
   type ServerWithTools,
@@ -25,7 +26,7 @@ export function readToolIssues(paths: HubPaths, name: string): ToolIssue[] {
   return readToolCacheFile(paths, name)?.issues ?? [];
 }
 
-function readToolCacheFile(paths: HubPaths, name: string): ToolCacheFile | undefined {
+export function readToolCacheFile(paths: HubPaths, name: string): ToolCacheFile | undefined {
   let text: string | undefined;
   try {
     text = readIfExists(paths.toolsFile(name));
@@ -52,9 +53,16 @@ export function writeToolCache(
   tools: readonly CachedTool[],
   updatedAt: string,
   issues: readonly ToolIssue[] = [],
+  surface?: CachedSurface,
 ): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
-  const body = ToolCacheFileSchema.parse({ server: name, updatedAt, tools, ...(issues.length > 0 && { issues }) });
+  const body = ToolCacheFileSchema.parse({
+    server: name,
+    updatedAt,
+    tools,
+    ...(issues.length > 0 && { issues }),
+    ...(surface !== undefined && { surface }),
+  });
   const file = paths.toolsFile(name);
   sweepAtomicTemps(file);
   writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`);
@@ -65,12 +73,13 @@ export function removeToolCache(paths: HubPaths, name: string): void {
 }
 
 /**
- * The record's tools: its cache file once one was written for this install (toolsUpdatedAt is
+ * The record's tools (and surface: prompts, resources, templates): its cache file once one was written for this install (toolsUpdatedAt is
  * set), else the inline list of an older db.json, else none yet.
  */
 export function withTools(paths: HubPaths, record: ServerRecord): ServerWithTools {
-  const fromFile = record.toolsUpdatedAt === undefined ? undefined : readToolCache(paths, record.name);
-  return { ...record, tools: fromFile ?? record.tools ?? [] };
+  const file = record.toolsUpdatedAt === undefined ? undefined : readToolCacheFile(paths, record.name);
+  const tools = file?.tools ?? record.tools ?? [];
+  return file?.surface === undefined ? { ...record, tools } : { ...record, tools, surface: file.surface };
 }
 
 export const allWithTools = (paths: HubPaths, records: Iterable<ServerRecord>): ServerWithTools[] =>

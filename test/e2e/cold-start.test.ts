@@ -8,6 +8,7 @@ import { makeHubHome } from '../helpers/home.js';
 import { initialize, initialized, spawnRawHub } from '../helpers/raw-rpc.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { ECHO, commandRecord, putRecords } from '../proxy/harness.js';
+import { writeToolCache } from '../../src/store/tool-cache.js';
 
 // The cold-start lane (src/cold-start/) answers initialize and tools/list before the SDK loads.
 // These drive the built bin with raw JSON-RPC and compare every answer with a hub that never
@@ -164,6 +165,57 @@ describe('cold-start lane', () => {
     expect(await laneAnswered(home)).toEqual([0]);
     expect(((list.result as Json).tools as Json[]).map(tool => tool.name)).toContain('echo.echo');
     expect(list).toEqual((await referenceAnswers(home, initialize(1))).list);
+  });
+
+  test('answers prompts/list, resources/list (every page) and resources/templates/list as the full hub does', async () => {
+    const home = await seededHome();
+    const paths = loadConfig({ HUB_HOME: home }).paths;
+    const stamp = '2026-03-04T00:00:00.000Z';
+    const surface = {
+      prompts: [
+        { name: 'review', title: 'Review', arguments: [{ name: 'file', required: true }] },
+        { name: 'a_prompt_with_a_name_far_too_long_for_forty_characters' },
+      ],
+      resources: Array.from({ length: 250 }, (_, i) => ({ uri: `docs://page/${i}`, name: `page ${i}` })),
+      resourceTemplates: [{ uriTemplate: 'docs://page/{n}', name: 'page' }],
+    };
+    const store = openStore(paths);
+    await putRecords(store, commandRecord('docs', [ECHO], { toolsUpdatedAt: stamp }));
+    await store.update(() => writeToolCache(paths, 'docs', echoTools, stamp, [], surface));
+
+    const requests = [
+      { id: 'prompts', method: 'prompts/list' },
+      { id: 'resources', method: 'resources/list' },
+      { id: 'templates', method: 'resources/templates/list', params: {} },
+    ];
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1), initialized, ...requests);
+    const answers = [await hub.response('prompts'), await hub.response('resources'), await hub.response('templates')];
+    // The next pages, with the lane's cursors (by now perhaps answered by the full hub: the same).
+    const cursor2 = (answers[1]!.result as Json).nextCursor as string;
+    hub.write({ id: 'page2', method: 'resources/list', params: { cursor: cursor2 } });
+    const page2 = await hub.response('page2');
+    const cursor3 = (page2.result as Json).nextCursor as string;
+    hub.write({ id: 'page3', method: 'resources/list', params: { cursor: cursor3 } });
+    const page3 = await hub.response('page3');
+    expect(await hub.end()).toBe(0);
+    expect((await laneAnswered(home))[0]).toBeGreaterThanOrEqual(4);
+
+    const more = [
+      ...requests,
+      { id: 'page2', method: 'resources/list', params: { cursor: cursor2 } },
+      { id: 'page3', method: 'resources/list', params: { cursor: cursor3 } },
+    ];
+    const reference = await askHub({ HUB_HOME: home }, initialize(1), 'list', more);
+    expect([...answers, page2, page3]).toEqual(reference.more);
+    const prompts = (answers[0]!.result as Json).prompts as Json[];
+    expect(prompts.map(prompt => prompt.name)).toEqual([
+      'docs_review',
+      expect.stringMatching(/^docs_a_prompt_.{1,30}$/),
+    ]);
+    const pages = [answers[1], page2, page3].map(page => ((page!.result as Json).resources as Json[]).length);
+    expect(pages).toEqual([100, 100, 50]);
+    expect((page3.result as Json).nextCursor).toBeUndefined();
   });
 
   test('stdin closing during the cold start ends hub with exit code 0', async () => {

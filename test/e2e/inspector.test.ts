@@ -8,7 +8,11 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS } from '../helpers/hub.js';
+import { SERVER_JS, fixture } from '../helpers/hub.js';
+import { loadConfig } from '../../src/core/config.js';
+import { openStore } from '../../src/store/store.js';
+import { writeToolCache } from '../../src/store/tool-cache.js';
+import { commandRecord, putRecords } from '../proxy/harness.js';
 
 const HUB_TOOLS = [
   'registry_search',
@@ -95,5 +99,29 @@ const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; ad
     };
     expect(result.isError, result.content[0]?.text).toBeFalsy();
     expect(result.structuredContent?.port).toBeGreaterThan(0);
+  }, 90_000);
+
+  test('prompts/list, resources/list and resources/read of an installed server through hub', async () => {
+    const home = await makeHubHome();
+    const paths = loadConfig({ HUB_HOME: home }).paths;
+    const store = openStore(paths);
+    const stamp = '2026-03-04T00:00:00.000Z';
+    // Cached as a first start leaves it: listed without starting the child, read from it.
+    await putRecords(store, commandRecord('bulk', [fixture('surface-server.mjs')], { toolsUpdatedAt: stamp }));
+    const surface = {
+      prompts: [{ name: 'review', arguments: [{ name: 'file', required: true }] }],
+      resources: [{ uri: 'bulk://item/7', name: 'item-7', mimeType: 'text/plain' }],
+      resourceTemplates: [{ uriTemplate: 'bulk://item/{id}', name: 'item' }],
+    };
+    await store.update(() => writeToolCache(paths, 'bulk', [], stamp, [], surface));
+
+    const prompts = (await inspect(home, ['--method', 'prompts/list'])) as { prompts: { name: string }[] };
+    expect(prompts.prompts.map(prompt => prompt.name)).toEqual(['bulk_review']);
+    const resources = (await inspect(home, ['--method', 'resources/list'])) as { resources: { uri: string }[] };
+    expect(resources.resources.map(resource => resource.uri)).toEqual(['bulk://item/7']);
+    const read = (await inspect(home, ['--method', 'resources/read', '--uri', 'bulk://item/7'])) as {
+      contents: { text: string }[];
+    };
+    expect(read.contents[0]?.text).toBe('contents of bulk://item/7');
   }, 90_000);
 });

@@ -8,18 +8,38 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { hubPaths } from '../../src/core/paths.js';
 import {
+  COLD_SURFACE_FIELDS,
   COLD_SERVER_FIELDS,
   COLD_SERVER_REQUIRED,
   COLD_TOOL_FILE_FIELDS,
   COLD_TOOL_FILE_REQUIRED,
   leanServers,
 } from '../../src/store/cold-read.js';
-import { STORE_VERSION, ServerRecordSchema, ToolCacheFileSchema } from '../../src/store/schema.js';
+import { CachedSurfaceSchema, STORE_VERSION, ServerRecordSchema, ToolCacheFileSchema } from '../../src/store/schema.js';
 import { openStore } from '../../src/store/store.js';
 import { allWithTools } from '../../src/store/tool-cache.js';
-import { ODD_VALUES, STORE_FIXTURES, db, server, tool, type StoreFixture } from './fixtures.js';
+import {
+  ODD_VALUES,
+  STORE_FIXTURES,
+  db,
+  prompt,
+  resource,
+  server,
+  template,
+  tool,
+  type StoreFixture,
+} from './fixtures.js';
 
-type Listing = { name: string; order: number; tools: string[] }[];
+type Listing = { name: string; order: number; tools: string[]; surface: string[][] }[];
+type Named = { name?: unknown; uri?: unknown; uriTemplate?: unknown };
+type Surface = { prompts: Named[]; resources: Named[]; resourceTemplates: Named[] } | undefined;
+
+// Prompt names, resource URIs and template URIs: what each lane lists from the cache.
+const surfaceOf = (surface: Surface): string[][] => [
+  (surface?.prompts ?? []).map(p => String(p.name)),
+  (surface?.resources ?? []).map(r => String(r.uri)),
+  (surface?.resourceTemplates ?? []).map(t => String(t.uriTemplate)),
+];
 
 const root = mkdtempSync(join(tmpdir(), 'hub-test-cold-read-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,7 +61,15 @@ const sorted = (listing: Listing): Listing => [...listing].sort((a, b) => a.name
 function cold(fixture: StoreFixture): Listing | undefined {
   const servers = leanServers(homeWith(fixture), STORE_VERSION);
   return (
-    servers && sorted(servers.map(s => ({ name: s.name, order: s.order, tools: s.tools.map(t => String(t.name)) })))
+    servers &&
+    sorted(
+      servers.map(s => ({
+        name: s.name,
+        order: s.order,
+        tools: s.tools.map(t => String(t.name)),
+        surface: surfaceOf(s.surface),
+      })),
+    )
   );
 }
 
@@ -50,7 +78,14 @@ async function full(fixture: StoreFixture): Promise<Listing | 'refused'> {
   try {
     const data = await openStore(paths).read();
     const servers = allWithTools(paths, Object.values(data.servers));
-    return sorted(servers.map(s => ({ name: s.name, order: s.order, tools: s.tools.map(t => t.name) })));
+    return sorted(
+      servers.map(s => ({
+        name: s.name,
+        order: s.order,
+        tools: s.tools.map(t => t.name),
+        surface: surfaceOf(s.surface),
+      })),
+    );
   } catch {
     return 'refused';
   }
@@ -81,6 +116,36 @@ describe('the cold reader and the store agree', () => {
     expect(answered).toBeGreaterThan(10);
   });
 
+  test('every surface field, and each field of its entries, set to a value of each JSON type', async () => {
+    const entries = { prompts: prompt('p'), resources: resource('r'), resourceTemplates: template('t') };
+    const good = { prompts: [prompt('p')], resources: [resource('r')], resourceTemplates: [template('t')] };
+    let answered = 0;
+    for (const [field, entry] of Object.entries(entries)) {
+      for (const key of [...Object.keys(entry), 'arguments']) {
+        for (const value of [...ODD_VALUES, [{ name: 'a' }], [{ title: 'no name' }]]) {
+          const surface = { ...good, [field]: [{ ...entry, [key]: value }] };
+          const fixture = {
+            name: `surface ${field}[0].${key} = ${JSON.stringify(value)}`,
+            db: db({ a: server('a', { toolsUpdatedAt: '2026-01-02T00:00:00.000Z', tools: [tool('inline')] }) }),
+            tools: { a: JSON.stringify({ server: 'a', updatedAt: 'x', tools: [tool('x')], surface }) },
+          };
+          await expectAgreement(fixture);
+          if (cold(fixture) !== undefined) answered += 1;
+        }
+      }
+      for (const value of ODD_VALUES) {
+        await expectAgreement({
+          name: `surface ${field} = ${JSON.stringify(value)}`,
+          db: db({ a: server('a', { toolsUpdatedAt: '2026-01-02T00:00:00.000Z' }) }),
+          tools: {
+            a: JSON.stringify({ server: 'a', updatedAt: 'x', tools: [], surface: { ...good, [field]: value } }),
+          },
+        });
+      }
+    }
+    expect(answered).toBeGreaterThan(10);
+  });
+
   test('every tools/<name>.json field, set to a value of each JSON type', async () => {
     const base = { server: 'a', updatedAt: '2026-01-02T00:00:00.000Z', tools: [tool('x')] };
     for (const field of Object.keys(ToolCacheFileSchema.shape)) {
@@ -106,6 +171,11 @@ describe("the cold reader's hand-written checks follow schema.ts", () => {
   test('server records: the same fields, the same ones required', () => {
     expect(Object.keys(COLD_SERVER_FIELDS).sort()).toEqual(Object.keys(ServerRecordSchema.shape).sort());
     expect([...COLD_SERVER_REQUIRED].sort()).toEqual(required(ServerRecordSchema.shape));
+  });
+
+  test('the surface in tools/<name>.json: the same fields, all required', () => {
+    expect(Object.keys(COLD_SURFACE_FIELDS).sort()).toEqual(Object.keys(CachedSurfaceSchema.shape).sort());
+    expect(Object.keys(COLD_SURFACE_FIELDS).sort()).toEqual(required(CachedSurfaceSchema.shape));
   });
 
   test('tools/<name>.json: the same fields, the same ones required', () => {

@@ -26,6 +26,25 @@ export const tool = (name: string, extra: Json = {}): Json => ({
   ...extra,
 });
 
+export const prompt = (name: string, extra: Json = {}): Json => ({
+  name,
+  title: `The ${name} prompt`,
+  description: `the ${name} prompt`,
+  arguments: [{ name: 'topic', required: true }],
+  ...extra,
+});
+export const resource = (name: string, extra: Json = {}): Json => ({
+  uri: `demo://${name}`,
+  name,
+  mimeType: 'text/plain',
+  ...extra,
+});
+export const template = (name: string, extra: Json = {}): Json => ({
+  uriTemplate: `demo://${name}/{id}`,
+  name,
+  ...extra,
+});
+
 export const server = (name: string, extra: Json = {}): Json => ({
   name,
   command: 'node',
@@ -85,6 +104,36 @@ export const STORE_FIXTURES: readonly StoreFixture[] = [
       }),
     },
     coldAnswers: true,
+  },
+  {
+    name: 'a server with prompts, resources and templates cached beside its tools',
+    db: db({ everything: cached('everything') }),
+    tools: {
+      everything: toolFile('everything', [tool('echo')], {
+        surface: {
+          prompts: [prompt('simple', { arguments: undefined }), prompt('args', { icons: [{ src: 'x.png' }] })],
+          resources: [resource('one'), resource('two', { annotations: { priority: 1 } })],
+          resourceTemplates: [template('item')],
+        },
+      }),
+    },
+    coldAnswers: true,
+  },
+  {
+    name: 'a cached surface with a field hub does not know',
+    db: db({ a: cached('a') }),
+    tools: {
+      a: toolFile('a', [tool('x')], {
+        surface: { prompts: [], resources: [resource('r')], resourceTemplates: [], future: [] },
+      }),
+    },
+  },
+  {
+    name: 'a cached resource without a uri',
+    db: db({ a: cached('a', { tools: [tool('inline')] }) }),
+    tools: {
+      a: toolFile('a', [tool('x')], { surface: { prompts: [], resources: [{ name: 'r' }], resourceTemplates: [] } }),
+    },
   },
   {
     name: 'every optional field set',
