@@ -2,7 +2,16 @@ import type { LineKind } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import { RpcError } from './wire/rpc-error.js';
@@ -14,6 +23,8 @@ import { sdkClientSide } from './proxy/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
+import { createHubResources } from './tools/hub-resources.js';
+import type { ResourceSource } from './proxy/resource-source.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
@@ -81,6 +92,18 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
   });
   const ready = createToolListing(table.list(), proxied, mode);
+  // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
+  const hubResources = createHubResources({
+    store,
+    paths: config.paths,
+    log,
+    processes: processGroup.manager,
+    servers: registryGroup.servers,
+    notifyUpdated: uri => {
+      if (client.initialized()) server.sendResourceUpdated({ uri }).catch(() => undefined);
+    },
+  });
+  registerOwnResources(server, hubResources);
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
@@ -123,8 +146,44 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     fastPath: sendRaw => proxied.fastPath?.(sendRaw),
     proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
     async close() {
+      hubResources.close();
       await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
       await server.close().catch(() => undefined);
     },
   };
+}
+
+// MERGE: stands in for the resources/* handlers over every ResourceSource (proxied servers and
+// hub's own) until they land; the merge deletes this function and its call and adds
+// hubResources to that array (and hubResources.close() stays in close()).
+function registerOwnResources(server: Server, source: ResourceSource): void {
+  server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  const owned = (uri: string): void => {
+    if (!source.owns(uri))
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Resource ${JSON.stringify(uri)} not found: resources/list shows the URIs.`,
+        {
+          uri,
+        },
+      );
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [...(await source.resources())] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [...(await source.templates())],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    owned(request.params.uri);
+    return source.read(request.params.uri, { signal: extra.signal });
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async request => {
+    owned(request.params.uri);
+    await source.subscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async request => {
+    owned(request.params.uri);
+    await source.unsubscribe(request.params.uri);
+    return {};
+  });
 }

@@ -11,11 +11,13 @@ import {
   WAIT_MAX_MS,
 } from '../process/inputs.js';
 import { compileLinePattern } from '../process/line-match.js';
-import type { createProcessManager } from '../process/manager.js';
-import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
+import type { ProcessManager } from '../process/manager.js';
+import { renderKill, renderLogs, renderStart } from '../process/render.js';
 import { ProcessViewSchema, toProcessView } from '../process/view.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
+import { logLink } from './hub-uris.js';
+import { ListProcessesOutput, processListResult } from './process-list.js';
 
 const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
 
@@ -76,13 +78,6 @@ const ListInput = z.strictObject({
   status: ProcessStatusSchema.optional().describe('Only processes with this status'),
   tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
   name: ProcessName.optional().describe('Only processes with this name'),
-});
-
-const ListOutput = z.object({
-  processes: z.array(ProcessViewSchema),
-  total: z.number().int(),
-  running: z.number().int(),
-  next: z.string().describe('What to call next, with the ids filled in'),
 });
 
 const LogsInput = z.strictObject({
@@ -198,10 +193,10 @@ function nextAfterLogs(id: string, cursor: number, more: boolean): string {
 
 // start_process, list_processes, get_process_logs, kill_process, get_free_port: thin handlers
 // over the ProcessManager (src/process/), which the CLI uses too.
-export function createProcessTools(deps: ToolDeps): ToolGroup {
+export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Promise<ProcessManager> } {
   const { config } = deps;
   // The process code (spawning, logs, ports) loads on the first call: listing needs only schemas.
-  let manager: Promise<ReturnType<typeof createProcessManager>> | undefined;
+  let manager: Promise<ProcessManager> | undefined;
   const managerOf = () =>
     (manager ??= import('../process/manager.js').then(module =>
       module.createProcessManager({
@@ -263,7 +258,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         log_tail: outcome.tail,
         next: nextAfterStart(view.id, view.status),
       };
-      return { structured, text: renderStart(view, outcome.wait, outcome.tail) };
+      return { structured, text: renderStart(view, outcome.wait, outcome.tail), content: [logLink(view)] };
     },
   });
 
@@ -274,18 +269,9 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
       'Every process started with start_process (by any hub on this machine) with its current status: running, exited (with exit code), ' +
       'killed or failed. Read-only. Next: get_process_logs {id} or kill_process {id}.',
     input: ListInput,
-    output: ListOutput,
+    output: ListProcessesOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input) {
-      const records = await (await managerOf()).list(input);
-      const processes = records.map(toProcessView);
-      const running = processes.filter(view => view.status === 'running').length;
-      const next =
-        processes.length === 0
-          ? 'No processes. Start one with start_process.'
-          : 'get_process_logs {"id":"<id>"} reads a process\'s output; kill_process {"id":"<id>"} stops one.';
-      return { structured: { processes, total: processes.length, running, next }, text: renderList(processes) };
-    },
+    run: async input => processListResult(await managerOf(), input),
   });
 
   const getProcessLogs = defineTool({
@@ -318,7 +304,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         log_file: record.logFile,
         next: nextAfterLogs(record.id, slice.nextCursor, slice.truncated && input.cursor !== undefined),
       };
-      return { structured, text: renderLogs(slice, input.cursor !== undefined) };
+      return { structured, text: renderLogs(slice, input.cursor !== undefined), content: [logLink(record)] };
     },
   });
 
@@ -386,6 +372,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   return {
     tools: [startProcess, listProcesses, getProcessLogs, killProcess, getFreePort],
+    // The same manager serves hub's own resources (tools/hub-resources.ts).
+    manager: managerOf,
     close: async () => (manager ? (await manager).close() : undefined),
   };
 }
