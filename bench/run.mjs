@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--only proxy,store] [--out dir] [--no-profile]
+// npm run bench [-- --quick] [--only proxy,store] [--out dir] [--no-profile] [--no-instructions]
 // Measures hub against references taken in the same run; prints a table and writes
 // bench/results/latest.json plus a dated copy. See bench/README.md.
 import { existsSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { HUB_JS } from './lib/mcp.mjs';
 
 const SECTIONS = {
   proxy: () => import('./sections/proxy.mjs').then(m => m.proxySection),
+  instructions: () => import('./sections/instructions.mjs').then(m => m.instructionsSection),
   profile: () => import('./sections/profile.mjs').then(m => m.profileSection),
   coldStart: () => import('./sections/cold-start.mjs').then(m => m.coldStartSection),
   memory: () => import('./sections/memory.mjs').then(m => m.memorySection),
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
+    'no-instructions': { type: 'boolean', default: false },
   },
 });
 
@@ -36,9 +38,7 @@ const log = message => process.stderr.write(`${message}\n`);
 async function main() {
   if (!existsSync(HUB_JS)) throw new Error(`${HUB_JS} is missing: run npm run build (npm install does it) first`);
   installExitHandlers();
-  const names = values.only
-    ? values.only.split(',')
-    : Object.keys(SECTIONS).filter(n => !(n === 'profile' && values['no-profile']));
+  const names = values.only ? values.only.split(',') : Object.keys(SECTIONS).filter(n => !values[`no-${n}`]);
   for (const name of names)
     if (!SECTIONS[name]) throw new Error(`unknown section ${name}; sections: ${Object.keys(SECTIONS).join(', ')}`);
   const started = Date.now();

@@ -31,7 +31,7 @@ import { HUB_VERSION } from './core/version.js';
 
 export interface Hub {
   readonly server: Server;
-  /** The transport-level lane for proxied tools/call (see proxy/fast-path.ts), when there is one. */
+  /** The transport-level lane for proxied tools/call (see wire/fast-path.ts), when there is one. */
   fastPath(
     sendRaw: (line: string, kind: LineKind) => Promise<void>,
   ): ((message: Record<string, unknown>) => boolean) | undefined;

@@ -19,7 +19,14 @@ const baseEnv = () => ({
 });
 
 /** Spawn command over stdio and complete initialize; returns the client, the server pid and a closer. */
-export async function connectStdio({ command = process.execPath, args, env = {}, name = 'hub-bench', cwd }) {
+export async function connectStdio({
+  command = process.execPath,
+  args,
+  env = {},
+  name = 'hub-bench',
+  cwd,
+  timeoutMs = undefined,
+}) {
   const transport = new StdioClientTransport({ command, args, env: { ...baseEnv(), ...env }, stderr: 'pipe', cwd });
   let stderr = '';
   // Drain stderr continuously (an unread pipe would block the server) and keep its tail for errors.
@@ -36,7 +43,7 @@ export async function connectStdio({ command = process.execPath, args, env = {},
   };
   const unregister = onCleanup(close);
   try {
-    await client.connect(transport);
+    await client.connect(transport, timeoutMs === undefined ? undefined : { timeout: timeoutMs });
   } catch (error) {
     await close();
     throw new Error(

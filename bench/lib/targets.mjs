@@ -43,11 +43,12 @@ export const naiveTarget = async () => target('naive', await spawnNaiveProxy(), 
 export async function registerEverything(home, everythingTools, names = ['everything']) {
   const hub = await spawnHub(home);
   try {
-    const tools = await toolNames(hub.client);
-    if (tools.includes('registry.install')) {
+    // hub lists its tools as registry_install (underscore, the default) or registry.install (dotted).
+    const install = (await toolNames(hub.client)).find(n => n === 'registry_install' || n === 'registry.install');
+    if (install) {
       try {
         for (const name of names)
-          await callTool(hub.client, 'registry.install', {
+          await callTool(hub.client, install, {
             command: process.execPath,
             args: [EVERYTHING_JS, 'stdio'],
             name,
@@ -70,7 +71,8 @@ export async function registerEverything(home, everythingTools, names = ['everyt
 export async function hubTarget(home, extraEnv = {}) {
   const connection = await spawnHub(home, extraEnv);
   const tools = await toolNames(connection.client);
-  if (!tools.includes('everything.echo')) {
+  // Listed as everything_echo by default; hub takes a call in either spelling.
+  if (!tools.includes('everything_echo') && !tools.includes('everything.echo')) {
     await connection.close();
     throw new Unavailable(`hub does not list everything.echo yet (it lists ${tools.length} tools)`);
   }

@@ -60,7 +60,8 @@ export async function profileSection({ quick, log, shared }) {
   const hub = await profiled('hub', HUB_JS, [], { HUB_HOME: home }, 'everything.echo');
   const hubTools = (await hub.target.connection.client.listTools()).tools.map(t => t.name);
   let hubMissing;
-  if (!hubTools.includes('everything.echo')) hubMissing = 'hub does not list everything.echo yet';
+  if (!hubTools.includes('everything_echo') && !hubTools.includes('everything.echo'))
+    hubMissing = 'hub does not list everything.echo yet';
   else {
     const probe = await hub.target.call().catch(error => ({ isError: true, content: [{ text: error.message }] }));
     if (probe.isError) hubMissing = `everything.echo through hub failed: ${probe.content?.[0]?.text}`;

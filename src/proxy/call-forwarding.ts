@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../core/errors.js';
-import { forwardCall, sdkCaller, type Caller } from './forward.js';
+import type { FastForwarder } from '../wire/fast-path.js';
+import { forwardCall, sdkCaller } from './forward.js';
 import type { Route, RouteTable } from './routes.js';
 import type { Slots } from './slots.js';
 import { unavailable } from './status-view.js';
@@ -8,9 +9,9 @@ import type { ServerExtra } from './types.js';
 
 type Args = Record<string, unknown> | undefined;
 
-/** One route's forwarders: for a Caller (the fast path) and for the SDK Server's request context. */
+/** One route's forwarders: for the fast path (raw bytes back) and for the SDK Server's request context. */
 interface RouteForwarders {
-  readonly withCaller: (args: Args, caller: Caller) => Promise<CallToolResult>;
+  readonly fast: FastForwarder;
   readonly withExtra: (args: Args, extra: ServerExtra) => Promise<CallToolResult>;
 }
 
@@ -33,21 +34,31 @@ export class CallForwarding {
     let forwarders = this.#cache.get(route);
     if (forwarders === undefined) {
       const { slots, timeoutMs } = this;
-      const withCaller = (args: Args, caller: Caller): Promise<CallToolResult> => {
+      const live = () => {
         const slot = slots.get(route.server);
-        if (!slot || slots.closed) return Promise.resolve(unavailable(route.server));
-        return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
+        return slot && !slots.closed ? slot : undefined;
       };
-      forwarders = { withCaller, withExtra: (args, extra) => withCaller(args, sdkCaller(extra)) };
+      forwarders = {
+        fast: (args, caller) => {
+          const slot = live();
+          if (!slot) return Promise.resolve(unavailable(route.server));
+          return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
+        },
+        withExtra: (args, extra) => {
+          const slot = live();
+          if (!slot) return Promise.resolve(unavailable(route.server));
+          return forwardCall(slot, route.tool, route.dotted, args, sdkCaller(extra), timeoutMs);
+        },
+      };
       this.#cache.set(route, forwarders);
     }
     return forwarders;
   }
 
   /** The fast path's forwarder for an exposed name in either spelling. */
-  fast(name: string): RouteForwarders['withCaller'] | undefined {
+  fast(name: string): FastForwarder | undefined {
     const route = this.table().byName.get(name);
-    return route && this.#forwarders(route).withCaller;
+    return route && this.#forwarders(route).fast;
   }
 
   /** The SDK Server's forwarder for an exposed name in either spelling. */

@@ -16,7 +16,8 @@ import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
 import { ChildProcessTransport } from './child-transport.js';
-import { FastCalls, type FastCallOptions } from './fast-calls.js';
+import type { ToolReply } from '../wire/caller.js';
+import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
 import { relayLabels } from './relay-labels.js';
 import type { ClientSide } from './client-side.js';
 import { RpcError } from '../wire/rpc-error.js';
@@ -189,6 +190,11 @@ export class ChildConnection {
 
   callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
     return this.fast.call(tool, args, options);
+  }
+
+  /** The same call for a caller that writes the answer as bytes (the fast path): the child's result line unparsed when it qualifies. */
+  callToolRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
+    return this.fast.callRaw(tool, args, options);
   }
 
   /** Tells the root list changed (hub's client said so). */

@@ -1,19 +1,11 @@
-import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import { errorResult } from '../core/tool-result.js';
-import { CallCancelledError, ChildTimeoutError } from './fast-calls.js';
+import type { Caller, RawCaller, ToolReply } from '../wire/caller.js';
+import { CallCancelledError, ChildTimeoutError } from '../wire/fast-calls.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
-
-/** What a forwarded call needs from whoever called hub (the SDK request context or the fast path). */
-export interface Caller {
-  readonly meta: Record<string, unknown> | undefined;
-  /** Set when the caller gave a progress token: notifications go back under that token. */
-  readonly onprogress: ((progress: Progress) => void) | undefined;
-  /** Hands over the function that cancels the call in the child. */
-  cancellable(cancel: (reason: string) => void): void;
-}
 
 /** The caller as the SDK Server sees it: its abort signal and sendNotification. */
 export function sdkCaller(extra: ServerExtra): Caller {
@@ -37,7 +29,9 @@ export function sdkCaller(extra: ServerExtra): Caller {
   };
 }
 
-const firstText = (result: CallToolResult): string => {
+const firstText = (result: ToolReply): string => {
+  // A RawToolResult is never an error (lines that may be are parsed, see raw-result.ts).
+  if (!('content' in result)) return 'the tool returned isError';
   const block = result.content?.[0];
   return block?.type === 'text' ? block.text.slice(0, 300) : 'the tool returned isError';
 };
@@ -46,25 +40,43 @@ const firstText = (result: CallToolResult): string => {
  * One proxied call: lazy start, progress re-keyed to the caller's token, cancellation passed on
  * (the child gets notifications/cancelled), the child's result as it is. Hub-side failures become
  * `CODE: message` tool results; the child's own JSON-RPC errors and cancellations are thrown.
+ * The caller's type decides the answer's: only a RawCaller can get the child's bytes back.
  */
-export async function forwardCall(
+export function forwardCall(
+  slot: ServerSlot,
+  tool: string,
+  label: string,
+  args: Record<string, unknown> | undefined,
+  caller: RawCaller,
+  timeoutMs: number,
+): Promise<ToolReply>;
+export function forwardCall(
   slot: ServerSlot,
   tool: string,
   label: string,
   args: Record<string, unknown> | undefined,
   caller: Caller,
   timeoutMs: number,
-): Promise<CallToolResult> {
+): Promise<CallToolResult>;
+export async function forwardCall(
+  slot: ServerSlot,
+  tool: string,
+  label: string,
+  args: Record<string, unknown> | undefined,
+  caller: Caller | RawCaller,
+  timeoutMs: number,
+): Promise<ToolReply> {
   const started = performance.now();
   slot.callStarted();
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
-    const result = await conn.callTool(tool, args, {
+    const options = {
       onprogress: caller.onprogress,
       timeoutMs,
       meta: caller.meta,
-      cancellable: cancel => caller.cancellable(cancel),
-    });
+      cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
+    };
+    const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));
     slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
     return result;
   } catch (error) {

@@ -3,7 +3,7 @@ import type { CachedTool } from '../store/schema.js';
 import { autoStartOnInitialize } from './auto-start.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import { CallForwarding } from './call-forwarding.js';
-import { createFastPath } from './fast-path.js';
+import { createFastPath } from '../wire/fast-path.js';
 import { listChangedAnnouncer, relayRootsChanged } from './list-changed.js';
 import { readRecordsNow, ToolMemo } from './records.js';
 import { RouteListing } from './route-listing.js';

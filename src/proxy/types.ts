@@ -15,6 +15,6 @@ export interface ProxiedTools {
   find(
     name: string,
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
-  /** Optional transport-level fast path for proxied tools/call (see proxy/fast-path.ts). */
+  /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

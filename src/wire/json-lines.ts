@@ -16,13 +16,14 @@ export class JsonLineReader {
     let start = 0;
     let newline = chunk.indexOf(10);
     while (newline !== -1) {
-      let line = chunk.subarray(start, newline);
+      // Decoded straight from the chunk (no subarray Buffer per line) unless a part is pending.
+      let text: string;
       if (this.#pending.length > 0) {
-        line = Buffer.concat([...this.#pending, line]);
+        text = Buffer.concat([...this.#pending, chunk.subarray(start, newline)]).toString('utf8');
         this.#pending = [];
         this.#pendingBytes = 0;
-      }
-      this.#parse(line);
+      } else text = chunk.toString('utf8', start, newline);
+      this.#parse(text);
       start = newline + 1;
       newline = chunk.indexOf(10, start);
     }
@@ -37,8 +38,7 @@ export class JsonLineReader {
     }
   }
 
-  #parse(line: Buffer): void {
-    const text = line.toString('utf8');
+  #parse(text: string): void {
     if (this.onLine?.(text)) return;
     if (text.trim() === '') return;
     let message: unknown;

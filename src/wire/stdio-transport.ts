@@ -2,12 +2,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerableId, invalidParamsFromSdk, invalidRequestReason } from './invalid-request.js';
 import { JsonLineReader } from './json-lines.js';
+import type { LineKind, SessionInterceptor } from './session.js';
 
-/**
- * hub's stdio server transport: the SDK's framing without its per-line zod pass, and an
- * `intercept` hook so proxied tools/call requests can skip the SDK Protocol entirely (see
- * fast-path.ts). Everything it does not intercept goes to the SDK Server.
- */
+// Kept for the importers written before session.ts (proxy/types.ts, manager-types.ts, hub.ts).
+export type { LineKind } from './session.js';
+
 /** What an earlier reader of stdin (the cold-start lane) read and answered before this transport existed. */
 export interface StdinReplay {
   /** Every byte read from stdin so far, fed to this transport first. */
@@ -16,18 +15,21 @@ export interface StdinReplay {
   readonly answered: Set<string | number>;
 }
 
-/** What a line is, as far as write timing cares. */
-export type LineKind = 'progress' | 'response' | 'other';
-
 // How long a response waits after a progress line (see sendRaw).
 const PROGRESS_GAP_MS = 15;
 
+/**
+ * hub's stdio server transport: the SDK's framing without its per-line zod pass, and one user of
+ * the session interface (session.ts): `intercept` lets a lane such as the fast path (fast-path.ts)
+ * take proxied tools/call before the SDK Protocol, and `sendRaw` is that lane's SessionWriter.
+ * Everything it does not intercept goes to the SDK Server.
+ */
 export class HubStdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   /** Return true to consume a message (the proxy fast path). */
-  intercept?: (message: Record<string, unknown>) => boolean;
+  intercept?: SessionInterceptor;
 
   #started = false;
   #lastProgressAt = 0;

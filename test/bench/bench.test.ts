@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { expect, onTestFinished, test } from 'vitest';
 
 const RUN = fileURLToPath(new URL('../../bench/run.mjs', import.meta.url));
-const SECTIONS = ['proxy', 'profile', 'coldStart', 'memory', 'logs', 'store', 'listProcesses'];
+const SECTIONS = ['proxy', 'instructions', 'profile', 'coldStart', 'memory', 'logs', 'store', 'listProcesses'];
 
 interface Report {
   mode: string;

@@ -146,14 +146,15 @@ describe('npm step', () => {
       expect(textOf(await hub.call('registry.list', { server: 'slow' }))).toContain(
         'An upgrade or build of slow is still at work: npm: ',
       );
+      // The new version is ready and the step file is gone (it goes once the work has returned).
       await vi.waitFor(
-        async () =>
-          expect((await hub.call('registry.list', { server: 'slow' })).structuredContent).toMatchObject({
-            servers: [{ version: '2.0.0', state: 'ready' }],
-          }),
+        async () => {
+          const after = await hub.call('registry.list', { server: 'slow' });
+          expect(after.structuredContent).toMatchObject({ servers: [{ version: '2.0.0', state: 'ready' }] });
+          expect(textOf(after)).not.toContain('still at work');
+        },
         { timeout: 30_000, interval: 200 },
       );
-      expect(textOf(await hub.call('registry.list', { server: 'slow' }))).not.toContain('still at work');
     } finally {
       await hub.close();
     }

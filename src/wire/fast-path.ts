@@ -1,45 +1,45 @@
-import type { Caller } from './forward.js';
-import type { LineKind } from '../wire/stdio-transport.js';
-import { RawToolResult, takesRawResults } from '../wire/raw-result.js';
-import { rpcErrorMember } from '../wire/rpc-error.js';
+import type { RawCaller, ToolReply } from './caller.js';
+import { RawToolResult } from './raw-result.js';
+import { rpcErrorMember } from './rpc-error.js';
+import type { LineKind, SessionInterceptor, SessionWriter } from './session.js';
 
 type JsonRpcId = string | number;
 
-/** Resolves an exposed name to a forwarder that takes a Caller (the manager provides it). */
-export type FastForwarder = (args: Record<string, unknown> | undefined, caller: Caller) => Promise<unknown>;
+/** Resolves an exposed name to a forwarder that takes a RawCaller (the proxy provides it). */
+export type FastForwarder = (args: Record<string, unknown> | undefined, caller: RawCaller) => Promise<ToolReply>;
 
 /**
- * tools/call for proxied tools handled below the SDK Protocol: the request is JSON.parse'd once
- * by the transport, forwarded with the child's fast lane, and the child's result written back
- * as it is (usually its very bytes with the caller's id spliced in, see raw-result.ts). Progress
- * goes out under the caller's token; notifications/cancelled for one of these ids cancels it in
- * the child (and, as the spec says, no answer is sent). Anything else, and any request whose
- * shape is off, is left to the SDK Server, which answers it (or its error) in full.
+ * tools/call for proxied tools handled below the SDK Protocol, for one session of any transport:
+ * the request is JSON.parse'd once by the transport, forwarded with the child's fast lane, and
+ * the child's result written back as it is (usually its very bytes with the caller's id spliced
+ * in, see raw-result.ts). Progress goes out under the caller's token; notifications/cancelled for
+ * one of these ids cancels it in the child (and, as the spec says, no answer is sent). Anything
+ * else, and any request whose shape is off, is left to the SDK Server, which answers it (or its
+ * error) in full.
  */
 export function createFastPath(
   resolve: (name: string) => FastForwarder | undefined,
-  sendRaw: (line: string, kind: LineKind) => Promise<void>,
-): (message: Record<string, unknown>) => boolean {
+  send: SessionWriter,
+): SessionInterceptor {
   const inFlight = new Map<JsonRpcId, (reason: string) => void>();
   // The transport holds a response that follows a progress line (an SDK client quirk).
   const sendLine = (line: string, kind: LineKind) => {
-    sendRaw(line, kind).catch(() => undefined);
+    send(line, kind).catch(() => undefined);
   };
-  const send = (payload: unknown, kind: LineKind) => sendLine(`${JSON.stringify(payload)}\n`, kind);
+  const sendJson = (payload: unknown, kind: LineKind) => sendLine(`${JSON.stringify(payload)}\n`, kind);
 
   const handle = (id: JsonRpcId, forward: FastForwarder, params: Record<string, unknown>) => {
     const given = params._meta;
     const meta = given !== null && typeof given === 'object' ? (given as Record<string, unknown>) : {};
-    // Marks this call as ours all the way down to FastCalls, which then skips parsing the result.
-    takesRawResults.add(meta);
     const token = meta.progressToken;
     let cancelled = false;
-    const caller: Caller = {
+    const caller: RawCaller = {
+      raw: true,
       meta,
       onprogress:
         typeof token === 'string' || typeof token === 'number'
           ? progress =>
-              send(
+              sendJson(
                 { jsonrpc: '2.0', method: 'notifications/progress', params: { ...progress, progressToken: token } },
                 'progress',
               )
@@ -64,7 +64,7 @@ export function createFastPath(
       (error: unknown) => {
         inFlight.delete(id);
         if (cancelled) return;
-        send({ jsonrpc: '2.0', id, error: rpcErrorMember(error) }, 'response');
+        sendJson({ jsonrpc: '2.0', id, error: rpcErrorMember(error) }, 'response');
       },
     );
   };

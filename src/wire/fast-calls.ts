@@ -1,7 +1,21 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { ChildProcessTransport } from './child-transport.js';
-import { fastResponse, takesRawResults } from '../wire/raw-result.js';
-import { RpcError } from '../wire/rpc-error.js';
+import type { ToolReply } from './caller.js';
+import { fastResponse, type RawToolResult } from './raw-result.js';
+import { RpcError } from './rpc-error.js';
+import type { SessionInterceptor } from './session.js';
+
+/**
+ * The line channel to one server as FastCalls uses it: a child's stdio (ChildProcessTransport)
+ * today, a remote server's session later. FastCalls sets both hooks.
+ */
+export interface CallChannel {
+  /** Writes one serialized JSON-RPC line to the server. */
+  sendRaw(line: string): Promise<void>;
+  /** Sees each parsed message from the server first; true consumes it. */
+  intercept?: SessionInterceptor;
+  /** Sees each line from the server before it is parsed; true consumes it. */
+  interceptLine?: (line: string) => boolean;
+}
 
 /** The child did not answer within the timeout (reset by each progress notification). */
 export class ChildTimeoutError extends Error {
@@ -30,11 +44,11 @@ class Pending {
   deadline: number;
   constructor(
     readonly resolve: (result: CallToolResult) => void,
+    /** Set for callRaw: takes the child's result line unparsed. */
+    readonly takeRaw: ((result: RawToolResult) => void) | undefined,
     readonly reject: (error: Error) => void,
     readonly onprogress: ((progress: Progress) => void) | undefined,
     readonly timeoutMs: number,
-    /** The caller takes a RawToolResult (the fast path, marked by its _meta object). */
-    readonly raw: boolean,
   ) {
     this.deadline = Date.now() + timeoutMs;
   }
@@ -53,7 +67,7 @@ export class FastCalls {
   #sweeper: NodeJS.Timeout | undefined;
   #sweepEveryMs = 1000;
 
-  constructor(private readonly transport: ChildProcessTransport) {
+  constructor(private readonly transport: CallChannel) {
     transport.intercept = message => this.#intercept(message);
     transport.interceptLine = line => this.#interceptLine(line);
   }
@@ -62,21 +76,35 @@ export class FastCalls {
     return this.#pending.size;
   }
 
+  /** tools/call with the result parsed. */
   call(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
+    return new Promise((resolve, reject) => this.#send(tool, args, options, resolve, undefined, reject));
+  }
+
+  /** tools/call for a caller that writes the answer as bytes: the result line unparsed when it qualifies. */
+  callRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
+    return new Promise((resolve, reject) => this.#send(tool, args, options, resolve, resolve, reject));
+  }
+
+  #send(
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options: FastCallOptions,
+    resolve: (result: CallToolResult) => void,
+    takeRaw: ((result: RawToolResult) => void) | undefined,
+    reject: (error: Error) => void,
+  ): void {
     const id = `hub-${++this.#seq}`;
     const meta: Record<string, unknown> = { ...options.meta, progressToken: id };
     const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, _meta: meta })}}\n`;
-    const raw = options.meta !== undefined && takesRawResults.has(options.meta);
-    return new Promise<CallToolResult>((resolve, reject) => {
-      this.#pending.set(id, new Pending(resolve, reject, options.onprogress, options.timeoutMs, raw));
-      this.#armSweeper(options.timeoutMs);
-      options.cancellable?.(reason => {
-        if (!this.#pending.delete(id)) return;
-        this.#cancelInChild(id, reason);
-        reject(new CallCancelledError(reason));
-      });
-      this.transport.sendRaw(line).catch((error: Error) => this.#settle(id)?.reject(error));
+    this.#pending.set(id, new Pending(resolve, takeRaw, reject, options.onprogress, options.timeoutMs));
+    this.#armSweeper(options.timeoutMs);
+    options.cancellable?.(reason => {
+      if (!this.#pending.delete(id)) return;
+      this.#cancelInChild(id, reason);
+      reject(new CallCancelledError(reason));
     });
+    this.transport.sendRaw(line).catch((error: Error) => this.#settle(id)?.reject(error));
   }
 
   #settle(id: string): Pending | undefined {
@@ -125,10 +153,10 @@ export class FastCalls {
     const pending = this.#pending.get(response.id);
     // Late answers to cancelled or timed-out calls are dropped here.
     if (!pending) return true;
-    if (!pending.raw) return false;
+    if (!pending.takeRaw) return false;
     this.#pending.delete(response.id);
-    // Only the fast path takes it, and it writes the line back without looking inside.
-    pending.resolve(response.result as unknown as CallToolResult);
+    // Only a RawCaller takes it, and it writes the line back without looking inside.
+    pending.takeRaw(response.result);
     return true;
   }
 

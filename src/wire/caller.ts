@@ -1,0 +1,23 @@
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { RawToolResult } from './raw-result.js';
+
+/** What a forwarded call needs from whoever called hub (the SDK request context or a fast path). */
+export interface Caller {
+  readonly meta: Record<string, unknown> | undefined;
+  /** Set when the caller gave a progress token: notifications go back under that token. */
+  readonly onprogress: ((progress: Progress) => void) | undefined;
+  /** Hands over the function that cancels the call in the child. */
+  cancellable(cancel: (reason: string) => void): void;
+}
+
+/**
+ * A caller that writes the answer to its session as bytes (a fast path): it takes the child's
+ * result line unparsed when the line qualifies. Only calls made for a RawCaller can answer with
+ * a RawToolResult, so the types show every place the child's bytes flow through.
+ */
+export interface RawCaller extends Caller {
+  readonly raw: true;
+}
+
+/** What a call made for a RawCaller answers: the child's own bytes, or a parsed result (hub's error results, lines that had to be parsed). */
+export type ToolReply = CallToolResult | RawToolResult;
