@@ -27,11 +27,12 @@ const textIn = (result: ReadResourceResult): string => {
 };
 const metaOf = (result: ReadResourceResult): LogMeta => (result._meta as Record<string, LogMeta>)['hub/log']!;
 
-/** Counts notifications/resources/updated per URI. */
-function updates(hub: HubSession): Map<string, number> {
-  const counts = new Map<string, number>();
+/** Counts notifications/resources/updated per URI, and when the last one arrived. */
+function updates(hub: HubSession): Map<string, number> & { lastAtMs: number } {
+  const counts = Object.assign(new Map<string, number>(), { lastAtMs: 0 });
   hub.client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => {
     counts.set(notification.params.uri, (counts.get(notification.params.uri) ?? 0) + 1);
+    counts.lastAtMs = Date.now();
   });
   return counts;
 }
@@ -168,13 +169,27 @@ describe("hub's own resources", () => {
       expect(duringFlood).toBeLessThan(writes / 10);
 
       flood.open('end');
-      // It ends silently: the update that follows is the end's, and the last.
-      await vi.waitFor(() => expect(counts.get(flood.uri)).toBeGreaterThan(duringFlood), { timeout: 10_000 });
+      // It ends silently (the log does not change): an update arriving after its recorded end is the end's.
+      let endedAtMs = Number.POSITIVE_INFINITY;
+      await vi.waitFor(
+        async () => {
+          const { processes } = ok(await hub.call('list_processes', {})) as {
+            processes: { id: string; endedAt?: string }[];
+          };
+          endedAtMs = Date.parse(processes.find(entry => entry.id === flood.id)?.endedAt ?? '');
+          expect(endedAtMs).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      await vi.waitFor(() => expect(counts.lastAtMs).toBeGreaterThanOrEqual(endedAtMs), { timeout: 10_000 });
       const ended = await hub.client.readResource({ uri: flood.uri });
       expect(metaOf(ended).status).toBe('exited');
       expect(textIn(ended)).toMatch(/flood done$/);
+      // Nothing changes after the end: the watch stopped.
+      const atEnd = counts.get(flood.uri) ?? 0;
+      expect(atEnd - duringFlood).toBeLessThanOrEqual(2);
       await new Promise(resolve => setTimeout(resolve, 1_500));
-      expect(counts.get(flood.uri)).toBe(duringFlood + 1);
+      expect(counts.get(flood.uri)).toBe(atEnd);
     } finally {
       await hub.close();
     }
