@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const client = new Client({ name: 'hub-demo', version: '1.0.0' });
   let processId: string | undefined;
 
-  // A hub tool: its result must be a success with structuredContent (SPEC "Results and errors").
+  // A hub tool: its result must be a success with structuredContent (README "Tools").
   const call = async (
     name: string,
     args: Structured = {},

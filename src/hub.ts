@@ -67,7 +67,7 @@ export interface HubOptions {
 
 // The factory: no I/O at import, everything stateful built here from its dependencies.
 export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
-  // One spelling for every client (SPEC "Tool names"): it is known before any client connects.
+  // One spelling for every client (README "Tool names"): it is known before any client connects.
   const mode = pickNameMode(config.toolNames);
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },

@@ -1,4 +1,4 @@
-import { ClientId } from '../clients/types.js';
+import { ClientIdSchema } from '../clients/types.js';
 import { findClient } from '../clients/index.js';
 import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from '../clients/configure.js';
 import { parseCommandArgs } from './args.js';
@@ -6,7 +6,7 @@ import type { CommandDeps } from './command-deps.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
+const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 

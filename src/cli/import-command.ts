@@ -1,6 +1,6 @@
 import { HubError } from '../core/errors.js';
 import { loadConfig } from '../core/config.js';
-import { ClientId } from '../clients/types.js';
+import { ClientIdSchema } from '../clients/types.js';
 import { findClient } from '../clients/index.js';
 import { HUB_KEY, pickScope } from '../clients/configure.js';
 import { parseCommandArgs } from './args.js';
@@ -12,7 +12,7 @@ import { redactArgs } from '../clients/redact.js';
 import { readDocument, serversOf } from '../clients/document.js';
 import { probeServers, type ProbeResult } from '../clients/probe.js';
 
-const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientId.options.join(', ')}\n`;
+const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n`;
 
 const commandLine = (command: string, args: readonly string[]): string => [command, ...redactArgs(args)].join(' ');
 

@@ -1,5 +1,5 @@
 import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search.js';
-import { SearchSource, type SearchOutput } from '../registry/search-schema.js';
+import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../registry/search-schema.js';
 import { openContext } from '../store/open-context.js';
 import type { CliCommand } from './command.js';
 import { parseCommandArgs } from './args.js';
@@ -38,7 +38,7 @@ export const search: CliCommand = async (argv, io) => {
   const query = positionals.join(' ').trim();
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   const sources = values.source?.flatMap(value => value.split(','));
-  const badSource = sources?.find(source => !SearchSource.safeParse(source).success);
+  const badSource = sources?.find(source => !SearchSourceSchema.safeParse(source).success);
   if (!query || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT || badSource !== undefined) {
     const why = !query
       ? 'a query is required'

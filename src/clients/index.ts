@@ -2,7 +2,7 @@ import { HubError } from '../core/errors.js';
 import { claudeCode, claudeDesktop } from './claude.js';
 import { codex, gemini } from './cli-agents.js';
 import { cursor, vscode, windsurf } from './editors.js';
-import { ClientId, type ClientSpec } from './types.js';
+import { ClientIdSchema, type ClientId, type ClientSpec } from './types.js';
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': claudeCode,
@@ -26,9 +26,12 @@ const ALIASES: Record<string, ClientId> = {
 
 export function findClient(name: string | undefined): ClientSpec {
   const key = (name ?? '').toLowerCase();
-  const id = ClientId.safeParse(ALIASES[key] ?? key);
+  const id = ClientIdSchema.safeParse(ALIASES[key] ?? key);
   if (!id.success) {
-    throw new HubError('INVALID_INPUT', `Unknown client "${name ?? ''}": use one of ${ClientId.options.join(', ')}.`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `Unknown client "${name ?? ''}": use one of ${ClientIdSchema.options.join(', ')}.`,
+    );
   }
   return CLIENTS[id.data];
 }

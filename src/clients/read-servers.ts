@@ -1,6 +1,13 @@
 import { errorMessage } from '../core/errors.js';
 import { readDocument, serversOf, type ConfigDocument } from './document.js';
-import { ClientServerEntry, type ClientContext, type ClientFile, type ClientSpec, type Scope } from './types.js';
+import {
+  ClientServerEntrySchema,
+  type ClientServerEntry,
+  type ClientContext,
+  type ClientFile,
+  type ClientSpec,
+  type Scope,
+} from './types.js';
 
 /** A stdio server found in a client config, ready to register in hub. */
 export interface FoundServer {
@@ -37,7 +44,7 @@ const isHubEntry = (key: string, entry: ClientServerEntry, serverJs: string): bo
 
 function toFound(key: string, raw: unknown, document: ConfigDocument, serverJs: string): FoundServer | SkippedServer {
   const file = document.target.file;
-  const parsed = ClientServerEntry.safeParse(raw);
+  const parsed = ClientServerEntrySchema.safeParse(raw);
   if (!parsed.success) return { key, file, reason: 'not a server entry (expected an object with command and args)' };
   const entry = parsed.data;
   if (isHubEntry(key, entry, serverJs)) return { key, file, reason: 'this is hub itself' };

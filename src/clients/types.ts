@@ -1,12 +1,20 @@
 import { z } from 'zod';
 
 // The MCP clients `hub config` and `hub import` know, and where each keeps its servers.
-export const ClientId = z.enum(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'windsurf', 'gemini']);
-export type ClientId = z.infer<typeof ClientId>;
+export const ClientIdSchema = z.enum([
+  'claude-code',
+  'claude-desktop',
+  'cursor',
+  'vscode',
+  'codex',
+  'windsurf',
+  'gemini',
+]);
+export type ClientId = z.infer<typeof ClientIdSchema>;
 
 /** project: a file in the project folder (shared through git); user: one file for every project. */
-export const Scope = z.enum(['project', 'user']);
-export type Scope = z.infer<typeof Scope>;
+export const ScopeSchema = z.enum(['project', 'user']);
+export type Scope = z.infer<typeof ScopeSchema>;
 
 /** Everything that depends on the machine, injected so tests never touch the real home. */
 export interface ClientContext {
@@ -47,7 +55,7 @@ export interface ClientSpec {
 }
 
 /** A server as a client config declares it (the shapes the clients share). */
-export const ClientServerEntry = z.looseObject({
+export const ClientServerEntrySchema = z.looseObject({
   command: z.string().optional(),
   args: z.array(z.unknown()).optional(),
   env: z.record(z.string(), z.unknown()).optional(),
@@ -59,4 +67,4 @@ export const ClientServerEntry = z.looseObject({
   disabled: z.boolean().optional(),
   enabled: z.boolean().optional(),
 });
-export type ClientServerEntry = z.infer<typeof ClientServerEntry>;
+export type ClientServerEntry = z.infer<typeof ClientServerEntrySchema>;

@@ -36,7 +36,7 @@ const FileConfigSchema = z
       .object({
         // A child's elicitation or sampling request with none of its tool calls in progress.
         allowUnsolicitedRequests: z.boolean(),
-        // A child up this long counts as stable (crash-loop guard, SPEC "Proxied servers").
+        // A child up this long counts as stable (crash-loop guard, README "Running proxied servers").
         stableMs: z.number().int().min(1000),
       })
       .partial(),

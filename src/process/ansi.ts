@@ -1,3 +1,6 @@
+// Kept in the tree rather than as strip-ansi: a line with no ESC/CSI byte is returned as it is
+// (the common case is one character-class test), and the control-string sweep below removes what
+// strip-ansi leaves behind.
 // ANSI/VT escape sequences (CSI, OSC, charset and single-char escapes), as ansi-regex matches them.
 const ANSI_PATTERN =
   // eslint-disable-next-line no-control-regex

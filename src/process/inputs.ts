@@ -5,10 +5,10 @@ import { KILL_SIGNALS } from './stop.js';
 
 // The zod atoms of the process tools' inputs (validated by the tool table, before run()).
 
-export const PortNumber = z.number().int().min(1).max(65_535);
+export const PortNumberSchema = z.number().int().min(1).max(65_535);
 
 /** A regular expression given as text: a bad one is an input error naming its field. */
-export const RegexText = z
+export const RegexTextSchema = z
   .string()
   .min(1)
   .max(1_000)
@@ -18,7 +18,7 @@ export const RegexText = z
     if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
   });
 
-export const ProcessReference = z
+export const ProcessReferenceSchema = z
   .string()
   .regex(
     REFERENCE_PATTERN,
@@ -26,14 +26,16 @@ export const ProcessReference = z
   )
   .describe('The id (or name) of a process, as start_process or list_processes returned it');
 
-export const ProcessName = z
+export const ProcessNameSchema = z
   .string()
   .regex(NAME_PATTERN, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
   .refine(value => !ID_PATTERN.test(value), 'must not look like a process id (8 hex characters)');
 
-export const EnvKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'env keys must be names like PORT or NODE_ENV');
+export const EnvKeySchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'env keys must be names like PORT or NODE_ENV');
 
-export const KillSignalName = z.enum(KILL_SIGNALS);
+export const KillSignalNameSchema = z.enum(KILL_SIGNALS);
 
 export const WAIT_DEFAULT_MS = 15_000;
 export const WAIT_MAX_MS = 120_000;

@@ -1,3 +1,6 @@
+// Hand-written on purpose: reads the tail of a log file backwards in fixed chunks, so a call
+// costs the same on a 10 KB or a 10 GB log, and it follows the keeper's in-place log cap
+// (log-marker.ts), which no tail library knows.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { stripAnsi } from './ansi.js';
 import type { LineMatcher } from './line-match.js';

@@ -9,7 +9,7 @@ import type { HubPaths } from '../core/paths.js';
 import { pidAlive } from '../core/process-identity.js';
 import { writeFileAtomic } from '../core/write-atomic.js';
 
-export const SharedServerState = z.object({
+export const SharedServerStateSchema = z.object({
   pid: z.number().int().positive(),
   state: z.enum(['stopped', 'starting', 'ready', 'degraded', 'failed']),
   calls: z.number().int().nonnegative(),
@@ -20,7 +20,7 @@ export const SharedServerState = z.object({
   lastError: z.string().optional(),
   updatedAt: z.string(),
 });
-export type SharedServerState = z.infer<typeof SharedServerState>;
+export type SharedServerState = z.infer<typeof SharedServerStateSchema>;
 
 export const serverStateDir = (paths: HubPaths, name: string): string => join(paths.home, 'state', name);
 
@@ -46,7 +46,7 @@ export function readSharedStates(paths: HubPaths, name: string): SharedServerSta
   const states: SharedServerState[] = [];
   for (const file of files) {
     try {
-      const parsed = SharedServerState.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+      const parsed = SharedServerStateSchema.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
       if (!parsed.success) continue;
       if (pidAlive(parsed.data.pid)) states.push(parsed.data);
       else rmSync(join(dir, file), { force: true });

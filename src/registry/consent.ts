@@ -43,7 +43,7 @@ function waysOut(plan: InstallPlan, configFile: string, setting = '"never"'): st
   return `To install anyway, ${terminal}set "install": { "confirm": ${setting} } in ${configFile}, then call registry.install again.`;
 }
 
-/** Consent through MCP elicitation, per config install.confirm (SPEC "Registry tools"). */
+/** Consent through MCP elicitation, per config install.confirm (README "Installing MCP servers through hub"). */
 export function elicitationConfirm(
   server: Server,
   setting: ConfirmSetting,

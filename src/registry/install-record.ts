@@ -43,7 +43,7 @@ async function discardRecord(context: InstallContext, name: string): Promise<voi
 
 /**
  * After the record is saved: refresh routes, start the server when it can run, and describe the outcome.
- * fresh: the record is new, so a server that does not start is not installed (SPEC: no half install).
+ * fresh: the record is new, so a server that does not start is not installed (no half install).
  */
 export async function finish(
   record: ServerRecord,

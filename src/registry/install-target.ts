@@ -5,7 +5,7 @@ import { RESERVED_SERVER_NAMES, SERVER_NAME_PATTERN } from './server-name.js';
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** SPEC "Tool names": short lowercase names, three reserved. */
+/** Server names (README "Tool names"): short lowercase names, three reserved. */
 export function checkServerName(name: string, derivedFrom?: string): string {
   const origin = derivedFrom ? ` (derived from "${derivedFrom}")` : '';
   if (!SERVER_NAME_PATTERN.test(name)) {

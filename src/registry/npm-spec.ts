@@ -1,3 +1,6 @@
+// Hand-written on purpose: npm-package-arg accepts git URLs, tarballs, file paths and aliases,
+// all of which hub refuses (an install names a registry package); these few rules are exactly
+// what may reach npm's command line after `--`.
 import { HubError } from '../core/errors.js';
 
 /** A validated npm registry spec: a package name and an optional version, range or tag. */

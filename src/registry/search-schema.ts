@@ -5,8 +5,8 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
 
 export const SEARCH_SOURCES = ['catalog', 'official', 'npm'] as const;
-export const SearchSource = z.enum(SEARCH_SOURCES);
-export type SearchSource = z.infer<typeof SearchSource>;
+export const SearchSourceSchema = z.enum(SEARCH_SOURCES);
+export type SearchSource = z.infer<typeof SearchSourceSchema>;
 
 export const EnvVarSchema = z.object({
   name: z.string().describe('Environment variable the server needs, e.g. GITHUB_PERSONAL_ACCESS_TOKEN'),
@@ -21,8 +21,8 @@ export const SearchResultSchema = z.object({
   description: z.string(),
   package: z.string().describe('npm package to pass to registry.install'),
   version: z.string().optional().describe('Latest version a registry reported'),
-  source: SearchSource.describe('The most trusted source that listed it (catalog, then official, then npm)'),
-  sources: z.array(SearchSource).describe('Every source that listed it'),
+  source: SearchSourceSchema.describe('The most trusted source that listed it (catalog, then official, then npm)'),
+  sources: z.array(SearchSourceSchema).describe('Every source that listed it'),
   installed: z.boolean().describe('True when an installed server already uses this package'),
   requiredEnv: z
     .array(EnvVarSchema)
@@ -39,7 +39,7 @@ export const SearchResultSchema = z.object({
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 export const SourceReportSchema = z.object({
-  source: SearchSource,
+  source: SearchSourceSchema,
   ok: z.boolean(),
   count: z.number().int().describe('Results this source gave (after filtering to MCP servers)'),
   ms: z.number().int(),

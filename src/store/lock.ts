@@ -14,6 +14,9 @@ import {
 } from './lock-file.js';
 import { watchNames, type Waker } from './lock-wait.js';
 
+// Hand-written on purpose: proper-lockfile judges staleness by mtime, so a slow holder loses its
+// lock and a dead one holds it until the timeout; this breaks a lock only when its holder is
+// provably gone (pid + start ticks + boot id), and its turns bound every waiter (figures below).
 // An inter-process lock file, created atomically with "pid startTicks bootId" of its holder.
 // A lock whose holder is gone is broken (lock-break.ts). Waiters poll with backoff; one that
 // has waited TURN_AFTER_MS claims `<lock>.next` (its turn), nobody else takes the lock while a

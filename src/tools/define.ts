@@ -30,7 +30,7 @@ export type ToolOutput<Output> =
   { structured: Output; text: string; content?: readonly ContentBlock[] } | { passthrough: CallToolResult };
 
 export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
-  /** The dotted name from SPEC (registry.search, start_process). */
+  /** The dotted name (README "Tool names"): registry.search, start_process. */
   readonly name: string;
   readonly title: string;
   /** Model-facing: what it does, its side effects, what to call next. */

@@ -1,16 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ListFilter, ProcessManager } from '../process/manager.js';
 import { renderList } from '../process/render.js';
-import { ProcessViewSchema, toProcessView } from '../process/view.js';
+import { toProcessView } from '../process/view.js';
+import type { ListOutputSchema } from './process-schemas.js';
 
 // What list_processes returns, and hub://processes serves as JSON: one builder for both.
-export const ListProcessesOutput = z.object({
-  processes: z.array(ProcessViewSchema),
-  total: z.number().int(),
-  running: z.number().int(),
-  next: z.string().describe('What to call next, with the ids filled in'),
-});
-export type ListProcessesResult = z.infer<typeof ListProcessesOutput>;
+export type ListProcessesResult = z.infer<typeof ListOutputSchema>;
 
 export async function processListResult(
   manager: ProcessManager,

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed.js';
 import { ToolIssueSchema } from '../store/schema.js';
 
-const ServerNameField = z.string().min(1).max(64);
+const ServerNameFieldSchema = z.string().min(1).max(64);
 
-export const InstallInput = z.strictObject({
+export const InstallInputSchema = z.strictObject({
   package: z
     .string()
     .optional()
@@ -51,12 +51,12 @@ export const InstallInput = z.strictObject({
     ),
 });
 
-export const ListInput = z.strictObject({
-  server: ServerNameField.optional().describe(
+export const ListInputSchema = z.strictObject({
+  server: ServerNameFieldSchema.optional().describe(
     "Show this server's tools with descriptions and input schemas (starts it only if its tools are not cached yet)",
   ),
 });
-export const ListOutput = z.object({
+export const ListOutputSchema = z.object({
   servers: z.array(ServerSummarySchema),
   tools: z.array(ToolDetailSchema).optional().describe('With server: its tools, for registry.call'),
   toolIssues: z
@@ -66,8 +66,8 @@ export const ListOutput = z.object({
   next: z.string(),
 });
 
-export const UninstallInput = z.strictObject({
-  name: ServerNameField.describe('The installed server to remove, as registry.list shows it'),
+export const UninstallInputSchema = z.strictObject({
+  name: ServerNameFieldSchema.describe('The installed server to remove, as registry.list shows it'),
   purge: z
     .boolean()
     .optional()
@@ -75,7 +75,7 @@ export const UninstallInput = z.strictObject({
       "Also delete its data folder (~/.hub/data/<name>, e.g. server-memory's graph); kept by default for a later install",
     ),
 });
-export const UninstallOutput = z.object({
+export const UninstallOutputSchema = z.object({
   name: z.string(),
   removedTools: z.array(z.string()),
   folderRemoved: z.string().optional(),
@@ -85,8 +85,8 @@ export const UninstallOutput = z.object({
   next: z.string().describe('What to call next'),
 });
 
-export const CallInput = z.strictObject({
-  server: ServerNameField.describe('Installed server name, as registry.list shows it'),
+export const CallInputSchema = z.strictObject({
+  server: ServerNameFieldSchema.describe('Installed server name, as registry.list shows it'),
   tool: z
     .string()
     .min(1)
@@ -96,4 +96,4 @@ export const CallInput = z.strictObject({
   arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments, matching its input schema"),
 });
 // Whatever the child returns: its structuredContent, or { content } when it gave none.
-export const CallOutput = z.looseObject({});
+export const CallOutputSchema = z.looseObject({});

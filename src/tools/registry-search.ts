@@ -4,12 +4,12 @@ import {
   DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,
   SearchOutputSchema,
-  SearchSource,
+  SearchSourceSchema,
   type SearchOutput,
 } from '../registry/search-schema.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
-const SearchInput = z.strictObject({
+const SearchInputSchema = z.strictObject({
   query: z
     .string()
     .trim()
@@ -24,14 +24,14 @@ const SearchInput = z.strictObject({
     .default(DEFAULT_SEARCH_LIMIT)
     .describe(`Most results to return (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT})`),
   sources: z
-    .array(SearchSource)
+    .array(SearchSourceSchema)
     .min(1)
     .optional()
     .describe('Sources to ask (default all): catalog (bundled, offline), official (MCP Registry), npm'),
 });
 
 // Claude Code and Codex show the model only structuredContent: what to do next goes there too.
-const SearchToolOutput = SearchOutputSchema.extend({ next: z.string().describe('What to call next') });
+const SearchToolOutputSchema = SearchOutputSchema.extend({ next: z.string().describe('What to call next') });
 
 export function nextAfterSearch(output: SearchOutput): string {
   if (output.results.length === 0) return 'No MCP servers found; try another word or registry.search with fewer words.';
@@ -75,8 +75,8 @@ export function createSearchTool(deps: ToolDeps): HubTool {
       'Search MCP servers to install: the catalog bundled with hub, the official MCP Registry and npm, merged and ranked. ' +
       'Each result gives the npm package, a suggested server name, required env vars and suggested args for registry.install. ' +
       'A source that fails or times out is reported in sources[] while the others still answer. Read-only.',
-    input: SearchInput,
-    output: SearchToolOutput,
+    input: SearchInputSchema,
+    output: SearchToolOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(input, call) {
       const output = await (

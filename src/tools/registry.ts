@@ -17,13 +17,13 @@ import { serverListResult, type ServerListResult } from './server-list.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import {
-  CallInput,
-  CallOutput,
-  InstallInput,
-  ListInput,
-  ListOutput,
-  UninstallInput,
-  UninstallOutput,
+  CallInputSchema,
+  CallOutputSchema,
+  InstallInputSchema,
+  ListInputSchema,
+  ListOutputSchema,
+  UninstallInputSchema,
+  UninstallOutputSchema,
 } from './registry-schemas.js';
 
 function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
@@ -59,7 +59,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
 } {
   const { config, log, store, server } = deps;
   const manager = createServerManager(deps);
-  // Results name tools the way clients see them listed (SPEC "Tool names").
+  // Results name tools the way clients see them listed (README "Tool names").
   const mode: NameMode = pickNameMode(config.toolNames);
   const spelling = () => exposedSpelling(store, config.paths, mode);
 
@@ -70,7 +70,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
       'Install an MCP server from npm (package) or register one already on this machine (command + args), start it and expose its tools as <name>.<tool> ' +
       '(tools/list_changed is sent). Runs `npm install` into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. ' +
       'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it; upgrade: true installs a newer version keeping its settings and data.',
-    input: InstallInput,
+    input: InstallInputSchema,
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
@@ -125,8 +125,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     description:
       "Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server's tools with descriptions and input schemas, " +
       'which is what you need to call them with registry.call when your client does not show new tools.',
-    input: ListInput,
-    output: ListOutput,
+    input: ListInputSchema,
+    output: ListOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
       // An install still at work (or failed in the background) has no record yet: show its step.
@@ -177,8 +177,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     title: 'Uninstall an MCP server',
     description:
       'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file and its data folder (~/.hub/data/<name>) are kept unless purge is true.',
-    input: UninstallInput,
-    output: UninstallOutput,
+    input: UninstallInputSchema,
+    output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(input) {
       const spell = await spelling();
@@ -211,8 +211,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     description:
       "Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool's own result. " +
       'For clients that do not refresh their tool list after registry.install (see registry.list { server } for the tools and their input schemas).',
-    input: CallInput,
-    output: CallOutput,
+    input: CallInputSchema,
+    output: CallOutputSchema,
     annotations: { openWorldHint: true },
     async run(input, call) {
       const result = await manager

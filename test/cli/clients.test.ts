@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 import { SERVER_JS } from '../helpers/hub.js';
-import { makeMachine, type Machine } from './machine.js';
+import { makeMachine, type Machine } from '../clients/machine.js';
 
 const run = (machine: Machine, args: string[]) =>
   promisify(execFile)(process.execPath, [SERVER_JS, ...args], {

@@ -10,7 +10,7 @@ import { fastResponse } from '../../src/wire/raw-result.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
-import { commandRecord, putRecords, startHarness, until } from './harness.js';
+import { commandRecord, putRecords, startHarness, until } from '../proxy/harness.js';
 
 // A child MCP server without the SDK: `order` picks how the tools/call response is written.
 const RAW_CHILD = String.raw`

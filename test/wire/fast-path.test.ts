@@ -12,7 +12,7 @@ import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
-import { ECHO, commandRecord, putRecords, until } from './harness.js';
+import { ECHO, commandRecord, putRecords, until } from '../proxy/harness.js';
 
 const cached = (...names: string[]) => names.map(name => ({ name, inputSchema: { type: 'object' as const } }));
 

@@ -1,0 +1,181 @@
+// The input and output schemas of the process tools (processes.ts): the only source of the
+// listed JSON Schemas, the validation and the TypeScript types.
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import {
+  EnvKeySchema,
+  KillSignalNameSchema,
+  PortNumberSchema,
+  ProcessNameSchema,
+  ProcessReferenceSchema,
+  RegexTextSchema,
+  WAIT_DEFAULT_MS,
+  WAIT_MAX_MS,
+} from '../process/inputs.js';
+import { ProcessViewSchema } from '../process/view.js';
+import { ProcessStatusSchema } from '../store/schema.js';
+
+export const StartInputSchema = z.strictObject({
+  command: z
+    .string()
+    .min(1)
+    .describe(
+      'Without args: a shell command line run by $SHELL (e.g. "npm run dev -- --port 5173"). With args: the program, run directly without a shell',
+    ),
+  args: z
+    .array(z.string())
+    .max(256)
+    .optional()
+    .describe('Arguments; when given, command is executed directly (no shell, no quoting issues)'),
+  cwd: z.string().min(1).optional().describe("Working directory (must exist); default: hub's working directory"),
+  env: z
+    .record(EnvKeySchema, z.string())
+    .optional()
+    .describe("Added to hub's environment; values are never shown back, only the keys"),
+  name: ProcessNameSchema.optional().describe('A unique name among running processes; usable wherever an id is'),
+  tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
+  ports: z
+    .array(PortNumberSchema)
+    .max(32)
+    .optional()
+    .describe('Ports this process will listen on (get_free_port will not hand them out)'),
+  wait_for: z
+    .strictObject({
+      port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
+      pattern: RegexTextSchema.optional().describe(
+        'Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)',
+      ),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(100)
+        .max(WAIT_MAX_MS)
+        .default(WAIT_DEFAULT_MS)
+        .describe(
+          `Give up waiting after this long (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}); the process keeps running`,
+        ),
+    })
+    .optional()
+    .describe('Return only once the process is ready (port or pattern), has exited, or the timeout passed'),
+});
+
+export const StartOutputSchema = z.object({
+  process: ProcessViewSchema,
+  ready: z.boolean().optional().describe('With wait_for: whether the readiness condition was met'),
+  reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
+  waited_ms: z.number().int().optional(),
+  log_tail: z.array(z.string()).describe('The last lines of its log'),
+  next: z.string().describe('What to call next, with the ids filled in'),
+});
+
+export const ListInputSchema = z.strictObject({
+  status: ProcessStatusSchema.optional().describe('Only processes with this status'),
+  tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
+  name: ProcessNameSchema.optional().describe('Only processes with this name'),
+});
+
+export const ListOutputSchema = z.object({
+  processes: z.array(ProcessViewSchema),
+  total: z.number().int(),
+  running: z.number().int(),
+  next: z.string().describe('What to call next, with the ids filled in'),
+});
+
+export const LogsInputSchema = z.strictObject({
+  id: ProcessReferenceSchema,
+  lines: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_000)
+    .default(100)
+    .describe('How many lines (default 100, max 2000): the last ones, or with cursor the next ones'),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('next_cursor of an earlier call: return only output written since (follow mode)'),
+  grep: RegexTextSchema.optional().describe(
+    'Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)',
+  ),
+  raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
+});
+
+export const LogsOutputSchema = z.object({
+  id: z.string(),
+  status: ProcessStatusSchema,
+  lines: z.number().int().describe('Lines returned (the result text is the log itself)'),
+  next_cursor: z.number().int().describe('Pass as cursor to get only newer output'),
+  truncated: z.boolean().describe('More output exists than was returned (older without cursor, newer with it)'),
+  cursor_reset: z
+    .boolean()
+    .describe('The cursor pointed at output since cut by the log cap; reading restarted at the oldest kept line'),
+  dropped_bytes: z.number().int().describe('Bytes of the oldest output cut by the log size cap so far'),
+  log_file: z.string(),
+  next: z.string().describe('What to call next, with the ids filled in'),
+});
+
+export const KillInputSchema = z.strictObject({
+  id: ProcessReferenceSchema,
+  signal: KillSignalNameSchema.default('SIGTERM').describe(
+    'First signal sent to the whole process group (default SIGTERM)',
+  ),
+  grace_ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(120_000)
+    .optional()
+    .describe('Wait this long for the group to exit before SIGKILL (default 5000)'),
+  remove: z.boolean().default(false).describe('Also delete the record, its log and exit file'),
+});
+
+export const KillOutputSchema = z.object({
+  process: ProcessViewSchema,
+  already_ended: z.boolean(),
+  signal_sent: KillSignalNameSchema.optional(),
+  escalated: z.boolean().describe('SIGKILL was needed after grace_ms'),
+  stray_members: z.number().int().describe('Leftover members of an already-ended process group that were stopped'),
+  escaped_members: z
+    .number()
+    .int()
+    .describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
+  removed: z.boolean(),
+  waited_ms: z.number().int(),
+  warning: z
+    .string()
+    .optional()
+    .describe(
+      'Set when the process was stopped but its record could not be written yet (store not writable); hub retries',
+    ),
+});
+
+// Plain JSON Schema types only (no anyOf): LangChain's converter drops union types, and the
+// Inspector CLI sends `preferred=5173` as a string unless the type says number (or as a bare
+// number for an array): both, and one port given alone, are taken as the list they mean.
+const digitsToNumber = (value: unknown): unknown =>
+  typeof value === 'string' && /^\d{1,5}$/.test(value.trim()) ? Number(value) : value;
+const PortListSchema = z.preprocess(value => {
+  const numeric = digitsToNumber(value);
+  return Array.isArray(numeric) ? numeric.map(digitsToNumber) : typeof numeric === 'number' ? [numeric] : numeric;
+}, z.array(PortNumberSchema).min(1).max(64));
+
+export const PortInputSchema = z.strictObject({
+  preferred: PortListSchema.optional().describe(
+    'Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)',
+  ),
+  host: z
+    .string()
+    .refine(value => isIP(value) !== 0, 'must be an IP address such as 127.0.0.1 or ::1')
+    .optional()
+    .describe('Check only this IP address (default: all local addresses)'),
+});
+
+export const PortOutputSchema = z.object({
+  port: z.number().int(),
+  host: z.string().optional(),
+  reserved_until: z.string().describe('Not handed out again by any hub on this HUB_HOME before this time'),
+  preferred_granted: z.boolean(),
+  next: z.string().describe('What to call next, with the ids filled in'),
+});
