@@ -14,6 +14,7 @@ import { sdkClientSide } from './proxy/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
+import { createHubResources } from './tools/hub-resources.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
@@ -83,8 +84,20 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
   });
   const ready = createToolListing(table.list(), proxied, mode);
-  // Every set of resources hub lists, in this order: the installed servers', then hub's own.
-  const resourceSources: ResourceSource[] = proxied.surface ? [proxied.surface.resources] : [];
+  // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
+  const hubResources = createHubResources({
+    store,
+    paths: config.paths,
+    log,
+    processes: processGroup.manager,
+    servers: registryGroup.servers,
+    notifyUpdated: uri => {
+      if (client.initialized()) client.sendResourceUpdated(uri).catch(() => undefined);
+    },
+  });
+  // Every set of resources hub lists, in this order: hub's own first (it owns every hub:// URI, so
+  // a child listing one never takes its reads), then the installed servers'.
+  const resourceSources: ResourceSource[] = [hubResources, ...(proxied.surface ? [proxied.surface.resources] : [])];
   registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
@@ -128,6 +141,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     fastPath: sendRaw => proxied.fastPath?.(sendRaw),
     proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
     async close() {
+      hubResources.close();
       await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
       await server.close().catch(() => undefined);
     },

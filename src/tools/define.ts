@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ManagerDeps } from '../proxy/manager-types.js';
 
@@ -22,8 +22,12 @@ export interface CallContext {
   readonly extra: unknown;
 }
 
-/** A structured result plus its short text rendering, or a result passed through untouched. */
-export type ToolOutput<Output> = { structured: Output; text: string } | { passthrough: CallToolResult };
+/**
+ * A structured result plus its short text rendering (and content after the text, such as a
+ * resource_link to what the result is about), or a result passed through untouched.
+ */
+export type ToolOutput<Output> =
+  { structured: Output; text: string; content?: readonly ContentBlock[] } | { passthrough: CallToolResult };
 
 export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
   /** The dotted name (README "Tool names"): registry.search, start_process. */

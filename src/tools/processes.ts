@@ -1,8 +1,10 @@
 import { compileLinePattern } from '../process/line-match.js';
-import type { createProcessManager } from '../process/manager.js';
-import { renderKill, renderList, renderLogs, renderStart } from '../process/render.js';
+import type { ProcessManager } from '../process/manager.js';
+import { renderKill, renderLogs, renderStart } from '../process/render.js';
 import { toProcessView } from '../process/view.js';
 import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
+import { logLink } from './hub-uris.js';
+import { processListResult } from './process-list.js';
 import {
   StartInputSchema,
   StartOutputSchema,
@@ -34,10 +36,10 @@ function nextAfterLogs(id: string, cursor: number, more: boolean): string {
 
 // start_process, list_processes, get_process_logs, kill_process, get_free_port: thin handlers
 // over the ProcessManager (src/process/), which the CLI uses too.
-export function createProcessTools(deps: ToolDeps): ToolGroup {
+export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Promise<ProcessManager> } {
   const { config } = deps;
   // The process code (spawning, logs, ports) loads on the first call: listing needs only schemas.
-  let manager: Promise<ReturnType<typeof createProcessManager>> | undefined;
+  let manager: Promise<ProcessManager> | undefined;
   const managerOf = () =>
     (manager ??= import('../process/manager.js').then(module =>
       module.createProcessManager({
@@ -99,7 +101,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         log_tail: outcome.tail,
         next: nextAfterStart(view.id, view.status),
       };
-      return { structured, text: renderStart(view, outcome.wait, outcome.tail) };
+      return { structured, text: renderStart(view, outcome.wait, outcome.tail), content: [logLink(view)] };
     },
   });
 
@@ -112,16 +114,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input) {
-      const records = await (await managerOf()).list(input);
-      const processes = records.map(toProcessView);
-      const running = processes.filter(view => view.status === 'running').length;
-      const next =
-        processes.length === 0
-          ? 'No processes. Start one with start_process.'
-          : 'get_process_logs {"id":"<id>"} reads a process\'s output; kill_process {"id":"<id>"} stops one.';
-      return { structured: { processes, total: processes.length, running, next }, text: renderList(processes) };
-    },
+    run: async input => processListResult(await managerOf(), input),
   });
 
   const getProcessLogs = defineTool({
@@ -154,7 +147,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
         log_file: record.logFile,
         next: nextAfterLogs(record.id, slice.nextCursor, slice.truncated && input.cursor !== undefined),
       };
-      return { structured, text: renderLogs(slice, input.cursor !== undefined) };
+      return { structured, text: renderLogs(slice, input.cursor !== undefined), content: [logLink(record)] };
     },
   });
 
@@ -222,6 +215,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup {
 
   return {
     tools: [startProcess, listProcesses, getProcessLogs, killProcess, getFreePort],
+    // The same manager serves hub's own resources (tools/hub-resources.ts).
+    manager: managerOf,
     close: async () => (manager ? (await manager).close() : undefined),
   };
 }

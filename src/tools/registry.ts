@@ -2,20 +2,19 @@ import { createServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
-import { listPendingInstalls, readPendingInstall } from '../registry/install-background.js';
+import { readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import {
   describeServer,
   exposedSpelling,
   missingEnvNext,
-  toSummary,
   uninstallServer,
-  withMissingEnv,
   withOtherHubs,
 } from '../registry/installed.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
-import { pickNameMode, type NameMode } from '../core/naming.js';
+import { serverListResult, type ServerListResult } from './server-list.js';
+import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import {
   CallInputSchema,
@@ -52,7 +51,12 @@ const loadInstall = () =>
   ]));
 
 // registry.search/install/list/uninstall/call and the proxied tools of installed servers.
-export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: ProxiedTools; close(): Promise<void> } {
+export function createRegistryTools(deps: ToolDeps): ToolGroup & {
+  proxied: ProxiedTools;
+  /** What registry.list shows of every installed server (hub://servers serves it). */
+  servers(): Promise<ServerListResult>;
+  close(): Promise<void>;
+} {
   const { config, log, store, server } = deps;
   const manager = createServerManager(deps);
   // Results name tools the way clients see them listed (README "Tool names").
@@ -164,29 +168,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
         const structured = { servers: [summary], tools, ...(toolIssues.length > 0 && { toolIssues }), next };
         return { structured, text: text.join('\n') };
       }
-      const spell = await spelling();
-      const servers = await withMissingEnv(
-        store,
-        (await manager.status())
-          .map(view => withOtherHubs(toSummary(view), config.paths))
-          // Instructions only in the one-server view: this list stays short however many are installed.
-          .map(({ instructions: _instructions, ...summary }) => ({ ...summary, tools: summary.tools.map(spell) })),
-      );
-      const installing = listPendingInstalls(config).map(
-        entry =>
-          `${entry.name}  ${entry.package}  ${entry.state === 'installing' ? `installing: ${entry.step}` : `install failed: ${entry.step}`}`,
-      );
-      const next =
-        installing.length > 0
-          ? `registry.list { server } shows an install's step. ${installing.join('; ')}`
-          : servers.length === 0
-            ? 'Nothing installed yet: find a server with registry.search, then registry.install.'
-            : "registry.list { server } shows a server's tools with input schemas.";
-      const lines = servers.map(
-        s =>
-          `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}`,
-      );
-      return { structured: { servers, next }, text: [...lines, next].join('\n') };
+      return serverListResult({ config, store, manager, spell: await spelling() });
     },
   });
 
@@ -246,5 +228,14 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & { proxied: Prox
   });
 
   const tools: HubTool[] = [createSearchTool(deps), install, list, uninstall, callTool];
-  return { tools, proxied: manager, close: () => manager.close() };
+  return {
+    tools,
+    proxied: manager,
+    async servers() {
+      const { structured, text } = await serverListResult({ config, store, manager, spell: await spelling() });
+      // As the tool table spells registry.list's result for this client.
+      return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
+    },
+    close: () => manager.close(),
+  };
 }

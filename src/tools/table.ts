@@ -119,7 +119,9 @@ export function createToolTable(
       const output = await tool.run(parsed.data, callContext(extra));
       // A passthrough is the child's own result (registry.call): its text is not hub's to change.
       if ('passthrough' in output) return output.passthrough;
-      return spellResult(successResult(output.structured, output.text, resultCapBytes));
+      const result = successResult(output.structured, output.text, resultCapBytes);
+      if (output.content) result.content.push(...output.content);
+      return spellResult(result);
     } catch (error) {
       if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');
       else log.error({ tool: tool.name, err: error }, 'unexpected tool error');

@@ -1,0 +1,121 @@
+// The log watch behind resources/subscribe, against real processes: updates while a process
+// prints (coalesced), one final update when it ends (exit file, or a keeper SIGKILLed before it
+// could write one), nothing after remove() or close(), and no timer or folder watch left behind.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
+import { hubPaths } from '../../src/core/paths.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { createLogWatch } from '../../src/process/log-watch.js';
+import { createProcessManager } from '../../src/process/manager.js';
+import { openStore } from '../../src/store/store.js';
+import { makeHubHome } from '../helpers/home.js';
+import { fixture } from '../helpers/hub.js';
+import { isAlive } from '../helpers/processes.js';
+
+const never = new AbortController().signal;
+const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+async function setup(options: { coalesceMs?: number; checkEveryMs?: number } = {}) {
+  const home = await makeHubHome();
+  const paths = hubPaths(home);
+  const manager = createProcessManager({
+    paths,
+    store: openStore(paths),
+    log: silentLogger,
+    maxRunning: 16,
+    logCapBytes: 50 * 1024 * 1024,
+    logReadBytes: 64 * 1024,
+  });
+  onTestFinished(() => manager.close());
+  const events: { id: string; ended: boolean; atMs: number }[] = [];
+  const watch = createLogWatch({
+    paths,
+    onUpdate: (id, ended) => events.push({ id, ended, atMs: Date.now() }),
+    ...options,
+  });
+  onTestFinished(() => watch.close());
+  const gated = async (writes: number) => {
+    const { record } = await manager.start(
+      { command: process.execPath, args: [fixture('process-gated-flood.mjs'), home, String(writes)] },
+      undefined,
+      never,
+    );
+    return { record, open: (gate: string) => writeFileSync(join(home, gate), '') };
+  };
+  return { manager, watch, events, gated };
+}
+
+describe('log watch', () => {
+  test('updates while the process prints, coalesced; one final update when it ends, then it stops watching', async () => {
+    const { watch, events, gated } = await setup({ coalesceMs: 200 });
+    const { record, open } = await gated(500);
+    watch.add(record);
+    watch.add(record);
+    expect(watch.size).toBe(1);
+    const began = Date.now();
+    open('go');
+    await vi.waitFor(() => expect(events.length).toBeGreaterThan(0), { timeout: 10_000 });
+    // The flood takes about a second; its updates are at least 200 ms apart.
+    await vi.waitFor(
+      async () => {
+        const { tailLog } = await import('../../src/process/log-read.js');
+        expect(tailLog(record.logFile, { lines: 1, maxBytes: 4096 }).lines).toEqual(['flood done']);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const floodMs = Date.now() - began;
+    await pause(400);
+    const output = events.length;
+    expect(output).toBeLessThanOrEqual(Math.ceil(floodMs / 200) + 2);
+    for (let index = 1; index < events.length; index++)
+      expect(events[index]!.atMs - events[index - 1]!.atMs).toBeGreaterThanOrEqual(195);
+    expect(events.every(event => event.id === record.id && !event.ended)).toBe(true);
+
+    open('end');
+    await vi.waitFor(() => expect(events.at(-1)?.ended).toBe(true), { timeout: 10_000 });
+    expect(events.length).toBe(output + 1);
+    expect(watch.size).toBe(0);
+  }, 60_000);
+
+  test('a keeper SIGKILLed before it could write its exit file still ends the watch', async () => {
+    const { watch, events, gated } = await setup({ checkEveryMs: 100 });
+    const { record } = await gated(1);
+    watch.add(record);
+    process.kill(-record.pid, 'SIGKILL');
+    await vi.waitFor(() => expect(isAlive(record.pid)).toBe(false), { timeout: 5_000 });
+    await vi.waitFor(() => expect(events).toEqual([expect.objectContaining({ id: record.id, ended: true })]), {
+      timeout: 5_000,
+    });
+    expect(watch.size).toBe(0);
+  }, 30_000);
+
+  test('remove() and close() stop the updates of a process that keeps printing', async () => {
+    const { manager, watch, events } = await setup({ coalesceMs: 50 });
+    const ticking = async () =>
+      (
+        await manager.start(
+          { command: process.execPath, args: ['-e', 'setInterval(() => console.log("tick"), 20)'] },
+          undefined,
+          never,
+        )
+      ).record;
+    const [first, second] = [await ticking(), await ticking()];
+    watch.add(first);
+    watch.add(second);
+    await vi.waitFor(() => expect(new Set(events.map(event => event.id))).toEqual(new Set([first.id, second.id])), {
+      timeout: 10_000,
+    });
+    watch.remove(first.id);
+    const firstCount = events.filter(event => event.id === first.id).length;
+    await pause(500);
+    expect(events.filter(event => event.id === first.id)).toHaveLength(firstCount);
+    expect(events.filter(event => event.id === second.id).length).toBeGreaterThan(1);
+
+    watch.close();
+    expect(watch.size).toBe(0);
+    const total = events.length;
+    await pause(500);
+    expect(events).toHaveLength(total);
+  }, 30_000);
+});
