@@ -95,9 +95,9 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       if (client.initialized()) client.sendResourceUpdated(uri).catch(() => undefined);
     },
   });
-  // Every set of resources hub lists, in this order: hub's own first (it owns every hub:// URI, so
-  // a child listing one never takes its reads), then the installed servers'.
-  const resourceSources: ResourceSource[] = [hubResources, ...(proxied.surface ? [proxied.surface.resources] : [])];
+  // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
+  // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
+  const resourceSources: ResourceSource[] = [...(proxied.surface ? [proxied.surface.resources] : []), hubResources];
   registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
 
   // Answered from the ready listing, never after I/O: a client re-lists right after

@@ -9,7 +9,7 @@ import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
-import { leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
+import { leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
@@ -118,6 +118,8 @@ export function startFastStart(options: {
     const home = leanHome(env);
     const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
     if (!kind || !servers || (params !== undefined && !isObject(params))) return undefined;
+    // hub's own resources list the logs of recorded processes, which only the full hub builds.
+    if (kind === 'resources' && leanHasProcesses(home as string) !== false) return undefined;
     const own = listing.surface[kind];
     const items =
       kind === 'prompts'

@@ -164,6 +164,14 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
   return servers;
 }
 
+/** True when db.json records any process (hub's own resources then list their logs); undefined when unreadable. */
+export function leanHasProcesses(home: string): boolean | undefined {
+  const db = readJson(hubPaths(home).db);
+  if (db === null) return false;
+  if (!isObject(db) || !isObject(db.processes)) return undefined;
+  return Object.keys(db.processes).length > 0;
+}
+
 export interface LeanInstructions {
   readonly name: string;
   readonly order: number;
