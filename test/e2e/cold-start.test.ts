@@ -214,7 +214,8 @@ describe('cold-start lane', () => {
       expect.stringMatching(/^docs_a_prompt_.{1,30}$/),
     ]);
     const pages = [answers[1], page2, page3].map(page => ((page!.result as Json).resources as Json[]).length);
-    expect(pages).toEqual([100, 100, 50]);
+    // 250 of the servers', then hub's own two (hub://processes, hub://servers).
+    expect(pages).toEqual([100, 100, 52]);
     expect((page3.result as Json).nextCursor).toBeUndefined();
   });
 

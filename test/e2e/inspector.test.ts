@@ -118,7 +118,12 @@ const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; ad
     const prompts = (await inspect(home, ['--method', 'prompts/list'])) as { prompts: { name: string }[] };
     expect(prompts.prompts.map(prompt => prompt.name)).toEqual(['bulk_review']);
     const resources = (await inspect(home, ['--method', 'resources/list'])) as { resources: { uri: string }[] };
-    expect(resources.resources.map(resource => resource.uri)).toEqual(['bulk://item/7']);
+    // The server's resource, then hub's own.
+    expect(resources.resources.map(resource => resource.uri)).toEqual([
+      'bulk://item/7',
+      'hub://processes',
+      'hub://servers',
+    ]);
     const read = (await inspect(home, ['--method', 'resources/read', '--uri', 'bulk://item/7'])) as {
       contents: { text: string }[];
     };

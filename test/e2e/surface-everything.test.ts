@@ -72,7 +72,8 @@ describe('server-everything directly and through hub, side by side', () => {
     await hub.call('registry_call', { server: 'everything', tool: 'echo', arguments: { message: 'hi' } });
     // Read behind that first call, and announced (list_changed) once cached.
     await until(async () => expect((await hub.client.listPrompts()).prompts.length).toBeGreaterThan(0));
-    await until(async () => expect((await hub.client.listResourceTemplates()).resourceTemplates.length).toBe(2));
+    // server-everything's two templates, then hub's own log template.
+    await until(async () => expect((await hub.client.listResourceTemplates()).resourceTemplates.length).toBe(3));
 
     // Prompts: the same, under hub's names, with the server in the description.
     const directPrompts = (await plain.listPrompts()).prompts;
@@ -99,11 +100,13 @@ describe('server-everything directly and through hub, side by side', () => {
 
     // Resources: every page of each, the same entries in the same order.
     const [directAll, hubAll] = [await everyResource(plain), await everyResource(hub.client)];
-    expect(hubAll.resources).toEqual(directAll.resources);
+    // hub lists its own resources (hub://…) after the server's.
+    const servers = (uri: string) => !uri.startsWith('hub://');
+    expect(hubAll.resources.filter(resource => servers(resource.uri))).toEqual(directAll.resources);
     expect(hubAll.resources.length).toBeGreaterThan(0);
-    expect((await hub.client.listResourceTemplates()).resourceTemplates).toEqual(
-      (await plain.listResourceTemplates()).resourceTemplates,
-    );
+    expect(
+      (await hub.client.listResourceTemplates()).resourceTemplates.filter(template => servers(template.uriTemplate)),
+    ).toEqual((await plain.listResourceTemplates()).resourceTemplates);
     for (const uri of [
       (directAll.resources[0] as { uri: string }).uri,
       'demo://resource/dynamic/text/1',
@@ -158,8 +161,10 @@ describe('server-everything directly and through hub, side by side', () => {
     const before = await starts(home);
     hub = await spawnHub(home);
     expect((await hub.client.listPrompts()).prompts).toEqual(hubPrompts);
-    expect((await everyResource(hub.client)).resources).toEqual(directAll.resources);
-    expect((await hub.client.listResourceTemplates()).resourceTemplates).toHaveLength(2);
+    expect((await everyResource(hub.client)).resources.filter(resource => servers(resource.uri))).toEqual(
+      directAll.resources,
+    );
+    expect((await hub.client.listResourceTemplates()).resourceTemplates).toHaveLength(3);
     expect(await starts(home)).toBe(before);
     // A read starts it lazily.
     const text = await hub.client.readResource({ uri: 'demo://resource/dynamic/text/3' });
