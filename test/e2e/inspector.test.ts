@@ -1,14 +1,10 @@
 // The official MCP Inspector in CLI mode (`npx @modelcontextprotocol/inspector --cli node
 // dist/server.js --method tools/list`) against the built hub. The inspector is a devDependency
 // pinned to a version that runs on Node 20; until it is installed the test is skipped.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, fixture } from '../helpers/hub.js';
+import { INSPECTOR_BIN, inspect } from '../helpers/inspector.js';
+import { fixture } from '../helpers/hub.js';
 import { loadConfig } from '../../src/core/config.js';
 import { openStore } from '../../src/store/store.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';
@@ -27,33 +23,7 @@ const HUB_TOOLS = [
   'get_free_port',
 ];
 
-// The inspector's bin (what npx would run), or undefined when the package is not installed.
-// HUB_INSPECTOR_BIN points at another copy (e.g. one installed in a scratch folder to try a version).
-function inspectorBin(): string | undefined {
-  if (process.env.HUB_INSPECTOR_BIN) return process.env.HUB_INSPECTOR_BIN;
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json');
-    const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | Record<string, string> };
-    const relative = typeof bin === 'string' ? bin : (bin['mcp-inspector'] ?? Object.values(bin)[0]);
-    return relative === undefined ? undefined : join(dirname(manifest), relative);
-  } catch {
-    return undefined;
-  }
-}
-
-const bin = inspectorBin();
-
-async function inspect(home: string, args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [bin!, '--cli', process.execPath, SERVER_JS, '-e', `HUB_HOME=${home}`, ...args],
-    {
-      env: { ...process.env, HUB_HOME: home },
-      timeout: 60_000,
-    },
-  );
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const bin = INSPECTOR_BIN;
 
 const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; add it as a devDependency)';
 

@@ -35,8 +35,8 @@ async function direct(): Promise<Client> {
 }
 
 type Lister = Pick<Client, 'listResources'>;
-async function everyResource(client: Lister): Promise<{ resources: unknown[]; pages: number }> {
-  const resources: unknown[] = [];
+async function everyResource(client: Lister): Promise<{ resources: { uri: string }[]; pages: number }> {
+  const resources: { uri: string }[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
