@@ -16,8 +16,10 @@ export interface ForegroundWork {
    * waits) and listens to `context.signal` (aborted only while the caller may still cancel).
    */
   run(context: InstallContext): Promise<InstallResult>;
-  /** The answer sent when the work outlasts the budget: state "installing", background: true. */
-  pending(step: string): InstallResult;
+  /** What the early answer (state "installing", background: true) says of the server. */
+  readonly shown: Pick<InstallResult, 'package' | 'version' | 'command' | 'logFile'>;
+  /** The early answer's next step: what goes on, given the step at work and the seconds waited. */
+  next(step: string, waitedSeconds: number): string;
 }
 
 export async function inForeground(work: ForegroundWork, context: InstallContext): Promise<InstallResult> {
@@ -67,5 +69,15 @@ export async function inForeground(work: ForegroundWork, context: InstallContext
       log.warn({ name: work.name, err: errorMessage(error) }, 'background install failed');
     },
   );
-  return work.pending(current);
+  return {
+    name: work.name,
+    ...work.shown,
+    mode: 'npm',
+    state: 'installing',
+    tools: [],
+    missingEnv: [],
+    background: true,
+    step: current,
+    next: work.next(current, Math.round(config.install.foregroundMs / 1000)),
+  };
 }

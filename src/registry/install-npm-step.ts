@@ -107,19 +107,13 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
       package: spec.spec,
       firstStep,
       run,
-      pending: step => ({
-        name: target.name,
+      shown: {
         package: spec.name,
-        mode: 'npm',
         command: formatCommandLine(process.execPath, [`${prefix}/node_modules/${spec.name}/<its bin>`, ...target.args]),
-        state: 'installing',
-        tools: [],
-        missingEnv: [],
         logFile,
-        background: true,
-        step,
-        next: `Still installing after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${step}); it goes on in the background. registry.list { server: "${target.name}" } shows the step; tools/list_changed announces its tools when it is ready, then call them as usual.`,
-      }),
+      },
+      next: (step, waited) =>
+        `Still installing after ${waited} s (now: ${step}); it goes on in the background. registry.list { server: "${target.name}" } shows the step; tools/list_changed announces its tools when it is ready, then call them as usual.`,
     },
     context,
   );

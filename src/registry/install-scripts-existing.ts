@@ -50,20 +50,14 @@ export async function rebuildExisting(
       package: record.package ?? record.name,
       firstStep,
       run,
-      pending: step => ({
-        name: record.name,
+      shown: {
         ...(record.package !== undefined && { package: record.package }),
         ...(record.version !== undefined && { version: record.version }),
-        mode: 'npm',
         command: formatCommandLine(record.command, record.args),
-        state: 'installing',
-        tools: [],
-        missingEnv: [],
-        logFile: context.config.paths.serverLog(record.name),
-        background: true,
-        step,
-        next: `Still building after ${Math.round(context.config.install.foregroundMs / 1000)} s (now: ${step}); it goes on in the background and the server starts again when it is done. registry.list { server: "${record.name}" } shows the step; tools/list_changed announces its tools.`,
-      }),
+        logFile: config.paths.serverLog(record.name),
+      },
+      next: (step, waited) =>
+        `Still building after ${waited} s (now: ${step}); it goes on in the background and the server starts again when it is done. registry.list { server: "${record.name}" } shows the step; tools/list_changed announces its tools.`,
     },
     context,
   );

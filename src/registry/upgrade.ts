@@ -193,20 +193,14 @@ export async function upgradeServer(
       package: spec.spec,
       firstStep,
       run,
-      pending: step => ({
-        name,
-        package: record.package,
+      shown: {
+        package: packageName,
         ...(record.version !== undefined && { version: record.version }),
-        mode: 'npm',
         command: formatCommandLine(record.command, record.args),
-        state: 'installing',
-        tools: [],
-        missingEnv: [],
         logFile: config.paths.serverLog(name),
-        background: true,
-        step,
-        next: `Still upgrading after ${Math.round(config.install.foregroundMs / 1000)} s (now: ${step}); it goes on in the background and ${record.version ?? 'the installed version'} keeps serving until the new version is ready. registry.list { server: "${name}" } shows the step; tools/list_changed announces the new tools.`,
-      }),
+      },
+      next: (step, waited) =>
+        `Still upgrading after ${waited} s (now: ${step}); it goes on in the background and ${record.version ?? 'the installed version'} keeps serving until the new version is ready. registry.list { server: "${name}" } shows the step; tools/list_changed announces the new tools.`,
     },
     context,
   );
