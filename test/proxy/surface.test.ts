@@ -26,6 +26,18 @@ async function hubWith(...records: Parameters<typeof putRecords>[1][]): Promise<
   return { hub, home };
 }
 
+/** The surface child installed as "bulk", writing what it receives to events.log in its HUB_HOME. */
+async function bulkWithEvents(): Promise<{ hub: HubSession; home: string; events: string }> {
+  const home = await makeHubHome();
+  const events = join(home, 'events.log');
+  await putRecords(
+    openStore(loadConfig({ HUB_HOME: home }).paths),
+    commandRecord('bulk', [SURFACE], { env: { SURFACE_EVENTS: events } }),
+  );
+  const hub = await startHubInProcess(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
+  return { hub, home, events };
+}
+
 /** A started child's lists are read behind its first call: wait until they are cached. */
 const cached = (hub: HubSession, count: number) =>
   until(async () => expect((await allResources(hub)).uris).toHaveLength(count));
@@ -117,13 +129,7 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
   });
 
   test('progress of a read and a prompt reaches the caller; a cancelled read is cancelled in the child', async () => {
-    const home = await makeHubHome();
-    const events = join(home, 'events.log');
-    await putRecords(
-      openStore(loadConfig({ HUB_HOME: home }).paths),
-      commandRecord('bulk', [SURFACE], { env: { SURFACE_EVENTS: events } }),
-    );
-    const hub = await startHubInProcess(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
+    const { hub, events } = await bulkWithEvents();
     // Installed without a first start: nothing is cached, so nothing is listed until it runs.
     await expect(hub.client.readResource({ uri: 'bulk://slow' })).rejects.toThrow(/Resource not found/);
     await hub.call('registry.call', { server: 'bulk', tool: 'log' });
@@ -150,13 +156,7 @@ describe('a child with 1,000 resources, prompts and log messages, through hub', 
   });
 
   test('log messages at the level the client set, logger = server, also in logs/servers/<name>.log', async () => {
-    const home = await makeHubHome();
-    const events = join(home, 'events.log');
-    await putRecords(
-      openStore(loadConfig({ HUB_HOME: home }).paths),
-      commandRecord('bulk', [SURFACE], { env: { SURFACE_EVENTS: events } }),
-    );
-    const hub = await startHubInProcess(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
+    const { hub, home, events } = await bulkWithEvents();
     const messages: LoggingMessageNotification['params'][] = [];
     hub.client.setNotificationHandler(LoggingMessageNotificationSchema, notice => {
       messages.push(notice.params);
