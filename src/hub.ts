@@ -2,7 +2,12 @@ import type { LineKind } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from './core/config.js';
 import type { Logger } from './core/logger.js';
 import { RpcError } from './wire/rpc-error.js';
@@ -20,6 +25,9 @@ import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
+import { createModernLane, type EraHooks } from './wire/modern-lane.js';
+import { ModernListeners } from './wire/modern-listen.js';
+import { withModernListeners } from './proxy/modern-client-side.js';
 
 export interface Hub {
   readonly server: Server;
@@ -27,6 +35,8 @@ export interface Hub {
   fastPath(
     sendRaw: (line: string, kind: LineKind) => Promise<void>,
   ): ((message: Record<string, unknown>) => boolean) | undefined;
+  /** The 2026-07-28 lane for one session (server/discover, per-request era, subscriptions/listen). */
+  eraLane(send: (message: Record<string, unknown>) => Promise<void>): EraHooks;
   /** The proxied tools listed now (dotted, as JSON): what a client that listed earlier compares against. */
   proxiedSignature(): string;
   /** Closes child MCP servers; leaves start_process processes running (they are detached). */
@@ -61,17 +71,27 @@ export interface HubOptions {
 export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
   // One spelling for every client (README "Tool names"): it is known before any client connects.
   const mode = pickNameMode(config.toolNames);
-  const server = new Server(
-    { name: 'hub', title: 'hub', version: HUB_VERSION },
-    {
-      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES },
-      // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
-      instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
-      jsonSchemaValidator: lazyAjvValidator(),
+  const serverInfo = { name: 'hub', title: 'hub', version: HUB_VERSION };
+  const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES };
+  const server = new Server(serverInfo, {
+    capabilities,
+    // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
+    instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
+    jsonSchemaValidator: lazyAjvValidator(),
+  });
+  // What the proxy sees of the client: this Server's side of the connection, and its listens.
+  const listeners = new ModernListeners({
+    async subscribe(uri) {
+      const source = resourceSources.find(candidate => candidate.owns(uri));
+      if (!source) return false;
+      await source.subscribe(uri);
+      return true;
     },
-  );
-  // What the proxy sees of the client: this Server's side of the connection.
-  const client = sdkClientSide(server);
+    async unsubscribe(uri) {
+      await Promise.all(resourceSources.filter(source => source.owns(uri)).map(source => source.unsubscribe(uri)));
+    },
+  });
+  const client = withModernListeners(sdkClientSide(server), listeners);
   const deps: ToolDeps = { config, log, store, server, client };
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
@@ -139,8 +159,23 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   return {
     server,
     fastPath: sendRaw => proxied.fastPath?.(sendRaw),
+    eraLane: send =>
+      createModernLane(
+        {
+          serverInfo,
+          listeners,
+          discover: () => ({
+            legacyVersions: SUPPORTED_PROTOCOL_VERSIONS,
+            capabilities,
+            serverInfo,
+            instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
+          }),
+        },
+        send,
+      ),
     proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
     async close() {
+      listeners.closeAll();
       hubResources.close();
       await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
       await server.close().catch(() => undefined);

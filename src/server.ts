@@ -55,15 +55,18 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
   // else, hub's own tools included, goes through the SDK Server.
   const handOff: HandOff | undefined = fast?.handOff();
+  // Counted now: the replay below drops the full hub's duplicates from the set.
+  const coldStartAnswered = handOff?.answered.size ?? 0;
   const transport = new HubStdioServerTransport(process.stdin, process.stdout, handOff);
   const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
   if (fastPath) transport.intercept = fastPath;
+  transport.era = hub.eraLane(message => transport.send(message as never));
   await hub.server.connect(transport);
   // Another hub changed the installed servers between the lane's tools/list and now.
   if (handOff?.listed !== undefined && handOff.listed !== hub.proxiedSignature()) {
     hub.server.sendToolListChanged().catch(() => undefined);
   }
-  log.info({ home: config.home, coldStartAnswered: handOff?.answered.size ?? 0 }, 'hub started');
+  log.info({ home: config.home, coldStartAnswered }, 'hub started');
   if (handOff?.ended) shutdown('stdin ended');
 }
 

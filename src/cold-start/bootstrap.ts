@@ -9,13 +9,15 @@ import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
+import { claimOf, discoverResult, modernResult } from '../wire/era.js';
 import { leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
  * waits for initialize and tools/list before it can use any tool. This answers exactly those (and
- * ping, prompts/list, resources/list and resources/templates/list) from the build-time listing and HUB_HOME while the full hub is not loaded yet, and records
- * every byte read. At hand-off the full hub replays all of it into the SDK Server, so its state
+ * ping, prompts/list, resources/list and resources/templates/list; server/discover and the same
+ * lists for a 2026-07-28 client) from the build-time listing and HUB_HOME while the full hub is
+ * not loaded yet, and records every byte read. At hand-off the full hub replays all of it into the SDK Server, so its state
  * (client info and capabilities, initialized) is as if it had read stdin itself, and drops its own
  * responses to the requests answered here. Anything else, or anything unusual, makes this lane
  * stop answering: from then on every message waits for the full hub, in order.
@@ -148,25 +150,34 @@ export function startFastStart(options: {
       reply(id, { protocolVersion, ...listing.initialize[mode], ...serverInstructions(listing, env, mode) });
       return true;
     }
-    if (!initialized || !mode) return false;
-    if (method === 'ping' && (params === undefined || isObject(params))) {
+    // 2026-07-28: server/discover, and requests that say their revision in _meta (no initialize).
+    const claim = claimOf(params);
+    if (claim.era === 'refused') return false;
+    if (method === 'server/discover' || claim.era === 'modern') mode ??= nameMode();
+    if (!mode) return false;
+    if (method === 'server/discover') {
+      const { capabilities, serverInfo } = listing.initialize[mode];
+      const { instructions } = serverInstructions(listing, env, mode);
+      reply(id, discoverResult({ legacyVersions: listing.protocol.supported, capabilities, serverInfo, instructions }));
+      return true;
+    }
+    const modern = claim.era === 'modern';
+    if (!initialized && !modern) return false;
+    const answerList = (result: Json) => {
+      reply(id, modern ? modernResult(method, result, listing.initialize[mode!].serverInfo) : result);
+      want();
+      return true;
+    };
+    if (method === 'ping' && !modern && (params === undefined || isObject(params))) {
       reply(id, {});
       return true;
     }
     if (method === 'tools/list' && (params === undefined || isObject(params))) {
       const tools = toolsList(mode);
-      if (!tools) return false;
-      reply(id, { tools });
-      want();
-      return true;
+      return tools ? answerList({ tools }) : false;
     }
     const page = surfaceList(method, params, mode);
-    if (page) {
-      reply(id, page);
-      want();
-      return true;
-    }
-    return false;
+    return page ? answerList(page) : false;
   };
 
   const reader = new JsonLineReader(

@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerableId, invalidParamsFromSdk, invalidRequestReason } from './invalid-request.js';
 import { JsonLineReader } from './json-lines.js';
+import type { EraHooks } from './modern-lane.js';
 import type { LineKind, SessionInterceptor } from './session.js';
 
 // Kept for the importers written before session.ts (proxy/types.ts, manager-types.ts, hub.ts).
@@ -30,6 +31,8 @@ export class HubStdioServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Return true to consume a message (the proxy fast path). */
   intercept?: SessionInterceptor;
+  /** The 2026-07-28 lane (modern-lane.ts): server/discover, per-request era, modern result fields. */
+  era?: EraHooks;
 
   #started = false;
   #lastProgressAt = 0;
@@ -49,6 +52,7 @@ export class HubStdioServerTransport implements Transport {
     this.#reader = new JsonLineReader(
       message => {
         if ('method' in message && this.#refuseInvalid(message)) return;
+        if (this.era?.intercept(message)) return;
         if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
       },
       error => this.onerror?.(error),
@@ -79,6 +83,8 @@ export class HubStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // First, so a modern request answered by the cold-start lane is not left pending.
+    if (this.era) message = this.era.outgoing(message as unknown as Record<string, unknown>) as JSONRPCMessage;
     // Already answered by the cold-start lane: the replayed request's response is not sent twice.
     if (
       this.#answered &&
@@ -95,7 +101,7 @@ export class HubStdioServerTransport implements Transport {
     }
     const kind =
       'method' in message ? (message.method === 'notifications/progress' ? 'progress' : 'other') : 'response';
-    return this.sendRaw(`${JSON.stringify(message)}\n`, kind);
+    return this.#emit(`${JSON.stringify(message)}\n`, kind);
   }
 
   /**
@@ -106,6 +112,16 @@ export class HubStdioServerTransport implements Transport {
    * flight: no throughput gain on a 2-core machine (the client and child are the bottleneck).
    */
   sendRaw(line: string, kind: LineKind = 'other'): Promise<void> {
+    // A fast-path answer to a modern request gets the modern fields (parsed only then).
+    if (kind === 'response' && this.era?.pending()) {
+      const message = JSON.parse(line) as Record<string, unknown>;
+      const modern = this.era.outgoing(message);
+      if (modern !== message) line = `${JSON.stringify(modern)}\n`;
+    }
+    return this.#emit(line, kind);
+  }
+
+  #emit(line: string, kind: LineKind): Promise<void> {
     if (kind === 'progress') this.#lastProgressAt = performance.now();
     else if (kind === 'response' && this.#lastProgressAt !== 0) {
       // The SDK client handles a notification a microtask after a response read in the same

@@ -1,0 +1,105 @@
+import {
+  META_SUBSCRIPTION,
+  claimOf,
+  discoverResult,
+  missingEnvelope,
+  modernResult,
+  type DiscoverInfo,
+  type RpcErrorBody,
+} from './era.js';
+import { listenFilter, type ModernListeners } from './modern-listen.js';
+
+type Json = Record<string, unknown>;
+type Id = string | number;
+
+/** What a session transport asks of the era lane (stdio-transport.ts holds one). */
+export interface EraHooks {
+  /** Sees each incoming message first; true when it answered it. */
+  intercept(message: Json): boolean;
+  /** A response on its way out: a modern request's result gets the modern fields. */
+  outgoing(message: Json): Json;
+  /** True while a modern request awaits its answer (only then are fast-path lines looked at). */
+  pending(): boolean;
+}
+
+export interface ModernLaneOptions {
+  /** What server/discover says (read when asked: the installed servers' instructions change). */
+  discover(): DiscoverInfo;
+  readonly serverInfo: Json;
+  readonly listeners: ModernListeners;
+}
+
+const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+
+/**
+ * Both protocol eras on one session. `server/discover` is answered here (it does not pin the
+ * session: a client may still initialize). A request whose _meta claims 2026-07-28 is served in
+ * that era with no initialize: the SDK Server (or the fast path) answers it as any request, and
+ * its result leaves with `resultType`, the cache fields and hub's serverInfo (outgoing). A claim of
+ * a revision hub does not speak is -32022, a broken envelope -32602. `subscriptions/listen` is
+ * held here (modern-listen.ts). A 2025 request (no claim) passes untouched.
+ */
+export function createModernLane(options: ModernLaneOptions, send: (message: Json) => Promise<void>): EraHooks {
+  const { listeners, serverInfo } = options;
+  // Modern requests in flight, by id, with their method (the cache fields depend on it).
+  const modern = new Map<Id, string>();
+  listeners.attach(send);
+
+  const reply = (id: Id, body: { result: Json } | { error: RpcErrorBody }) => {
+    send({ jsonrpc: '2.0', id, ...body }).catch(() => undefined);
+    return true;
+  };
+
+  const listen = (id: Id, params: unknown): boolean => {
+    const filter = listenFilter(params);
+    if (!filter)
+      return reply(id, {
+        error: {
+          code: -32602,
+          message:
+            'Invalid params: subscriptions/listen needs params.notifications, a SubscriptionFilter ({"toolsListChanged": true, "resourceSubscriptions": ["<uri>"], …}).',
+        },
+      });
+    void listeners.open(id, filter).then(answer => {
+      if ('error' in answer) reply(id, { error: answer.error as RpcErrorBody });
+      else send({ jsonrpc: '2.0', ...answer, params: stamped(answer.params as Json, id) }).catch(() => undefined);
+    });
+    return true;
+  };
+
+  return {
+    intercept(message) {
+      const { id, method, params } = message;
+      if (typeof method !== 'string') return false;
+      if (id === undefined) {
+        if (method !== 'notifications/cancelled') return false;
+        const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
+        return isId(requestId) && listeners.cancel(requestId);
+      }
+      if (!isId(id)) return false;
+      const claim = claimOf(params);
+      if (claim.era === 'refused') return reply(id, { error: claim.error });
+      if (method === 'server/discover') return reply(id, { result: discoverResult(options.discover()) });
+      if (claim.era === 'legacy')
+        return method === 'subscriptions/listen' ? reply(id, { error: missingEnvelope(method) }) : false;
+      if (method === 'subscriptions/listen') return listen(id, params);
+      modern.set(id, method);
+      return false;
+    },
+    outgoing(message) {
+      if (modern.size === 0 || 'method' in message || !isId(message.id)) return message;
+      const method = modern.get(message.id);
+      if (method === undefined) return message;
+      modern.delete(message.id);
+      const result = message.result;
+      if (result === null || typeof result !== 'object') return message;
+      return { ...message, result: modernResult(method, result as Json, serverInfo) };
+    },
+    pending: () => modern.size > 0,
+  };
+}
+
+const stamped = (params: Json, id: Id): Json => ({
+  ...params,
+  _meta: { [META_SUBSCRIPTION]: id },
+});
