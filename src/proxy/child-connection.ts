@@ -27,6 +27,8 @@ import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface, watchSurface, type SurfaceEvents } from './child-surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
+import { EraChildTransport, type ChildEra } from './modern-child.js';
+import { modernRequest, modernToolCall, type ModernChild } from './modern-child-calls.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -87,7 +89,13 @@ export class ChildConnection {
     readonly startedAt: number,
     private readonly name: string,
     private readonly log: Logger,
-  ) {}
+    private readonly eras: EraChildTransport,
+    upstream: ClientSide,
+  ) {
+    this.#modern = { eras, upstream, server: name };
+  }
+
+  readonly #modern: ModernChild;
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
     const { record, client: upstream, log } = options;
@@ -109,7 +117,14 @@ export class ChildConnection {
       options.onExit(code, signal);
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
-    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    // Either era: server/discover first, then initialize or the 2026-07-28 envelope (modern-child.ts).
+    const eras = new EraChildTransport(transport, {
+      command: record.command,
+      args: record.args,
+      capabilities: CHILD_CAPABILITIES,
+      clientInfo: { name: 'hub', version: HUB_VERSION },
+    });
+    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, eras, upstream);
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -143,8 +158,9 @@ export class ChildConnection {
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
-      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
+      await Promise.race([client.connect(eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
     } catch (error) {
+      eras.forgetVerdict();
       // Read before close(), which ends the process itself.
       const exit = transport.exit;
       await transport.close();
@@ -216,16 +232,25 @@ export class ChildConnection {
     schema: T,
     options: RequestOptions,
   ): Promise<z.infer<T>> {
-    return this.client.request(request as never, schema, options) as Promise<z.infer<T>>;
+    if (this.eras.era === 'legacy')
+      return this.client.request(request as never, schema, options) as Promise<z.infer<T>>;
+    return modernRequest(this.#modern, this.client, request, schema, options);
+  }
+
+  /** The revision the child speaks (2025 ones initialized; 2026-07-28 ones get an envelope per request). */
+  get era(): ChildEra {
+    return this.eras.era;
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
-    return this.fast.call(tool, args, options);
+    if (this.eras.era === 'legacy') return this.fast.call(tool, args, options);
+    return modernToolCall(this.#modern, options, given => this.fast.call(tool, args, given));
   }
 
   /** The same call for a caller that writes the answer as bytes (the fast path): the child's result line unparsed when it qualifies. */
   callToolRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
-    return this.fast.callRaw(tool, args, options);
+    if (this.eras.era === 'legacy') return this.fast.callRaw(tool, args, options);
+    return modernToolCall<ToolReply>(this.#modern, options, given => this.fast.callRaw(tool, args, given));
   }
 
   /** Tells the root list changed (hub's client said so). */

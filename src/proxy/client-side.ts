@@ -18,6 +18,8 @@ export type ListKind = 'tools' | 'prompts' | 'resources';
 export interface RelayOptions {
   readonly signal: AbortSignal;
   readonly timeout?: number;
+  /** The client's request that caused it (a Streamable HTTP session answers on that request's stream). */
+  readonly relatedRequestId?: string | number;
 }
 
 /**

@@ -74,6 +74,8 @@ export async function forwardCall(
       onprogress: caller.onprogress,
       timeoutMs,
       meta: caller.meta,
+      params: caller.params,
+      relatedRequestId: caller.requestId,
       cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
     };
     const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));

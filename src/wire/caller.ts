@@ -6,6 +6,10 @@ export interface Caller {
   readonly meta: Record<string, unknown> | undefined;
   /** Set when the caller gave a progress token: notifications go back under that token. */
   readonly onprogress: ((progress: Progress) => void) | undefined;
+  /** The caller's request id, when known: what a child asks in answer goes out related to it. */
+  readonly requestId?: string | number | undefined;
+  /** Request params passed on beside name and arguments (a 2026-07-28 retry's inputResponses and requestState). */
+  readonly params?: Record<string, unknown> | undefined;
   /** Hands over the function that cancels the call in the child. */
   cancellable(cancel: (reason: string) => void): void;
 }

@@ -33,6 +33,10 @@ export interface FastCallOptions {
   timeoutMs: number;
   /** The caller's _meta, passed on (its progressToken is replaced by ours). */
   meta?: Record<string, unknown> | undefined;
+  /** More request params (a 2026-07-28 retry's inputResponses and requestState). */
+  params?: Record<string, unknown> | undefined;
+  /** The caller's request id (for what the child asks in answer). */
+  relatedRequestId?: string | number | undefined;
   /** Receives the function that cancels this call (notifications/cancelled to the child). */
   cancellable?: ((cancel: (reason: string) => void) => void) | undefined;
 }
@@ -96,7 +100,7 @@ export class FastCalls {
   ): void {
     const id = `hub-${++this.#seq}`;
     const meta: Record<string, unknown> = { ...options.meta, progressToken: id };
-    const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, _meta: meta })}}\n`;
+    const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, ...options.params, _meta: meta })}}\n`;
     this.#pending.set(id, new Pending(resolve, takeRaw, reject, options.onprogress, options.timeoutMs));
     this.#armSweeper(options.timeoutMs);
     options.cancellable?.(reason => {

@@ -17,6 +17,15 @@ export type FastForwarder = (args: Record<string, unknown> | undefined, caller: 
  * else, and any request whose shape is off, is left to the SDK Server, which answers it (or its
  * error) in full.
  */
+// A 2026-07-28 client's retry of a call that needed input: its answers go to the child with it.
+function retryParams(params: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (params.inputResponses === undefined && params.requestState === undefined) return undefined;
+  return {
+    ...(params.inputResponses !== undefined && { inputResponses: params.inputResponses }),
+    ...(params.requestState !== undefined && { requestState: params.requestState }),
+  };
+}
+
 export function createFastPath(
   resolve: (name: string) => FastForwarder | undefined,
   send: SessionWriter,
@@ -36,6 +45,8 @@ export function createFastPath(
     const caller: RawCaller = {
       raw: true,
       meta,
+      requestId: id,
+      params: retryParams(params),
       onprogress:
         typeof token === 'string' || typeof token === 'number'
           ? progress =>

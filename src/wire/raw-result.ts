@@ -77,7 +77,10 @@ export function objectEnd(line: string, from: number): number {
 }
 
 // A native substring search first: the regex runs only on the rare line that names isError at all.
-const mayBeError = (line: string): boolean => line.includes('"isError"') && MAY_BE_ERROR.test(line);
+// A 2026-07-28 child's `input_required` result is no answer yet: it is parsed and acted on
+// (proxy/input-required.ts), never passed on as a plain success.
+const mayBeError = (line: string): boolean =>
+  (line.includes('"isError"') && MAY_BE_ERROR.test(line)) || line.includes('"input_required"');
 
 /**
  * The result line of one of our `hub-N` calls in a known key order, or undefined (parse it).
