@@ -54,6 +54,7 @@ export class EraChildTransport implements Transport {
   sessionId?: string;
 
   #era: ChildEra = 'legacy';
+  #remembered = false;
   #discover: Json | undefined;
   #probe: ((answer: Json | undefined) => void) | undefined;
   #logLevel: string | undefined;
@@ -80,18 +81,20 @@ export class EraChildTransport implements Transport {
   async start(): Promise<void> {
     await this.inner.start();
     const key = childKey(this.options.command, this.options.args);
-    if (legacyChildren.has(key)) return;
+    this.#remembered = legacyChildren.has(key);
+    if (this.#remembered) return;
     const answer = await this.#discoverNow();
     const versions = isObject(answer?.result) ? answer.result.supportedVersions : undefined;
     if (Array.isArray(versions) && versions.includes(MODERN_VERSION)) {
       this.#era = 'modern';
       this.#discover = answer!.result as Json;
-    } else if (answer !== undefined) legacyChildren.add(key);
+      // No answer at all (it ignores or chokes on unknown methods) counts as 2025 too: not asked again.
+    } else legacyChildren.add(key);
   }
 
-  /** Forget a 2025 verdict (a failed start: the child may have been upgraded to the new era). */
+  /** A start failed: a remembered 2025 verdict is dropped (the child may have moved to the new era). */
   forgetVerdict(): void {
-    legacyChildren.delete(childKey(this.options.command, this.options.args));
+    if (this.#remembered) legacyChildren.delete(childKey(this.options.command, this.options.args));
   }
 
   #discoverNow(): Promise<Json | undefined> {

@@ -147,6 +147,35 @@ describe('input_required for a 2025 client', () => {
     await session.close();
   });
 
+  test('the caller cancelling while its client is asked ends the relayed request too', async () => {
+    const home = await homeWith('modern');
+    const session = await spawnHub(home, { capabilities: { elicitation: { form: {} } } });
+    let asked!: () => void;
+    const askedNow = new Promise<void>(resolve => (asked = resolve));
+    let calls = 0;
+    const relayEnded = new Promise<void>(ended =>
+      session.client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+        // The first is answered: the 1.x SDK client cannot cancel a request whose id is 0.
+        if ((calls += 1) === 1) return { action: 'accept', content: { name: 'first' } };
+        asked();
+        return new Promise((_resolve, reject) =>
+          extra.signal.addEventListener('abort', () => {
+            ended();
+            reject(new Error('cancelled'));
+          }),
+        );
+      }),
+    );
+    expect(textOf(await session.call('kid_ask'))).toBe('hello first (state round-1)');
+    const controller = new AbortController();
+    const call = session.client.callTool({ name: 'kid_ask', arguments: {} }, undefined, { signal: controller.signal });
+    await askedNow;
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await relayEnded;
+    await session.close();
+  });
+
   test('a 2025 client without elicitation: the child is told so in the envelope, and its own error comes back', async () => {
     const home = await homeWith('modern');
     const session = await spawnHub(home);
@@ -167,5 +196,35 @@ describe('input_required for a 2026-07-28 client', () => {
     const result = await client.callTool({ name: 'kid_ask', arguments: {} });
     // Not relabelled by hub: the client answered the child's own request, and retried itself.
     expect(textOf(result as CallToolResult)).toBe('hello v2 (state round-1)');
+  });
+});
+
+describe('the era probe', () => {
+  test('a 2025 child that answers nothing to server/discover still starts, and its restart is not probed again', async () => {
+    const events = join(await makeHubHome(), 'events');
+    const home = await makeHubHome();
+    const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+    await putRecords(
+      store,
+      commandRecord('silent', [fixture('modern-silent-child.mjs')], {
+        env: { SILENT_EVENTS: events },
+        tools: [
+          { name: 'echo', inputSchema: { type: 'object' } },
+          { name: 'crash', inputSchema: { type: 'object' } },
+        ],
+      }),
+    );
+    const session = await spawnHub(home);
+    expect(textOf(await session.call('silent_echo', { text: 'one' }))).toBe('one');
+    await session.call('silent_crash').catch(() => undefined);
+    const again = await until(async () => {
+      const result = await session.call('silent_echo', { text: 'two' });
+      return result.isError === true ? undefined : result;
+    }, 'the restarted child');
+    expect(textOf(again)).toBe('two');
+    const methods = (await readFile(events, 'utf8')).trim().split('\n');
+    expect(methods.filter(method => method === 'server/discover')).toHaveLength(1);
+    expect(methods.filter(method => method === 'initialize')).toHaveLength(2);
+    await session.close();
   });
 });
