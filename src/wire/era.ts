@@ -19,17 +19,21 @@ export const META_SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 /** -32022: the request names a revision hub does not speak. */
 export const UNSUPPORTED_VERSION = -32022;
 
-// What may be cached, and for how long: hub's lists change whenever a server is installed (by
-// this hub or another on the same HUB_HOME), so nothing is cached and nothing is shared.
-const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-export const CACHE_FIELDS = { ttlMs: 0, cacheScope: 'private' } as const;
+// What may be cached, and for how long. hub's lists change whenever a server is installed (by
+// this hub or another on the same HUB_HOME) and each change is announced on subscriptions/listen,
+// so a client may keep a list a little while: with ttlMs 0 the v2 client re-lists tools before
+// every tools/call (to check output schemas), which doubled a proxied call's cost in `npm run
+// bench -- --only eras`. A read is never cached: hub://processes and children's resources move.
+// Nothing is shared between users (private).
+const LIST_TTL_MS = 10_000;
+const CACHE_FIELDS: Readonly<Record<string, { ttlMs: number; cacheScope: 'private' }>> = {
+  'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+  'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+  'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+  'resources/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+  'resources/read': { ttlMs: 0, cacheScope: 'private' },
+};
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -110,7 +114,7 @@ export function discoverResult(info: DiscoverInfo): Json {
     supportedVersions: [...MODERN_VERSIONS, ...info.legacyVersions],
     capabilities: info.capabilities,
     ...(info.instructions ? { instructions: info.instructions } : {}),
-    ...CACHE_FIELDS,
+    ...CACHE_FIELDS['server/discover'],
     _meta: { [META_SERVER_INFO]: info.serverInfo },
   };
 }
@@ -123,7 +127,7 @@ export function modernResult(method: string | undefined, result: Json, serverInf
   const meta = isObject(result._meta) ? result._meta : {};
   return {
     resultType: 'complete',
-    ...(method !== undefined && CACHEABLE.has(method) ? CACHE_FIELDS : {}),
+    ...(method !== undefined && CACHE_FIELDS[method]),
     ...result,
     _meta: { ...meta, [META_SERVER_INFO]: serverInfo },
   };

@@ -134,7 +134,7 @@ describe('the modern era on the wire (raw JSON-RPC)', () => {
       resultType: 'complete',
       supportedVersions: [MODERN, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'],
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true } },
-      ttlMs: 0,
+      ttlMs: 10_000,
       cacheScope: 'private',
       _meta: { [SERVER_INFO]: { name: 'hub' } },
     });
@@ -149,7 +149,7 @@ describe('the modern era on the wire (raw JSON-RPC)', () => {
       { id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } },
     );
     const list = (await hub.response('list')).result as Json;
-    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 10_000, cacheScope: 'private' });
     expect((list._meta as Json)[SERVER_INFO]).toMatchObject({ name: 'hub' });
     const call = (await hub.response('call')).result as Json;
     expect(call).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'x' }] });

@@ -35,11 +35,13 @@ describe('modern results', () => {
   test('lists and reads get the cache fields, calls do not; a result keeps its own resultType and _meta', () => {
     expect(modernResult('tools/list', { tools: [] }, hub)).toEqual({
       resultType: 'complete',
-      ttlMs: 0,
+      ttlMs: 10_000,
       cacheScope: 'private',
       tools: [],
       _meta: { 'io.modelcontextprotocol/serverInfo': hub },
     });
+    // Reads move (hub://processes, a child's files): never cached.
+    expect(modernResult('resources/read', { contents: [] }, hub)).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
     const asked = { resultType: 'input_required', requestState: 's', _meta: { mine: 1 } };
     expect(modernResult('tools/call', asked, hub)).toEqual({
       resultType: 'input_required',
@@ -49,7 +51,11 @@ describe('modern results', () => {
   });
   test('server/discover lists the modern revision first, then the 2025 ones', () => {
     const result = discoverResult({ legacyVersions: ['2025-11-25'], capabilities: {}, serverInfo: hub });
-    expect(result).toMatchObject({ supportedVersions: ['2026-07-28', '2025-11-25'], ttlMs: 0, cacheScope: 'private' });
+    expect(result).toMatchObject({
+      supportedVersions: ['2026-07-28', '2025-11-25'],
+      ttlMs: 10_000,
+      cacheScope: 'private',
+    });
     expect(result).not.toHaveProperty('instructions');
   });
 });
