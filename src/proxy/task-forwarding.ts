@@ -4,6 +4,7 @@ import {
   ErrorCode,
   GetTaskPayloadResultSchema,
   GetTaskResultSchema,
+  McpError,
   RELATED_TASK_META_KEY,
   type Result,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -144,13 +145,22 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
     async result(taskId, extra) {
       const { route, conn } = running(taskId);
       // Waits for the task to end (the spec's tasks/result blocks), up to tasks.maxWaitMs.
-      const result = await childCall(route, () =>
-        conn.request({ method: 'tasks/result', params: { taskId: route.childId } }, GetTaskPayloadResultSchema, {
-          timeout: maxWaitMs,
-          signal: extra.signal,
-        }),
-      );
-      return withHubTaskId(result, route);
+      try {
+        const result = await childCall(route, () =>
+          conn.request({ method: 'tasks/result', params: { taskId: route.childId } }, GetTaskPayloadResultSchema, {
+            timeout: maxWaitMs,
+            signal: extra.signal,
+          }),
+        );
+        return withHubTaskId(result, route);
+      } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+          throw new RpcError(
+            ErrorCode.RequestTimeout,
+            `Task ${taskId} is still running after ${maxWaitMs} ms (tasks.maxWaitMs): poll tasks/get and call tasks/result once it has ended.`,
+          );
+        throw error;
+      }
     },
 
     async list(cursor) {
