@@ -83,6 +83,7 @@ function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
   #protocolVersion: string | undefined;
+  #taskWaits = 0;
 
   private constructor(
     private readonly client: Client,
@@ -181,7 +182,17 @@ export class ChildConnection {
   }
 
   get inFlight(): number {
-    return this.fast.inFlight;
+    return this.fast.inFlight + this.#taskWaits;
+  }
+
+  /** A task of this child is being waited on (task-run.ts, tasks/result): its requests to the person are relayed meanwhile. */
+  waitingOnTask(): () => void {
+    this.#taskWaits += 1;
+    let done = false;
+    return () => {
+      if (!done) this.#taskWaits -= 1;
+      done = true;
+    };
   }
 
   /**

@@ -144,7 +144,9 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
 
     async result(taskId, extra) {
       const { route, conn } = running(taskId);
-      // Waits for the task to end (the spec's tasks/result blocks), up to tasks.maxWaitMs.
+      // Waits for the task to end (the spec's tasks/result blocks), up to tasks.maxWaitMs; what
+      // the child asks of the person meanwhile (input_required) is relayed.
+      const waiting = conn.waitingOnTask();
       try {
         const result = await childCall(route, () =>
           conn.request({ method: 'tasks/result', params: { taskId: route.childId } }, GetTaskPayloadResultSchema, {
@@ -160,6 +162,8 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
             `Task ${taskId} is still running after ${maxWaitMs} ms (tasks.maxWaitMs): poll tasks/get and call tasks/result once it has ended.`,
           );
         throw error;
+      } finally {
+        waiting();
       }
     },
 

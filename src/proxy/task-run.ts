@@ -27,7 +27,12 @@ export interface TaskRunSettings {
 const pollEvery = (task: Task) => Math.min(Math.max(task.pollInterval ?? 1000, 200), 5000);
 
 type Outcome =
-  { kind: 'ended'; task: Task } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'lost'; why: string };
+  | { kind: 'ended'; task: Task }
+  /** input_required: the child holds a request (elicitation, sampling) that only tasks/result delivers. */
+  | { kind: 'input'; task: Task }
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' }
+  | { kind: 'lost'; why: string };
 
 /**
  * A task-required tool called by a client without tasks: hub makes the task-augmented call to the
@@ -52,8 +57,11 @@ export async function runAsTask(
     cancelled?.(reason);
   });
   slot.callStarted();
+  let waiting: (() => void) | undefined;
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
+    // The child's requests to the person during the task are relayed, as during any call.
+    waiting = conn.waitingOnTask();
     if (!runsToolTasks(conn.capabilities))
       return errorResult(
         new HubError(
@@ -82,8 +90,9 @@ export async function runAsTask(
         return () => slot.callEnded();
       },
     });
+    const deadline = Date.now() + settings.maxWaitMs;
     const outcome = await waitFor(route, conn, caller, settings, abort.signal, cancel => (cancelled = cancel));
-    const result = await answer(outcome, route, conn, settings);
+    const result = await answer(outcome, route, conn, { ...settings, deadline, signal: abort.signal });
     slot.metrics.record(performance.now() - started, result.isError === true ? firstLine(result) : undefined);
     return result;
   } catch (error) {
@@ -96,6 +105,7 @@ export async function runAsTask(
       ),
     );
   } finally {
+    waiting?.();
     slot.callEnded();
   }
 }
@@ -130,12 +140,14 @@ function waitFor(
     const unwatch = routes.watch(route, task => {
       report(task);
       if (isTerminal(task)) finish({ kind: 'ended', task });
+      else if (task.status === 'input_required') finish({ kind: 'input', task });
     });
     const deadline = setTimeout(() => finish({ kind: 'timeout' }), settings.maxWaitMs);
     onCancel(() => finish({ kind: 'cancelled' }));
     if (signal.aborted) return finish({ kind: 'cancelled' });
     report(route.last);
     if (isTerminal(route.last)) return finish({ kind: 'ended', task: route.last });
+    if (route.last.status === 'input_required') return finish({ kind: 'input', task: route.last });
     const tick = () => {
       poll = setTimeout(() => {
         conn
@@ -144,7 +156,7 @@ function waitFor(
           })
           .then(task => {
             routes.seen(route.server, task);
-            if (!isTerminal(task)) tick();
+            if (!isTerminal(task) && task.status !== 'input_required') tick();
           })
           .catch((error: unknown) => finish({ kind: 'lost', why: errorMessage(error) }));
       }, pollEvery(route.last));
@@ -153,32 +165,45 @@ function waitFor(
   });
 }
 
+interface Answering extends TaskRunSettings {
+  /** When the caller's wait (tasks.maxWaitMs) ends. */
+  readonly deadline: number;
+  /** The caller's cancellation. */
+  readonly signal: AbortSignal;
+}
+
+// The caller is owed no answer; the child is told to stop.
+async function cancelInChild(route: TaskRoute, conn: ChildConnection, settings: TaskRunSettings): Promise<never> {
+  await conn
+    .request({ method: 'tasks/cancel', params: { taskId: route.childId } }, GetTaskResultSchema, {
+      timeout: settings.timeoutMs,
+    })
+    .then(task => settings.routes.seen(route.server, task))
+    .catch(() => undefined);
+  throw new CallCancelledError('cancelled by the client');
+}
+
+const stillRunning = (route: TaskRoute, settings: TaskRunSettings) =>
+  errorResult(
+    new HubError(
+      'CHILD_TIMEOUT',
+      `${route.label} did not finish within ${settings.maxWaitMs} ms (tasks.maxWaitMs); it goes on in server "${route.server}" as task ${route.id}. ` +
+        `A client that supports MCP tasks reads it with tasks/get and tasks/result {"taskId": "${route.id}"}; or raise tasks.maxWaitMs in the hub config and call again.`,
+    ),
+  );
+
 async function answer(
   outcome: Outcome,
   route: TaskRoute,
   conn: ChildConnection,
-  settings: TaskRunSettings,
+  settings: Answering,
 ): Promise<CallToolResult> {
   const where = `server "${route.server}"`;
   switch (outcome.kind) {
-    case 'cancelled': {
-      // The caller is owed no answer; the child is told to stop.
-      await conn
-        .request({ method: 'tasks/cancel', params: { taskId: route.childId } }, GetTaskResultSchema, {
-          timeout: settings.timeoutMs,
-        })
-        .then(task => settings.routes.seen(route.server, task))
-        .catch(() => undefined);
-      throw new CallCancelledError('cancelled by the client');
-    }
+    case 'cancelled':
+      return cancelInChild(route, conn, settings);
     case 'timeout':
-      return errorResult(
-        new HubError(
-          'CHILD_TIMEOUT',
-          `${route.label} did not finish within ${settings.maxWaitMs} ms (tasks.maxWaitMs); it goes on in ${where} as task ${route.id}. ` +
-            `A client that supports MCP tasks reads it with tasks/get and tasks/result {"taskId": "${route.id}"}; or raise tasks.maxWaitMs in the hub config and call again.`,
-        ),
-      );
+      return stillRunning(route, settings);
     case 'lost':
       settings.routes.forget(route);
       return errorResult(
@@ -188,6 +213,7 @@ async function answer(
         ),
       );
     case 'ended':
+    case 'input': {
       if (outcome.task.status === 'cancelled')
         return errorResult(
           new HubError(
@@ -195,14 +221,19 @@ async function answer(
             `${route.label}: task ${route.id} was cancelled in ${where}${detail(outcome.task)}.`,
           ),
         );
+      // tasks/result delivers what the child holds for the person (relayed, see waitingOnTask) and
+      // answers once the task ended: for input_required it waits out the rest of the caller's time.
+      const left = outcome.kind === 'input' ? settings.deadline - Date.now() : settings.timeoutMs;
       try {
         const payload = await conn.request(
           { method: 'tasks/result', params: { taskId: route.childId } },
           CallToolResultSchema,
-          { timeout: settings.timeoutMs },
+          { timeout: Math.max(left, 1), signal: settings.signal },
         );
         return withHubTaskId(payload, route);
       } catch (error) {
+        if (settings.signal.aborted) return cancelInChild(route, conn, settings);
+        if (outcome.kind === 'input' && Date.now() >= settings.deadline) return stillRunning(route, settings);
         return errorResult(
           new HubError(
             'CHILD_ERROR',
@@ -210,6 +241,7 @@ async function answer(
           ),
         );
       }
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   ListTasksResultSchema,
   TaskStatusNotificationSchema,
   type CallToolResult,
@@ -54,12 +55,22 @@ async function direct(): Promise<Client> {
 }
 
 /** The task-augmented call as a client with tasks makes it, to the end: every message it yields. */
-async function streamed(client: Client, name: string, topic: string) {
+async function streamed(client: Client, name: string, topic: string, ambiguous = false) {
   const messages = [];
-  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: { topic } })) {
+  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: { topic, ambiguous } })) {
     messages.push(message);
   }
   return messages;
+}
+
+/** Answers the research tool's question (elicitation) with this interpretation; returns the questions asked. */
+function answering(client: Client, interpretation: string): string[] {
+  const asked: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, request => {
+    asked.push(request.params.message);
+    return { action: 'accept', content: { interpretation } };
+  });
+  return asked;
 }
 
 const resultOf = (messages: Awaited<ReturnType<typeof streamed>>): CallToolResult => {
@@ -111,8 +122,21 @@ describe('simulate-research-query (a task-required tool) through hub', () => {
     expect(textOf(again)).toContain('# Research Report: again');
   });
 
+  test('a client without tasks answers the question the task asks (input_required: its elicitation is relayed)', async () => {
+    const hub = await hubWithEverything(await everythingHome(), { elicitation: {} });
+    const asked = answering(hub.client, 'snake');
+    const result = (await hub.client.callTool({
+      name: RESEARCH,
+      arguments: { topic: 'python', ambiguous: true },
+    })) as CallToolResult;
+    expect(textOf(result)).toContain('# Research Report: python (snake)');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('"python" could have multiple interpretations');
+  });
+
   test('a client with tasks: create, poll, result, status notifications and cancel, beside the server connected directly', async () => {
-    const hub = await hubWithEverything(await everythingHome(), TASKS);
+    const hub = await hubWithEverything(await everythingHome(), { ...TASKS, elicitation: {} });
+    const asked = answering(hub.client, 'comedy');
     const statuses: Task[] = [];
     hub.client.setNotificationHandler(TaskStatusNotificationSchema, notice => {
       statuses.push(notice.params);
@@ -160,6 +184,11 @@ describe('simulate-research-query (a task-required tool) through hub', () => {
       [id, 'completed'],
       [other, 'cancelled'],
     ]);
+    // A task that asks a question (input_required): tasks/result through hub delivers it, and the answer goes back.
+    expect(textOf(resultOf(await streamed(hub.client, RESEARCH, 'python', true)))).toContain(
+      '# Research Report: python (comedy)',
+    );
+    expect(asked).toHaveLength(1);
     // An id hub never gave is not found (never passed to a child as it is).
     await expect(hub.client.experimental.tasks.getTask('1')).rejects.toThrow(/Task not found/);
 
