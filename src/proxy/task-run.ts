@@ -3,6 +3,7 @@ import {
   CreateTaskResultSchema,
   GetTaskResultSchema,
   type CallToolResult,
+  type Progress,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage } from '../core/errors.js';
@@ -56,6 +57,7 @@ export async function runAsTask(
     abort.abort(reason);
     cancelled?.(reason);
   });
+  const progress = risingProgress(caller);
   slot.callStarted();
   let waiting: (() => void) | undefined;
   try {
@@ -80,7 +82,7 @@ export async function runAsTask(
     const created = await conn.request({ method: 'tools/call', params }, CreateTaskResultSchema, {
       timeout: settings.timeoutMs,
       signal: abort.signal,
-      ...(caller.onprogress && { onprogress: caller.onprogress }),
+      ...(progress && { onprogress: progress.child }),
     });
     const route = settings.routes.add(slot.name, conn, label, created.task, {
       clientOwned: false,
@@ -91,7 +93,14 @@ export async function runAsTask(
       },
     });
     const deadline = Date.now() + settings.maxWaitMs;
-    const outcome = await waitFor(route, conn, caller, settings, abort.signal, cancel => (cancelled = cancel));
+    const outcome = await waitFor(
+      route,
+      conn,
+      progress?.status,
+      settings,
+      abort.signal,
+      cancel => (cancelled = cancel),
+    );
     const result = await answer(outcome, route, conn, { ...settings, deadline, signal: abort.signal });
     slot.metrics.record(performance.now() - started, result.isError === true ? firstLine(result) : undefined);
     return result;
@@ -110,6 +119,30 @@ export async function runAsTask(
   }
 }
 
+/**
+ * The caller's progress from two sources, the child's own progress and the task's status
+ * messages, kept rising as the spec requires: a status message counts one up, and a child's
+ * value that would go back is dropped.
+ */
+function risingProgress(
+  caller: Caller,
+): { child: (progress: Progress) => void; status: (message: string) => void } | undefined {
+  const send = caller.onprogress;
+  if (!send) return undefined;
+  let last = 0;
+  return {
+    child: progress => {
+      if (progress.progress <= last) return;
+      last = progress.progress;
+      send(progress);
+    },
+    status: message => {
+      last += 1;
+      send({ progress: last, message });
+    },
+  };
+}
+
 const firstLine = (result: CallToolResult): string => {
   const block = result.content[0];
   return block?.type === 'text' ? block.text.slice(0, 300) : 'the tool returned isError';
@@ -118,17 +151,16 @@ const firstLine = (result: CallToolResult): string => {
 function waitFor(
   route: TaskRoute,
   conn: ChildConnection,
-  caller: Caller,
+  status: ((message: string) => void) | undefined,
   settings: TaskRunSettings,
   signal: AbortSignal,
   onCancel: (cancel: () => void) => void,
 ): Promise<Outcome> {
   const { routes } = settings;
   return new Promise<Outcome>(resolve => {
-    let progress = 0;
     let poll: NodeJS.Timeout | undefined;
     const report = (task: Task) => {
-      if (caller.onprogress) caller.onprogress({ progress: ++progress, message: task.statusMessage ?? task.status });
+      status?.(task.statusMessage ?? task.status);
     };
     const finish = (outcome: Outcome) => {
       clearTimeout(poll);

@@ -11,6 +11,7 @@ import {
   CreateTaskResultSchema,
   type CallToolResult,
   type ClientCapabilities,
+  type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
@@ -122,8 +123,18 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(tools.find(tool => tool.name === 'alpha.slow')).not.toHaveProperty('execution');
     expect(tools.find(tool => tool.name === 'alpha.maybe')?.execution).toEqual({ taskSupport: 'optional' });
 
-    const done = (await hub.call('alpha.slow', { ms: 20, steps: 2 })) as CallToolResult;
+    const progress: Progress[] = [];
+    const done = (await hub.client.callTool({ name: 'alpha.slow', arguments: { ms: 20, steps: 2 } }, undefined, {
+      onprogress: step => progress.push(step),
+    })) as CallToolResult;
     expect(done.structuredContent).toEqual({ server: 'alpha', taskId: 'task-1', steps: 2 });
+    // The task's status messages and the child's own progress, in one rising sequence.
+    expect(progress.map(step => step.message).filter(Boolean)).toEqual(
+      expect.arrayContaining(['alpha: step 1 of 2', 'alpha: step 2 of 2']),
+    );
+    expect(progress.some(step => step.total === 20)).toBe(true);
+    const values = progress.map(step => step.progress);
+    expect(values.every((value, index) => index === 0 || value > (values[index - 1] ?? 0))).toBe(true);
     // An optional tool is called as an ordinary tool.
     expect(textOf(await hub.call('alpha.maybe', { ms: 10, steps: 1 }))).toBe('alpha: 1 steps done in no task');
     expect(await events('alpha')).toContain('maybe without a task');
@@ -137,6 +148,31 @@ describe('tasks through hub, with SDK-built task servers', () => {
     await expect(taskResult(hub, id)).rejects.toThrow(/still running after 1000 ms \(tasks\.maxWaitMs\)/);
     await until(async () => expect((await hub.client.experimental.tasks.getTask(id)).status).toBe('completed'));
     expect(textOf(await taskResult(hub, id))).toBe('alpha: 8 steps done in task-2');
+  });
+
+  test('a running task keeps its server from idle stop; an expired task is forgotten', async () => {
+    const { hub } = await hubWith(['alpha'], { capabilities: TASKS, config: { idleStopMs: 300 } });
+    const created = await hub.client.request(
+      { method: 'tools/call', params: { name: 'alpha.slow', arguments: { ms: 300, steps: 5 }, task: { ttl: 20_000 } } },
+      CreateTaskResultSchema,
+    );
+    // Polled by nobody for longer than idleStopMs: the server must still be running it.
+    expect(textOf(await taskResult(hub, created.task.taskId))).toBe('alpha: 5 steps done in task-1');
+    const [status] = (await hub.call('registry.list', { server: 'alpha' })).structuredContent?.servers as {
+      state: string;
+    }[];
+    expect(status?.state).toBe('ready');
+
+    // A task past its ttl is gone, in the child and in hub.
+    const short = await hub.client.request(
+      { method: 'tools/call', params: { name: 'alpha.slow', arguments: { ms: 10, steps: 1 }, task: { ttl: 200 } } },
+      CreateTaskResultSchema,
+    );
+    await until(() =>
+      expect(hub.client.experimental.tasks.getTask(short.task.taskId)).rejects.toThrow(/Task not found/),
+    );
+    const { tasks } = await hub.client.experimental.tasks.listTasks();
+    expect(tasks.map(task => task.taskId)).toEqual([created.task.taskId]);
   });
 
   test("a plain tool's newer fields and its result come through as the child gave them", async () => {
