@@ -115,6 +115,9 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(textOf(await taskResult(hub, other.task.taskId))).toBe('beta: 2 steps done in task-2');
     expect(await events('beta')).not.toContain('cancelled');
     await expect(hub.client.experimental.tasks.cancelTask(long.task.taskId)).rejects.toThrow(/already cancelled/);
+    // Only tools that allow it run as tasks: not an ordinary tool, not hub's own.
+    await expect(createTask(hub, 'alpha.plain', { word: 'x' })).rejects.toThrow(/-32601.*cannot run as a task/);
+    await expect(createTask(hub, 'registry.list', {})).rejects.toThrow(/-32601.*hub's own tools/);
   });
 
   test('a client without tasks: the task runs inside the call; tasks.maxWaitMs ends the wait naming the task', async () => {
@@ -135,6 +138,13 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(progress.some(step => step.total === 20)).toBe(true);
     const values = progress.map(step => step.progress);
     expect(values.every((value, index) => index === 0 || value > (values[index - 1] ?? 0))).toBe(true);
+    // registry.call runs it the same way.
+    const viaRegistry = await hub.call('registry.call', {
+      server: 'alpha',
+      tool: 'slow',
+      arguments: { ms: 10, steps: 1 },
+    });
+    expect(viaRegistry.structuredContent).toEqual({ server: 'alpha', taskId: 'task-2', steps: 1 });
     // An optional tool is called as an ordinary tool.
     expect(textOf(await hub.call('alpha.maybe', { ms: 10, steps: 1 }))).toBe('alpha: 1 steps done in no task');
     expect(await events('alpha')).toContain('maybe without a task');
@@ -147,7 +157,7 @@ describe('tasks through hub, with SDK-built task servers', () => {
     // It went on in the child, and can be read later under the id given.
     await expect(taskResult(hub, id)).rejects.toThrow(/still running after 1000 ms \(tasks\.maxWaitMs\)/);
     await until(async () => expect((await hub.client.experimental.tasks.getTask(id)).status).toBe('completed'));
-    expect(textOf(await taskResult(hub, id))).toBe('alpha: 8 steps done in task-2');
+    expect(textOf(await taskResult(hub, id))).toBe('alpha: 8 steps done in task-3');
   });
 
   test('a running task keeps its server from idle stop; an expired task is forgotten', async () => {
