@@ -76,7 +76,9 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === ErrorCode.InvalidParams) routes.forget(route);
+      // -32602 with "not found", as the SDK's task handlers answer; other -32602s (a task already ended) keep it.
+      if (error instanceof McpError && error.code === ErrorCode.InvalidParams && /not found/i.test(error.message))
+        routes.forget(route);
       throw error;
     }
   };

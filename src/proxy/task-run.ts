@@ -1,7 +1,9 @@
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ErrorCode,
   GetTaskResultSchema,
+  McpError,
   type CallToolResult,
   type Progress,
   type Task,
@@ -107,6 +109,8 @@ export async function runAsTask(
   } catch (error) {
     if (abort.signal.aborted) throw new CallCancelledError(String(abort.signal.reason ?? 'cancelled'));
     slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
+    // The child's own protocol error (bad arguments, unknown tool) reaches the caller as it is, as for any call.
+    if (error instanceof McpError && !TRANSPORT_ERRORS.has(error.code)) throw error;
     return errorResult(
       new HubError(
         'CHILD_UNAVAILABLE',
@@ -142,6 +146,9 @@ function risingProgress(
     },
   };
 }
+
+// A request the SDK Client gave up on (no answer, connection gone): hub's failure, not the child's answer.
+const TRANSPORT_ERRORS = new Set<number>([ErrorCode.RequestTimeout, ErrorCode.ConnectionClosed]);
 
 const firstLine = (result: CallToolResult): string => {
   const block = result.content[0];
