@@ -185,6 +185,30 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(tasks.map(task => task.taskId)).toEqual([created.task.taskId]);
   });
 
+  test('hub keeps at most 1,000 tasks, dropping the oldest ended ones; tasks/list pages over them', async () => {
+    const { hub } = await hubWith(['alpha'], { capabilities: TASKS });
+    const ids: string[] = [];
+    for (let batch = 0; batch < 21; batch += 1) {
+      const created = await Promise.all(
+        Array.from({ length: 50 }, () => createTask(hub, 'alpha.slow', { ms: 0, steps: 1 })),
+      );
+      ids.push(...created.map(result => result.task.taskId));
+    }
+    expect(new Set(ids).size).toBe(1050);
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await hub.client.experimental.tasks.listTasks(cursor);
+      expect(page.tasks.length).toBeLessThanOrEqual(50);
+      listed.push(...page.tasks.map(task => task.taskId));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(listed).toHaveLength(1000);
+    expect(new Set(listed)).toEqual(new Set(ids.slice(50)));
+    await expect(hub.client.experimental.tasks.getTask(ids[0] ?? '')).rejects.toThrow(/Task not found/);
+    await expect(hub.client.experimental.tasks.listTasks('x')).rejects.toThrow(/Invalid cursor/);
+  });
+
   test("a plain tool's newer fields and its result come through as the child gave them", async () => {
     const { hub } = await hubWith(['alpha'], { capabilities: TASKS });
     const tools = (await hub.client.listTools()).tools;
