@@ -17,6 +17,7 @@ import { SurfaceListing } from './surface-listing.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
 import { createTaskForwarding } from './task-forwarding.js';
 import { TaskRoutes } from './task-routes.js';
+import { withHubTaskIds } from './task-relay.js';
 import { runAsTask } from './task-run.js';
 export type {
   ManagerDeps,
@@ -38,6 +39,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
   const memo = new ToolMemo(config.paths);
   const announce = listChangedAnnouncer(client, log);
+  // Tasks (MCP 2025-11-25): hub's task ids, the client's task-augmented calls, and tasks run for clients without them.
+  const taskRoutes = new TaskRoutes();
   const { surfaceListed, ...writer } = slotStoreWriter({
     paths: config.paths,
     store,
@@ -51,7 +54,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
     child: {
-      client,
+      client: withHubTaskIds(client, taskRoutes),
       surfaceEvents: {
         resourceUpdated: (server, uri) => hooks.events.resourceUpdated(server, uri),
         message: (server, params) => hooks.events.message(server, params),
@@ -95,8 +98,6 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     surfaceListed,
     refresh: sync.refresh,
   });
-  // Tasks (MCP 2025-11-25): hub's task ids, the client's task-augmented calls, and tasks run for clients without them.
-  const taskRoutes = new TaskRoutes();
   const taskSettings = { routes: taskRoutes, timeoutMs: callTimeoutMs, maxWaitMs: config.tasks.maxWaitMs };
   const tasks = createTaskForwarding({ ...taskSettings, slots, table: () => listing.table, refresh: sync.refresh });
   const forwarding = new CallForwarding(

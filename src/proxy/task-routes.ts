@@ -98,6 +98,12 @@ export class TaskRoutes {
     return entry?.route;
   }
 
+  /** The route of a child's own id when one child alone has it (a child's requests name their task only so). */
+  soleByChildId(childId: string): TaskRoute | undefined {
+    const found = [...this.#byId.values()].filter(entry => entry.route.childId === childId);
+    return found.length === 1 ? found[0]?.route : undefined;
+  }
+
   /** Every task still kept, oldest first. */
   all(): TaskRoute[] {
     this.sweep();

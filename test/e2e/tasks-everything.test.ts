@@ -64,10 +64,13 @@ async function streamed(client: Client, name: string, topic: string, ambiguous =
 }
 
 /** Answers the research tool's question (elicitation) with this interpretation; returns the questions asked. */
-function answering(client: Client, interpretation: string): string[] {
-  const asked: string[] = [];
+function answering(client: Client, interpretation: string): { message: string; task: unknown }[] {
+  const asked: { message: string; task: unknown }[] = [];
   client.setRequestHandler(ElicitRequestSchema, request => {
-    asked.push(request.params.message);
+    asked.push({
+      message: request.params.message,
+      task: request.params._meta?.['io.modelcontextprotocol/related-task'],
+    });
     return { action: 'accept', content: { interpretation } };
   });
   return asked;
@@ -131,7 +134,9 @@ describe('simulate-research-query (a task-required tool) through hub', () => {
     })) as CallToolResult;
     expect(textOf(result)).toContain('# Research Report: python (snake)');
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('"python" could have multiple interpretations');
+    expect(asked[0]?.message).toContain('"python" could have multiple interpretations');
+    // The task it belongs to is named by hub's id (this client never saw the child's).
+    expect(asked[0]?.task).toEqual({ taskId: expect.stringMatching(UUID) });
   });
 
   test('a client with tasks: create, poll, result, status notifications and cancel, beside the server connected directly', async () => {
@@ -185,10 +190,14 @@ describe('simulate-research-query (a task-required tool) through hub', () => {
       [other, 'cancelled'],
     ]);
     // A task that asks a question (input_required): tasks/result through hub delivers it, and the answer goes back.
-    expect(textOf(resultOf(await streamed(hub.client, RESEARCH, 'python', true)))).toContain(
-      '# Research Report: python (comedy)',
-    );
-    expect(asked).toHaveLength(1);
+    const questioned = await streamed(hub.client, RESEARCH, 'python', true);
+    expect(textOf(resultOf(questioned))).toContain('# Research Report: python (comedy)');
+    expect(asked).toEqual([
+      {
+        message: expect.stringContaining('"python" could have multiple interpretations'),
+        task: { taskId: questioned[0]?.type === 'taskCreated' ? questioned[0].task.taskId : 'none' },
+      },
+    ]);
     // An id hub never gave is not found (never passed to a child as it is).
     await expect(hub.client.experimental.tasks.getTask('1')).rejects.toThrow(/Task not found/);
 
