@@ -37,6 +37,8 @@ const NO_TTL_KEEP_MS = 24 * 60 * 60_000;
 // Routes kept at most; past it the oldest ended ones go first.
 const MAX_ROUTES = 1000;
 const SWEEP_MS = 30_000;
+// Early statuses kept (see #keepEarly): far more than the tasks being created at one moment.
+const MAX_EARLY = 100;
 
 interface Entry {
   route: TaskRoute;
@@ -52,6 +54,7 @@ export class TaskRoutes {
   #byChild = new Map<string, string>();
   #sweeper: NodeJS.Timeout | undefined;
   #relay: ((task: Task) => void) | undefined;
+  #early = new Map<string, Task>();
 
   /** Where a status the client should hear about goes (notifications/tasks/status), with hub's id. */
   relayTo(listener: (task: Task) => void): void {
@@ -66,6 +69,11 @@ export class TaskRoutes {
     task: Task,
     options: { clientOwned: boolean; hold?: () => () => void },
   ): TaskRoute {
+    // A status the child sent before its answer to tools/call reached hub is the newer one.
+    const key = childKey(server, task.taskId);
+    const early = this.#early.get(key);
+    this.#early.delete(key);
+    const last = early && early.lastUpdatedAt >= task.lastUpdatedAt ? early : task;
     const route: TaskRoute = {
       id: randomUUID(),
       server,
@@ -73,16 +81,18 @@ export class TaskRoutes {
       conn,
       label,
       clientOwned: options.clientOwned,
-      last: task,
+      last,
     };
     const entry: Entry = {
       route,
       expiresAt: Date.now() + (typeof task.ttl === 'number' ? task.ttl : NO_TTL_KEEP_MS),
       watchers: new Set(),
     };
-    if (!isTerminal(task) && options.hold) entry.release = options.hold();
+    if (!isTerminal(last) && options.hold) entry.release = options.hold();
     this.#byId.set(route.id, entry);
-    this.#byChild.set(childKey(server, task.taskId), route.id);
+    this.#byChild.set(key, route.id);
+    // Told after the CreateTaskResult that names the task (the SDK writes it within this tick).
+    if (last !== task && route.clientOwned) setTimeout(() => this.#relay?.(asClientTask(route, last)), 0);
     this.#bound();
     this.#sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
     return route;
@@ -135,6 +145,7 @@ export class TaskRoutes {
     const before = this.#byChild.get(childKey(server, task.taskId));
     const last = before === undefined ? undefined : this.#byId.get(before)?.route.last;
     const route = this.seen(server, task);
+    if (!route) this.#keepEarly(server, task);
     // Only what changed: a child re-sends the same status now and then.
     if (route?.clientOwned && (last?.status !== task.status || last.statusMessage !== task.statusMessage))
       this.#relay?.(asClientTask(route, task));
@@ -161,6 +172,13 @@ export class TaskRoutes {
   close(): void {
     clearInterval(this.#sweeper);
     this.#sweeper = undefined;
+  }
+
+  // Statuses of tasks hub has no route for yet (the child's notification overtook its answer), a few kept briefly.
+  #keepEarly(server: string, task: Task): void {
+    this.#early.delete(childKey(server, task.taskId));
+    this.#early.set(childKey(server, task.taskId), task);
+    if (this.#early.size > MAX_EARLY) this.#early.delete(this.#early.keys().next().value as string);
   }
 
   #bound(): void {

@@ -10,8 +10,10 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   type CallToolResult,
+  TaskStatusNotificationSchema,
   type ClientCapabilities,
   type Progress,
+  type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
@@ -77,6 +79,10 @@ describe('tasks through hub, with SDK-built task servers', () => {
 
   test('two children both number their tasks "task-1": hub ids tell them apart, and each call reaches its own child', async () => {
     const { hub, events } = await hubWith(['alpha', 'beta'], { capabilities: TASKS });
+    const statuses: Task[] = [];
+    hub.client.setNotificationHandler(TaskStatusNotificationSchema, notice => {
+      statuses.push(notice.params);
+    });
     const [a, b] = await Promise.all([
       createTask(hub, 'alpha.slow', { ms: 50, steps: 2 }),
       createTask(hub, 'beta.slow', { ms: 50, steps: 3 }),
@@ -87,6 +93,18 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(b.task.taskId).toMatch(UUID);
     expect(a.task.taskId).not.toBe(b.task.taskId);
 
+    // Each child's statuses reach the client under hub's ids, the one sent before the task was named too.
+    await until(() =>
+      expect(statuses.map(task => [task.taskId, task.statusMessage])).toEqual(
+        expect.arrayContaining([
+          [a.task.taskId, 'alpha: accepted'],
+          [a.task.taskId, 'alpha: step 2 of 2'],
+          [b.task.taskId, 'beta: accepted'],
+          [b.task.taskId, 'beta: step 3 of 3'],
+        ]),
+      ),
+    );
+    expect(statuses.every(task => task.taskId === a.task.taskId || task.taskId === b.task.taskId)).toBe(true);
     const [ra, rb] = await Promise.all([taskResult(hub, a.task.taskId), taskResult(hub, b.task.taskId)]);
     expect(textOf(ra)).toBe('alpha: 2 steps done in task-1');
     expect(textOf(rb)).toBe('beta: 3 steps done in task-1');
@@ -133,7 +151,7 @@ describe('tasks through hub, with SDK-built task servers', () => {
     expect(done.structuredContent).toEqual({ server: 'alpha', taskId: 'task-1', steps: 2 });
     // The task's status messages and the child's own progress, in one rising sequence.
     expect(progress.map(step => step.message).filter(Boolean)).toEqual(
-      expect.arrayContaining(['alpha: step 1 of 2', 'alpha: step 2 of 2']),
+      expect.arrayContaining(['alpha: accepted', 'alpha: step 1 of 2', 'alpha: step 2 of 2']),
     );
     expect(progress.some(step => step.total === 20)).toBe(true);
     const values = progress.map(step => step.progress);
