@@ -27,8 +27,9 @@ import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface, watchSurface, type SurfaceEvents } from './child-surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
-import { EraChildTransport, type ChildEra } from './modern-child.js';
-import { modernRequest, modernToolCall, type ModernChild } from './modern-child-calls.js';
+import { withoutUncallableTasks } from './task-listing.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-child-calls.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -82,6 +83,9 @@ function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation
 
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
+  #protocolVersion: string | undefined;
+  #taskWaits = 0;
+
   private constructor(
     private readonly client: Client,
     private readonly transport: ChildProcessTransport,
@@ -89,13 +93,8 @@ export class ChildConnection {
     readonly startedAt: number,
     private readonly name: string,
     private readonly log: Logger,
-    private readonly eras: EraChildTransport,
-    upstream: ClientSide,
-  ) {
-    this.#modern = { eras, upstream, server: name };
-  }
-
-  readonly #modern: ModernChild;
+    private readonly modern: ModernChild,
+  ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
     const { record, client: upstream, log } = options;
@@ -117,14 +116,10 @@ export class ChildConnection {
       options.onExit(code, signal);
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
-    // Either era: server/discover first, then initialize or the 2026-07-28 envelope (modern-child.ts).
-    const eras = new EraChildTransport(transport, {
-      command: record.command,
-      args: record.args,
-      capabilities: CHILD_CAPABILITIES,
-      clientInfo: { name: 'hub', version: HUB_VERSION },
-    });
-    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, eras, upstream);
+    const modern = modernChild(transport, record, upstream, CHILD_CAPABILITIES);
+    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, modern);
+    // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
+    (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -158,9 +153,9 @@ export class ChildConnection {
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
-      await Promise.race([client.connect(eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
+      await Promise.race([client.connect(modern.eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
     } catch (error) {
-      eras.forgetVerdict();
+      modern.eras.forgetVerdict();
       // Read before close(), which ends the process itself.
       const exit = transport.exit;
       await transport.close();
@@ -176,6 +171,11 @@ export class ChildConnection {
     return this.transport.exit;
   }
 
+  /** The protocol revision negotiated with the child at initialize. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
   /** The instructions the child sent at initialize. */
   get instructions(): string | undefined {
     return this.client.getInstructions();
@@ -186,7 +186,17 @@ export class ChildConnection {
   }
 
   get inFlight(): number {
-    return this.fast.inFlight;
+    return this.fast.inFlight + this.#taskWaits;
+  }
+
+  /** A task of this child is being waited on (task-run.ts, tasks/result): its requests to the person are relayed meanwhile. */
+  waitingOnTask(): () => void {
+    this.#taskWaits += 1;
+    let done = false;
+    return () => {
+      if (!done) this.#taskWaits -= 1;
+      done = true;
+    };
   }
 
   /**
@@ -207,7 +217,7 @@ export class ChildConnection {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
-    const { tools, issues } = takeTools(entries);
+    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);
@@ -232,25 +242,16 @@ export class ChildConnection {
     schema: T,
     options: RequestOptions,
   ): Promise<z.infer<T>> {
-    if (this.eras.era === 'legacy')
-      return this.client.request(request as never, schema, options) as Promise<z.infer<T>>;
-    return modernRequest(this.#modern, this.client, request, schema, options);
-  }
-
-  /** The revision the child speaks (2025 ones initialized; 2026-07-28 ones get an envelope per request). */
-  get era(): ChildEra {
-    return this.eras.era;
+    return eraRequest(this.modern, this.client, request, schema, options);
   }
 
   callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
-    if (this.eras.era === 'legacy') return this.fast.call(tool, args, options);
-    return modernToolCall(this.#modern, options, given => this.fast.call(tool, args, given));
+    return eraToolCall(this.modern, options, given => this.fast.call(tool, args, given));
   }
 
   /** The same call for a caller that writes the answer as bytes (the fast path): the child's result line unparsed when it qualifies. */
   callToolRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
-    if (this.eras.era === 'legacy') return this.fast.callRaw(tool, args, options);
-    return modernToolCall<ToolReply>(this.#modern, options, given => this.fast.callRaw(tool, args, given));
+    return eraToolCall<ToolReply>(this.modern, options, given => this.fast.callRaw(tool, args, given));
   }
 
   /** Tells the root list changed (hub's client said so). */

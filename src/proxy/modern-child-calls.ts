@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolReply } from '../wire/caller.js';
 import { claimedVersion } from '../wire/era.js';
@@ -8,7 +8,9 @@ import type { FastCallOptions } from '../wire/fast-calls.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { ClientSide } from './client-side.js';
 import { isInputRequired, playInputRounds } from './input-required.js';
-import type { EraChildTransport } from './modern-child.js';
+import { EraChildTransport } from './modern-child.js';
+import type { ChildProcessTransport } from './child-transport.js';
+import { HUB_VERSION } from '../core/version.js';
 
 /** A 2026-07-28 child as its calls need it: its transport (the envelope) and the client that answers its input requests. */
 export interface ModernChild {
@@ -20,11 +22,40 @@ export interface ModernChild {
 const AnyResultSchema = z.looseObject({});
 
 /**
- * tools/call to a 2026-07-28 child: its envelope added, and its input_required answered through a
- * 2025 client (input-required.ts). A 2026-07-28 client gets input_required as it is and retries
- * itself (its inputResponses come back through the fast path).
+ * A child's connection in either era (modern-child.ts): it is asked server/discover first, then
+ * initialized (2025) or spoken to with the 2026-07-28 envelope; `upstream` answers its input requests.
  */
-export async function modernToolCall<R extends ToolReply>(
+export function modernChild(
+  transport: ChildProcessTransport,
+  record: { name: string; command: string; args: readonly string[] },
+  upstream: ClientSide,
+  capabilities: ClientCapabilities,
+): ModernChild {
+  const clientInfo = { name: 'hub', version: HUB_VERSION };
+  const eras = new EraChildTransport(transport, {
+    command: record.command,
+    args: record.args,
+    capabilities,
+    clientInfo,
+  });
+  return { eras, upstream, server: record.name };
+}
+
+/**
+ * tools/call in the child's era: as it is to a 2025 child; to a 2026-07-28 child with its envelope
+ * added, and its input_required answered through a 2025 client (input-required.ts). A 2026-07-28
+ * client gets input_required as it is and retries itself (its inputResponses come back through
+ * the fast path).
+ */
+export function eraToolCall<R extends ToolReply>(
+  child: ModernChild,
+  options: FastCallOptions,
+  call: (options: FastCallOptions) => Promise<R>,
+): Promise<R | CallToolResult> {
+  return child.eras.era === 'legacy' ? call(options) : modernToolCall(child, options, call);
+}
+
+async function modernToolCall<R extends ToolReply>(
   child: ModernChild,
   options: FastCallOptions,
   call: (options: FastCallOptions) => Promise<R>,
@@ -43,10 +74,22 @@ export async function modernToolCall<R extends ToolReply>(
 }
 
 /**
- * prompts/get or resources/read of a 2026-07-28 child through hub's SDK Client: read loosely
- * first (an input_required answer has none of the result's fields), its input asked of the client.
+ * A request through hub's SDK Client in the child's era: to a 2026-07-28 child (prompts/get,
+ * resources/read…) read loosely first (an input_required answer has none of the result's
+ * fields), its input asked of the client.
  */
-export async function modernRequest<T extends z.ZodType>(
+export function eraRequest<T extends z.ZodType>(
+  child: ModernChild,
+  client: Client,
+  request: { method: string; params?: Record<string, unknown> },
+  schema: T,
+  options: RequestOptions,
+): Promise<z.infer<T>> {
+  if (child.eras.era === 'legacy') return client.request(request as never, schema, options) as Promise<z.infer<T>>;
+  return modernRequest(child, client, request, schema, options);
+}
+
+async function modernRequest<T extends z.ZodType>(
   child: ModernChild,
   client: Client,
   request: { method: string; params?: Record<string, unknown> },

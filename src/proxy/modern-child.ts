@@ -7,6 +7,7 @@ import {
   META_SERVER_INFO,
   META_VERSION,
   MODERN_VERSION,
+  UNSUPPORTED_VERSION,
   claimedVersion,
 } from '../wire/era.js';
 import type { ChildProcessTransport } from './child-transport.js';
@@ -55,6 +56,7 @@ export class EraChildTransport implements Transport {
 
   #era: ChildEra = 'legacy';
   #remembered = false;
+  #initialize: { id: string | number; params: Json } | undefined;
   #discover: Json | undefined;
   #probe: ((answer: Json | undefined) => void) | undefined;
   #logLevel: string | undefined;
@@ -83,13 +85,29 @@ export class EraChildTransport implements Transport {
     const key = childKey(this.options.command, this.options.args);
     this.#remembered = legacyChildren.has(key);
     if (this.#remembered) return;
-    const answer = await this.#discoverNow();
+    // No answer at all (it ignores or chokes on unknown methods) counts as 2025 too: not asked again.
+    if (!this.#takeDiscover(await this.#discoverNow())) legacyChildren.add(key);
+  }
+
+  #takeDiscover(answer: Json | undefined): boolean {
     const versions = isObject(answer?.result) ? answer.result.supportedVersions : undefined;
-    if (Array.isArray(versions) && versions.includes(MODERN_VERSION)) {
-      this.#era = 'modern';
-      this.#discover = answer!.result as Json;
-      // No answer at all (it ignores or chokes on unknown methods) counts as 2025 too: not asked again.
-    } else legacyChildren.add(key);
+    if (!Array.isArray(versions) || !versions.includes(MODERN_VERSION)) return false;
+    this.#era = 'modern';
+    this.#discover = answer!.result as Json;
+    return true;
+  }
+
+  /**
+   * A modern-only child that was slow to start (no discover answer in time, or a verdict kept from
+   * an older version) refuses initialize with -32022: it is asked server/discover again, now that
+   * it is up, and the Client's handshake is answered from that instead.
+   */
+  async #initializeRefused(message: Json, params: Json): Promise<void> {
+    if (this.#takeDiscover(await this.#discoverNow())) {
+      legacyChildren.delete(childKey(this.options.command, this.options.args));
+      const result = this.#answerLocally('initialize', params);
+      this.onmessage?.({ jsonrpc: '2.0', id: message.id, result } as JSONRPCMessage);
+    } else this.onmessage?.(message as unknown as JSONRPCMessage);
   }
 
   /** A start failed: a remembered 2025 verdict is dropped (the child may have moved to the new era). */
@@ -137,6 +155,12 @@ export class EraChildTransport implements Transport {
 
   #incoming(message: Json): void {
     if (message.id === PROBE_ID && message.method === undefined) return this.#probe?.(message);
+    const init = this.#initialize;
+    if (init && message.id === init.id && message.method === undefined) {
+      this.#initialize = undefined;
+      const code = (message.error as { code?: unknown } | undefined)?.code;
+      if (code === UNSUPPORTED_VERSION) return void this.#initializeRefused(message, init.params);
+    }
     if (this.#era === 'modern') {
       if (message.method === 'notifications/subscriptions/acknowledged') return;
       // The listen's own answer (it ended, or was refused): nothing waits for it.
@@ -149,8 +173,12 @@ export class EraChildTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#era === 'legacy') return this.inner.send(message);
     const { id, method, params } = message as Json;
+    if (this.#era === 'legacy') {
+      if (method === 'initialize' && (typeof id === 'string' || typeof id === 'number'))
+        this.#initialize = { id, params: isObject(params) ? params : {} };
+      return this.inner.send(message);
+    }
     if (typeof method !== 'string') return this.inner.send(message);
     if (id === undefined) {
       // No initialized and no roots/list_changed in the new era; cancellations pass.

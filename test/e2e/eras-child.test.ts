@@ -10,6 +10,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { MAX_INPUT_ROUNDS } from '../../src/proxy/input-required.js';
+import { PROBE_TIMEOUT_MS } from '../../src/proxy/modern-child.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
@@ -23,13 +24,17 @@ import { commandRecord, putRecords } from '../proxy/harness.js';
 
 const MODERN_CHILD = fixture('modern-child.mjs');
 
-async function homeWith(mode: 'modern' | 'dual', events?: string): Promise<string> {
+async function homeWith(mode: 'modern' | 'dual', events?: string, delayMs = 0): Promise<string> {
   const home = await makeHubHome();
   const store = openStore(loadConfig({ HUB_HOME: home }).paths);
   await putRecords(
     store,
     commandRecord('kid', [MODERN_CHILD], {
-      env: { MODERN_CHILD_MODE: mode, ...(events !== undefined && { MODERN_CHILD_EVENTS: events }) },
+      env: {
+        MODERN_CHILD_MODE: mode,
+        MODERN_CHILD_DELAY_MS: String(delayMs),
+        ...(events !== undefined && { MODERN_CHILD_EVENTS: events }),
+      },
       tools: [
         { name: 'echo', inputSchema: { type: 'object' } },
         { name: 'ask', inputSchema: { type: 'object' } },
@@ -200,6 +205,14 @@ describe('input_required for a 2026-07-28 client', () => {
 });
 
 describe('the era probe', () => {
+  test(`a modern-only child too slow to answer server/discover in ${PROBE_TIMEOUT_MS} ms is recognised when it refuses initialize`, async () => {
+    const home = await homeWith('modern', undefined, PROBE_TIMEOUT_MS + 1000);
+    const session = await legacyClient(home);
+    expect(textOf(await session.call('kid_echo', { text: 'late' }))).toBe('late');
+    expect(textOf(await session.call('kid_ask'))).toBe('hello octocat (state round-1)');
+    await session.close();
+  });
+
   test('a 2025 child that answers nothing to server/discover still starts, and its restart is not probed again', async () => {
     const events = join(await makeHubHome(), 'events');
     const home = await makeHubHome();
