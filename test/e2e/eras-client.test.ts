@@ -74,8 +74,10 @@ describe.each<Negotiation>(['pinned', 'auto'])('a v2 client (%s) through hub', n
     const changed = new Promise<Json>(resolve =>
       client.setNotificationHandler('notifications/tools/list_changed', notice => resolve(notice as Json)),
     );
-    const subscription = await client.listen({ toolsListChanged: true });
-    expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
+    // Lists are cached for ttlMs: a listen for their changes is what refreshes them sooner.
+    const everything = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+    const subscription = await client.listen(everything);
+    expect(subscription.honoredFilter).toEqual(everything);
     await client.callTool({ name: 'echo_add_tool', arguments: { name: 'late' } });
     await changed;
     await until(
