@@ -4,6 +4,15 @@ import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
+export const EXPOSURE_MODES = ['all', 'search', 'auto'] as const;
+export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+
+const ExposureConfigSchema = z.object({
+  mode: z.enum(EXPOSURE_MODES),
+  // Server names, or exposed tool names (`github.create_issue` or `github_create_issue`): always listed.
+  pin: z.array(z.string().min(1).max(200)).max(500),
+});
+
 // Settings a person may put in ~/.hub/config.json; environment variables win over the file.
 const FileConfigSchema = z
   .object({
@@ -40,6 +49,8 @@ const FileConfigSchema = z
         stableMs: z.number().int().min(1000),
       })
       .partial(),
+    // Which proxied tools each client session lists (README "Many servers, few tools").
+    exposure: ExposureConfigSchema.partial(),
   })
   .partial();
 
@@ -69,6 +80,8 @@ export interface HubConfig {
     readonly npmTimeoutMs: number;
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
+  /** `mode` from HUB_EXPOSURE (the client's entry) over config.json; `pin` from config.json. */
+  readonly exposure: { readonly mode: ExposureMode; readonly pin: readonly string[] };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -79,6 +92,9 @@ const EnvSchema = z.object({
   HUB_NPM_REGISTRY: z.string().url('HUB_NPM_REGISTRY must be a URL such as https://registry.npmjs.org/').optional(),
   HUB_TOOL_NAMES: z.enum(['dotted', 'underscore', 'auto']).optional(),
   HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  HUB_EXPOSURE: z
+    .enum(EXPOSURE_MODES, { message: 'HUB_EXPOSURE must be all, search or auto (README "Many servers, few tools")' })
+    .optional(),
 });
 
 function readFileConfig(file: string, warnings: string[]): FileConfig {
@@ -138,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
     },
+    exposure: { mode: vars.HUB_EXPOSURE ?? file.exposure?.mode ?? 'auto', pin: file.exposure?.pin ?? [] },
     warnings,
   });
 }

@@ -98,6 +98,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   return {
     surface: hooks.surface,
     list: mode => listing.table.lists[mode],
+    routes: () => listing.table,
     refresh: sync.refresh,
     find: name => forwarding.find(name),
     async start(name): Promise<CachedTool[]> {
