@@ -62,7 +62,8 @@ export class ExposureSession {
     this.#starts = [deps.cwd ?? process.cwd()];
     this.#project = this.#resolve();
     this.#watch();
-    deps.client.whenInitialized(() => void this.#fromRoots());
+    // After the initialize exchange has settled (a replayed initialize is handled a tick later).
+    deps.client.whenInitialized(() => setImmediate(() => void this.#fromRoots()));
     deps.client.onRootsListChanged(() => void this.#fromRoots());
   }
 
