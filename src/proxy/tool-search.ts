@@ -58,12 +58,20 @@ const processTerm = (term: string): string | null => {
 
 type Json = Record<string, unknown>;
 
+// Bounds on what a tool is indexed by (a hostile or huge description cannot stall the index).
+// Cutting descriptions to 600 or 1,000 characters lost recall@1 (0.85 → 0.82) on the labelled set.
+const DESCRIPTION_CHARS = 2_000;
+const PARAM_CHARS = 300;
+
 /** Parameter names and descriptions, one level deep (bounded: the first 50 properties). */
 function paramText(schema: Tool['inputSchema']): string {
   const properties = (schema.properties ?? {}) as Record<string, Json>;
   return Object.entries(properties)
     .slice(0, 50)
-    .map(([name, value]) => `${name} ${typeof value?.description === 'string' ? value.description.slice(0, 300) : ''}`)
+    .map(
+      ([name, value]) =>
+        `${name} ${typeof value?.description === 'string' ? value.description.slice(0, PARAM_CHARS) : ''}`,
+    )
     .join(' ');
 }
 
@@ -75,7 +83,7 @@ const toDoc = (route: Searchable, id: number): Doc => {
     title: tool.title ?? tool.annotations?.title ?? '',
     server: route.server,
     // The listed description starts with "[server] ": the server is a field of its own.
-    description: (tool.description ?? '').replace(/^\[[^\]]*\]\s*/, '').slice(0, 2_000),
+    description: (tool.description ?? '').replace(/^\[[^\]]*\]\s*/, '').slice(0, DESCRIPTION_CHARS),
     params: paramText(tool.inputSchema),
   };
 };

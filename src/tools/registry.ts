@@ -67,9 +67,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.install',
     title: 'Install an MCP server',
     description:
-      'Install an MCP server from npm (package) or register one already on this machine (command + args), start it and expose its tools as <name>.<tool> ' +
-      '(tools/list_changed is sent). Runs `npm install` into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. ' +
-      'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it; upgrade: true installs a newer version keeping its settings and data.',
+      'Install an MCP server from npm (package) or register a command on this machine, start it and expose its tools as <name>.<tool> (list_changed follows). ' +
+      '`npm install` runs into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. Pass API keys in env; find packages with registry.search. ' +
+      'Again for an installed package: updates env/args and restarts; upgrade: true installs a newer version keeping settings and data.',
     input: InstallInputSchema,
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
