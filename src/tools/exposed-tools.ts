@@ -6,7 +6,7 @@ import type { ClientSide } from '../proxy/client-side.js';
 import { ExposureSession } from '../proxy/exposure-session.js';
 import { buildRoutes } from '../proxy/routes.js';
 import type { ProxiedTools } from '../proxy/types.js';
-import { searchEntryFor } from './tools-search.js';
+import { searchEntryFor, warmSearchIndex } from './tools-search.js';
 
 export interface ExposedTools {
   /** hub's own tools as listed (tools.search is listed with the proxied tools, when needed). */
@@ -51,7 +51,10 @@ export function exposeTools(deps: {
     clientName: deps.clientName,
     table,
     ownCount: own.length,
-    searchEntry: scope => searchEntryFor(base, scope),
+    searchEntry: scope => {
+      warmSearchIndex(scope);
+      return searchEntryFor(base, scope);
+    },
     announce: () => {
       if (deps.client.initialized()) deps.client.sendListChanged('tools').catch(() => undefined);
     },
