@@ -56,6 +56,16 @@ const FileConfigSchema = z
 
 export type FileConfig = z.infer<typeof FileConfigSchema>;
 
+export interface ExposureSettings {
+  readonly mode: ExposureMode;
+  readonly pin: readonly string[];
+}
+
+const exposureSettings = (envMode: ExposureMode | undefined, file: FileConfig): ExposureSettings => ({
+  mode: envMode ?? file.exposure?.mode ?? 'auto',
+  pin: file.exposure?.pin ?? [],
+});
+
 export interface HubConfig {
   readonly home: string;
   readonly paths: HubPaths;
@@ -81,7 +91,10 @@ export interface HubConfig {
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
   /** `mode` from HUB_EXPOSURE (the client's entry) over config.json; `pin` from config.json. */
-  readonly exposure: { readonly mode: ExposureMode; readonly pin: readonly string[] };
+  readonly exposure: ExposureSettings & {
+    /** The same, with config.json read again now (a running hub follows edits of it). */
+    readonly reload: () => ExposureSettings;
+  };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -154,7 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
     },
-    exposure: { mode: vars.HUB_EXPOSURE ?? file.exposure?.mode ?? 'auto', pin: file.exposure?.pin ?? [] },
+    exposure: {
+      ...exposureSettings(vars.HUB_EXPOSURE, file),
+      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
+    },
     warnings,
   });
 }

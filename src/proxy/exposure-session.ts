@@ -1,6 +1,8 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { HubConfig } from '../core/config.js';
+import type { ExposureSettings, HubConfig } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { NameMode } from '../core/naming.js';
@@ -55,10 +57,14 @@ export class ExposureSession {
   #usage: { table: RouteTable; servers: ToolUsage['servers'] } | undefined;
   #pending = new Map<string, Map<string, number>>();
   #flush: NodeJS.Timeout | undefined;
-  readonly #pinned: (route: Route) => boolean;
+  #settings: ExposureSettings;
+  #pinned: (route: Route) => boolean;
+  #configWatch: FSWatcher | undefined;
 
   constructor(private readonly deps: ExposureDeps) {
-    this.#pinned = pinMatcher(deps.config.exposure.pin);
+    this.#settings = { mode: deps.config.exposure.mode, pin: deps.config.exposure.pin };
+    this.#pinned = pinMatcher(this.#settings.pin);
+    this.#watchConfig();
     this.#starts = [deps.cwd ?? process.cwd()];
     this.#project = this.#resolve();
     this.#watch();
@@ -74,7 +80,7 @@ export class ExposureSession {
     const key = `${this.#version}\0${name ?? ''}`;
     if (this.#memo?.table === table && this.#memo.key === key) return this.#memo.view;
     const project = this.#project;
-    const mode = project.kind === 'project' && project.exposure ? project.exposure : this.deps.config.exposure.mode;
+    const mode = project.kind === 'project' && project.exposure ? project.exposure : this.#settings.mode;
     const plan = planExposure(mode, name);
     const scope =
       project.kind === 'project' ? table.routes.filter(route => project.servers.has(route.server)) : table.routes;
@@ -118,6 +124,7 @@ export class ExposureSession {
 
   async close(): Promise<void> {
     this.#unwatch();
+    this.#configWatch?.close();
     await this.flush();
   }
 
@@ -159,12 +166,34 @@ export class ExposureSession {
     }
   }
 
-  #changed(project: ProjectScope): void {
-    if (JSON.stringify(serializable(project)) === JSON.stringify(serializable(this.#project))) return;
+  #changed(project: ProjectScope, settings: ExposureSettings = this.#settings): void {
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    if (same(serializable(project), serializable(this.#project)) && same(settings, this.#settings)) return;
     const before = this.#signature();
     this.#project = project;
+    this.#settings = settings;
+    this.#pinned = pinMatcher(settings.pin);
     this.#version += 1;
     if (this.#signature() !== before) this.deps.announce();
+  }
+
+  // config.json edited (mode, pins): applied at once. HUB_EXPOSURE, set by the client's entry, still wins.
+  #watchConfig(): void {
+    const file = this.deps.config.paths.configFile;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      this.#configWatch = watch(dirname(file), { persistent: false }, (_event, name) => {
+        if (name !== null && name !== basename(file)) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          const { mode, pin } = this.deps.config.exposure.reload();
+          this.#changed(this.#project, { mode, pin });
+        }, 50).unref();
+      });
+      this.#configWatch.on('error', () => this.#configWatch?.close());
+    } catch {
+      // No HUB_HOME folder yet, or not watchable: config.json is read again at the next start.
+    }
   }
 
   #signature(): string {

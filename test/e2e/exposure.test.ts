@@ -134,12 +134,18 @@ describe('exposure', () => {
 });
 
 /** hub started in `cwd`, a client that may answer roots/list with `roots`. */
-async function spawnIn(home: string, cwd: string, clientName: string, roots?: string[]) {
+async function spawnIn(
+  home: string,
+  cwd: string,
+  clientName: string,
+  roots?: string[],
+  env: Record<string, string> = {},
+) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(process.cwd(), 'dist/server.js')],
     cwd,
-    env: { HUB_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+    env: { HUB_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
     stderr: 'pipe',
   });
   const client = new Client(
@@ -221,4 +227,22 @@ describe('per-project sets (.hub.json)', () => {
       : '';
     expect(log).toMatch(/field \\"servers\\": Invalid input: expected array/);
   });
+});
+
+test('an edit of config.json switches a running session (list_changed), HUB_EXPOSURE in the entry still wins', async () => {
+  const { home, proxied } = await seededHome();
+  const hub = await spawnIn(home, home, 'claude-code');
+  const pinned = await spawnIn(home, home, 'claude-code', undefined, { HUB_EXPOSURE: 'all' });
+  try {
+    expect((await hub.client.listTools()).tools).toHaveLength(OWN + proxied);
+    await writeFile(join(home, 'config.json'), JSON.stringify({ exposure: { mode: 'search', pin: ['postgres'] } }));
+    await vi.waitFor(() => expect(hub.changes()).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
+    expect(names((await hub.client.listTools()).tools).sort()).toEqual(
+      expect.arrayContaining(['tools_search', 'postgres_query', 'registry_search']),
+    );
+    expect((await hub.client.listTools()).tools).toHaveLength(OWN + 2);
+    expect((await pinned.client.listTools()).tools).toHaveLength(OWN + proxied);
+  } finally {
+    await Promise.all([hub.close(), pinned.close()]);
+  }
 });
