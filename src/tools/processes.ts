@@ -120,8 +120,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_process_logs',
     title: 'Read process logs',
     description:
-      "The last lines of a process's output (stdout+stderr), read from the end of its log so it is cheap on any size. " +
-      'The result text is the log itself. Pass next_cursor back as cursor to get only output written since (follow mode); grep filters lines by regex. Read-only.',
+      "The last lines of a process's output (stdout+stderr), cheap on any log size; the result text is the log itself. " +
+      'Pass next_cursor back as cursor for only what was written since (follow mode); grep filters lines. Read-only.',
     input: LogsInputSchema,
     output: LogsOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -188,8 +188,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_free_port',
     title: 'Get a free port',
     description:
-      'A TCP port that is free right now, preferring the given port(s). The port is reserved for 30 s across every hub sharing HUB_HOME ' +
-      '(and ports of running processes are never handed out). Next: start_process with it in ports / wait_for.port.',
+      'A TCP port free now, preferring the given port(s), reserved for 30 s across every hub sharing HUB_HOME ' +
+      "(running processes' ports are never handed out). Next: start_process with it in ports / wait_for.port.",
     input: PortInputSchema,
     output: PortOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -124,7 +124,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     title: 'List installed MCP servers',
     description:
       "Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server's tools with descriptions and input schemas, " +
-      'which is what you need to call them with registry.call when your client does not show new tools.',
+      'to call them with registry.call when your client does not show them.',
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -176,7 +176,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
     description:
-      'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file and its data folder (~/.hub/data/<name>) are kept unless purge is true.',
+      'Stop an installed MCP server and remove its tools (list_changed follows), record and ~/.hub/servers/<name> folder. Its log and data folder (~/.hub/data/<name>) stay unless purge is true.',
     input: UninstallInputSchema,
     output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -209,8 +209,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.call',
     title: 'Call a tool of an installed server',
     description:
-      "Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool's own result. " +
-      'For clients that do not refresh their tool list after registry.install (see registry.list { server } for the tools and their input schemas).',
+      "Call a tool of an installed server by server and tool name (starting it if needed); returns the tool's own result. " +
+      'For tools your list does not show: registry.list { server } or tools.search give their names and input schemas.',
     input: CallInputSchema,
     output: CallOutputSchema,
     annotations: { openWorldHint: true },
