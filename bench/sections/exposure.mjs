@@ -147,7 +147,13 @@ export async function exposureSection({ quick, log }) {
   const wide = await tempHome();
   await addServers(wide, Array.from({ length: 4 }, (_, copy) => records(lists, copy)).flat());
   const proxied = lists.reduce((sum, list) => sum + list.tools.length, 0);
-  const section = { servers: lists.map(list => `${list.package}@${list.version}`), quality: q, speed: s, lists: {} };
+  const section = {
+    status: 'ok',
+    servers: lists.map(list => `${list.package}@${list.version}`),
+    quality: q,
+    speed: s,
+    lists: {},
+  };
   let ownWithSearch;
   let searchResultBytes;
   for (const [label, clientName, budget] of CLIENTS) {
