@@ -22,6 +22,8 @@ import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
+import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
+import { toolsForClient } from './proxy/task-listing.js';
 
 export interface Hub {
   readonly server: Server;
@@ -67,7 +69,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY },
       // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
       instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
       jsonSchemaValidator: lazyAjvValidator(),
@@ -116,20 +118,24 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
   const resourceSources: ResourceSource[] = [...(proxied.surface ? [proxied.surface.resources] : []), hubResources];
   registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
+  // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
+  const protocol = new ClientProtocol(client, log);
+  registerTasks(server, proxied.tasks, protocol);
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
   // picked up behind the answer and announced with list_changed.
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = ready.tools();
+    const tools = toolsForClient(ready.tools(), protocol.takesTasks());
     ready.served();
     proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
     return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+    const { name, arguments: args, task } = request.params;
     const tool = table.find(name);
+    if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
     if (tool) {
       if (tool.name === 'registry.call') exposed.countTool(args?.server, args?.tool);
       const before = ready.version();
@@ -160,16 +166,15 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   return {
     server,
     fastPath: sendRaw => {
-      const fast = proxied.fastPath?.(sendRaw);
-      return (
-        fast &&
-        (message => {
-          const taken = fast(message);
-          const params = message.params as { name?: unknown } | undefined;
-          if (taken && typeof params?.name === 'string') exposed.countName(params.name);
-          return taken;
-        })
-      );
+      const lane = proxied.fastPath?.(sendRaw);
+      // Every message passes here first: the client's initialize tells its protocol revision.
+      return message => {
+        protocol.note(message);
+        const taken = lane?.(message) ?? false;
+        const params = message.params as { name?: unknown } | undefined;
+        if (taken && typeof params?.name === 'string') exposed.countName(params.name);
+        return taken;
+      };
     },
     proxiedSignature: () => JSON.stringify(exposed.listed.list('dotted')),
     async close() {

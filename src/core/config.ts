@@ -49,6 +49,12 @@ const FileConfigSchema = z
         stableMs: z.number().int().min(1000),
       })
       .partial(),
+    tasks: z
+      .object({
+        // How long an ordinary tools/call waits for a task hub runs for a client without tasks.
+        maxWaitMs: z.number().int().min(1000),
+      })
+      .partial(),
     // Which proxied tools each client session lists (README "Many servers, few tools").
     exposure: ExposureConfigSchema.partial(),
   })
@@ -90,6 +96,8 @@ export interface HubConfig {
     readonly npmTimeoutMs: number;
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
+  /** MCP tasks: how long hub waits for a task it runs inside an ordinary tools/call (README "Tasks"). */
+  readonly tasks: { readonly maxWaitMs: number };
   /** `mode` from HUB_EXPOSURE (the client's entry) over config.json; `pin` from config.json. */
   readonly exposure: ExposureSettings & {
     /** The same, with config.json read again now (a running hub follows edits of it). */
@@ -167,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
     },
+    tasks: { maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 },
     exposure: {
       ...exposureSettings(vars.HUB_EXPOSURE, file),
       reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
