@@ -17,6 +17,8 @@ import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
+import type { RemoteSpec } from './remote-link.js';
+import { RemoteSession, remoteFailure } from './remote-session.js';
 import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
@@ -56,13 +58,21 @@ export interface ConnectOptions {
   /** Where its resource updates and log messages go (the same for every child of a manager). */
   surfaceEvents?: SurfaceEvents;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** A child with no process (a remote server) can no longer be reached: restart it as after a crash. */
+  onLost?(reason: string): void;
 }
 
 /** What every child of one manager is opened with (the rest is per server and per start). */
 export type ChildSettings = Omit<
   ConnectOptions,
-  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit'
+  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
 >;
+
+/** What a connection calls tools through: the stdio fast lane, or a remote session's SDK lane. */
+type CallLane = Pick<FastCalls, 'inFlight' | 'call' | 'callRaw'>;
+/** The process behind a connection (none for a remote server). */
+type ChildProcessInfo = Pick<ChildProcessTransport, 'pid' | 'exit'>;
+const NO_PROCESS: ChildProcessInfo = { pid: undefined, exit: undefined };
 
 // Every child is started with the same capabilities, whichever client's session starts it, so
 // its tool list does not depend on that client (a list that did caused list_changed in other
@@ -82,15 +92,18 @@ function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation
 export class ChildConnection {
   private constructor(
     private readonly client: Client,
-    private readonly transport: ChildProcessTransport,
-    private readonly fast: FastCalls,
+    private readonly transport: ChildProcessInfo,
+    private readonly fast: CallLane,
     readonly startedAt: number,
     private readonly name: string,
     private readonly log: Logger,
+    /** How a connection without a process ends (a remote session); default: close the Client. */
+    private readonly closeLink?: () => Promise<void>,
   ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
-    const { record, client: upstream, log } = options;
+    if (options.record.remote) return ChildConnection.#openRemote(options, options.record.remote);
+    const { record, log } = options;
     const serverLog = new ServerLog(options.logFile);
     serverLog.write(
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
@@ -110,6 +123,58 @@ export class ChildConnection {
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    ChildConnection.#wire(client, connection, options, serverLog);
+    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
+    try {
+      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
+    } catch (error) {
+      // Read before close(), which ends the process itself.
+      const exit = transport.exit;
+      await transport.close();
+      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
+    } finally {
+      notMcp.stop();
+    }
+    return connection;
+  }
+
+  // A remote server: the same Client and relays, over HTTP (remote-session.ts), with no process.
+  static async #openRemote(options: ConnectOptions, remote: RemoteSpec): Promise<ChildConnection> {
+    const { record, log } = options;
+    const serverLog = new ServerLog(options.logFile);
+    // The URL only: header values are secrets and never written anywhere.
+    serverLog.write(`${START_MARKER}${remote.url} at ${new Date().toISOString()} ---\n`);
+    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
+    const session = new RemoteSession(client, {
+      remote,
+      env: record.env,
+      timeoutMs: options.startTimeoutMs,
+      log: serverLog,
+      onLost: reason => (options.onLost ? options.onLost(reason) : options.onExit(null, null)),
+      onRenewed: () => {
+        options.onToolsChanged();
+        options.onSurfaceChanged();
+      },
+    });
+    const connection = new ChildConnection(client, NO_PROCESS, session, Date.now(), record.name, log, async () => {
+      await session.close();
+      serverLog.close();
+    });
+    ChildConnection.#wire(client, connection, options, serverLog);
+    try {
+      await session.open();
+      serverLog.write(`connected over ${session.transport}\n`);
+    } catch (error) {
+      serverLog.write(`could not connect: ${remoteFailure(error)}\n`);
+      serverLog.close();
+      throw error;
+    }
+    return connection;
+  }
+
+  // The child's requests to the person and its notifications, the same for every kind of child.
+  static #wire(client: Client, connection: ChildConnection, options: ConnectOptions, serverLog: ServerLog): void {
+    const { record, client: upstream, log } = options;
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -141,18 +206,6 @@ export class ChildConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
-    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
-    try {
-      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
-    } catch (error) {
-      // Read before close(), which ends the process itself.
-      const exit = transport.exit;
-      await transport.close();
-      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
-    } finally {
-      notMcp.stop();
-    }
-    return connection;
   }
 
   /** How the process ended, once it has. */
@@ -234,7 +287,7 @@ export class ChildConnection {
   }
 
   close(): Promise<void> {
-    return this.client.close();
+    return this.closeLink ? this.closeLink() : this.client.close();
   }
 }
 

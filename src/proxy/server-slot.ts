@@ -182,6 +182,7 @@ export class ServerSlot {
         onToolsChanged: () => this.#onToolsChanged(generation),
         onSurfaceChanged: () => this.#afterChange(generation, conn => this.ctx.surfaceSeen?.(this, conn, 'changed')),
         onExit: (code, signal) => this.#onExit(generation, code, signal),
+        onLost: reason => this.#onExit(generation, null, null, reason),
       });
       // One deadline for the whole start: no state stays "starting" past the start timeout.
       const left = Math.max(1, startedAt + this.ctx.startTimeoutMs - Date.now());
@@ -217,13 +218,13 @@ export class ServerSlot {
     return conn;
   }
 
-  #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
+  #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void {
     // Stale (an older generation) or intentional (stop bumped the generation): nothing to do.
     if (generation !== this.#generation || this.state !== 'ready' || !this.conn) return;
     const conn = this.conn;
     this.#conn = undefined;
     this.#idle.clear();
-    const reason = `exited unexpectedly (${signal ?? `code ${code}`})`;
+    const reason = lost ?? `exited unexpectedly (${signal ?? `code ${code}`})`;
     this.metrics.lastError = `server ${reason}`;
     this.ctx.log.warn({ server: this.name, code, signal }, 'child server exited unexpectedly');
     void conn.close().catch(() => undefined);

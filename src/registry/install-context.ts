@@ -19,6 +19,10 @@ export interface CatalogHints {
 export interface InstallRequest {
   readonly package?: string | undefined;
   readonly command?: string | undefined;
+  /** A remote server's URL (install-remote.ts). */
+  readonly url?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly transport?: 'streamable-http' | 'sse' | undefined;
   readonly name?: string | undefined;
   readonly args?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;

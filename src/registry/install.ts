@@ -8,6 +8,7 @@ import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { installFromNpmStep } from './install-npm-step.js';
+import { installRemote } from './install-remote.js';
 import { rebuildExisting } from './install-scripts-existing.js';
 import { npmInstallLine } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
@@ -89,12 +90,19 @@ function sameSource(record: ServerRecord, target: Target): boolean {
 
 /** registry.install: validate → ask → npm install (or register) → record → start → tools. */
 export async function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
-  if ((request.package === undefined) === (request.command === undefined)) {
+  const given = [request.package, request.command, request.url].filter(field => field !== undefined).length;
+  if (given !== 1) {
     throw new HubError(
       'INVALID_INPUT',
-      'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory") or "command" (a server already on this machine, with "args").',
+      'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory"), "command" (a server already on this machine, with "args") or "url" (a remote MCP server, e.g. "https://mcp.example.com/mcp").',
     );
   }
+  if (request.url !== undefined) return installRemote(request, context);
+  if (request.headers !== undefined || request.transport !== undefined)
+    throw new HubError(
+      'INVALID_INPUT',
+      'Fields "headers" and "transport" are for remote servers: give them with "url" (local servers take "env").',
+    );
   const env = { ...request.env };
   checkEnvKeys(env);
   if (request.allowScripts !== undefined && !ScriptsChoiceSchema.safeParse(request.allowScripts).success)

@@ -18,6 +18,22 @@ export const InstallInputSchema = z.strictObject({
     .describe(
       'Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed',
     ),
+  url: z
+    .string()
+    .optional()
+    .describe(
+      'Instead of package or command: a remote MCP server\'s URL (Streamable HTTP, or the older HTTP+SSE), e.g. "https://mcp.example.com/mcp"; servers that need a sign-in give an authorization URL to open',
+    ),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'With url: HTTP headers sent with every request, e.g. {"Authorization": "Bearer ${API_TOKEN}"}; ${VAR} reads env or hub\'s environment; values are secrets, never shown',
+    ),
+  transport: z
+    .enum(['streamable-http', 'sse'])
+    .optional()
+    .describe('With url: the transport to use (default: Streamable HTTP, falling back to HTTP+SSE)'),
   name: z
     .string()
     .optional()
