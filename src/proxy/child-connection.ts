@@ -19,6 +19,7 @@ import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
 import type { RemoteSpec } from './remote-link.js';
 import { RemoteSession, remoteFailure } from './remote-session.js';
+import { remoteAuth, signInOr } from './oauth-connect.js';
 import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
@@ -50,6 +51,8 @@ export interface ConnectOptions {
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
+  /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
+  authFile?: (name: string) => string;
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
   onToolsChanged(): void;
@@ -144,12 +147,20 @@ export class ChildConnection {
     const serverLog = new ServerLog(options.logFile);
     // The URL only: header values are secrets and never written anywhere.
     serverLog.write(`${START_MARKER}${remote.url} at ${new Date().toISOString()} ---\n`);
+    const auth = await remoteAuth(record, options.authFile);
+    // A sign-in is waiting for the person: its URL stays the one to open (a new try would replace it).
+    const waiting = auth.signIn?.required();
+    if (waiting) {
+      serverLog.close();
+      throw waiting;
+    }
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
     const session = new RemoteSession(client, {
       remote,
       env: record.env,
       timeoutMs: options.startTimeoutMs,
       log: serverLog,
+      ...auth,
       onLost: reason => (options.onLost ? options.onLost(reason) : options.onExit(null, null)),
       onRenewed: () => {
         options.onToolsChanged();
@@ -167,7 +178,7 @@ export class ChildConnection {
     } catch (error) {
       serverLog.write(`could not connect: ${remoteFailure(error)}\n`);
       serverLog.close();
-      throw error;
+      throw await signInOr(auth, error);
     }
     return connection;
   }

@@ -69,6 +69,9 @@ export class RemoteSession {
 
   /** The same call for the fast path's caller: a remote result is always parsed (there are no raw lines). */
   async callRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
+    // While the person signs in, calls answer with the same URL rather than making a new one.
+    const waiting = this.options.signInNeeded?.();
+    if (waiting !== undefined) throw new HubError('AUTH_REQUIRED', waiting);
     this.#inFlight += 1;
     try {
       try {

@@ -54,6 +54,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
         message: (server, params) => hooks.events.message(server, params),
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
+      authFile: name => config.paths.authFile(name),
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
       ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
     },

@@ -4,6 +4,7 @@ import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
+import { SignInRequired } from './oauth-required.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from './instructions-section.js';
 import {
@@ -193,6 +194,7 @@ export class ServerSlot {
       const error = exit ? exitedBeforeListing(exit, thrown) : thrown;
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
+      if (thrown instanceof SignInRequired) this.#awaitSignIn(thrown);
       const failure = await describeStartFailure(
         this.record,
         this.ctx.logFile(this.name),
@@ -216,6 +218,20 @@ export class ServerSlot {
     await this.ctx.surfaceSeen?.(this, conn, 'start');
     this.#idle.used();
     return conn;
+  }
+
+  // Not a crash: stopped until the person signs in, then started (its tools come with list_changed).
+  #awaitSignIn(error: SignInRequired): never {
+    this.#setState('stopped');
+    this.metrics.lastError = error.message;
+    const generation = this.#generation;
+    error.signedIn.then(
+      () => {
+        if (generation === this.#generation && this.state === 'stopped') this.#run(0).catch(() => undefined);
+      },
+      () => undefined,
+    );
+    throw error;
   }
 
   #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void {

@@ -46,6 +46,8 @@ export interface InstallContext {
   /** Each line npm prints while it installs. */
   readonly onNpmLine?: ((line: string) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** A remote server needs the person to sign in at this URL (the tool asks the client to open it, where it can). */
+  readonly signIn?: ((server: string, url: string) => void) | undefined;
   /** PATH used to check that a registered command exists. */
   readonly pathEnv?: string | undefined;
 }
