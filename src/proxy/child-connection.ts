@@ -12,11 +12,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
+import { exitedEarly, watchForNotMcp } from './child-not-mcp.js';
 import type { RemoteSpec } from './remote-link.js';
 import { RemoteSession, remoteFailure } from './remote-session.js';
 import { remoteAuth, signInOr } from './oauth-connect.js';
@@ -71,9 +71,8 @@ export type ChildSettings = Omit<
   'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
 >;
 
-/** What a connection calls tools through: the stdio fast lane, or a remote session's SDK lane. */
+// The stdio fast lane or a remote session's SDK lane, and the process behind it (none for a remote).
 type CallLane = Pick<FastCalls, 'inFlight' | 'call' | 'callRaw'>;
-/** The process behind a connection (none for a remote server). */
 type ChildProcessInfo = Pick<ChildProcessTransport, 'pid' | 'exit'>;
 const NO_PROCESS: ChildProcessInfo = { pid: undefined, exit: undefined };
 
@@ -145,8 +144,7 @@ export class ChildConnection {
   static async #openRemote(options: ConnectOptions, remote: RemoteSpec): Promise<ChildConnection> {
     const { record, log } = options;
     const serverLog = new ServerLog(options.logFile);
-    // The URL only: header values are secrets and never written anywhere.
-    serverLog.write(`${START_MARKER}${remote.url} at ${new Date().toISOString()} ---\n`);
+    serverLog.write(`${START_MARKER}${remote.url} at ${new Date().toISOString()} ---\n`); // never its headers
     const auth = await remoteAuth(record, options.authFile);
     // A sign-in is waiting for the person: its URL stays the one to open (a new try would replace it).
     const waiting = auth.signIn?.required();
@@ -167,10 +165,8 @@ export class ChildConnection {
         options.onSurfaceChanged();
       },
     });
-    const connection = new ChildConnection(client, NO_PROCESS, session, Date.now(), record.name, log, async () => {
-      await session.close();
-      serverLog.close();
-    });
+    const close = () => session.close().finally(() => serverLog.close());
+    const connection = new ChildConnection(client, NO_PROCESS, session, Date.now(), record.name, log, close);
     ChildConnection.#wire(client, connection, options, serverLog);
     try {
       await session.open();
@@ -300,39 +296,4 @@ export class ChildConnection {
   close(): Promise<void> {
     return this.closeLink ? this.closeLink() : this.client.close();
   }
-}
-
-const exitedEarly = (exit: { code: number | null; signal: NodeJS.Signals | null }) =>
-  new HubError(
-    'CHILD_FAILED',
-    `the process exited (${exit.signal ?? `code ${exit.code}`}) before completing the MCP handshake`,
-  );
-
-// Rejects when the child printed lines that are not JSON-RPC and then nothing that is, for graceMs.
-function watchForNotMcp(transport: ChildProcessTransport, graceMs: number): { verdict: Promise<never>; stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let noise = 0;
-  const verdict = new Promise<never>((_resolve, reject) => {
-    transport.onnoise = () => {
-      noise += 1;
-      if (timer || transport.messages > 0) return;
-      timer = setTimeout(() => {
-        if (transport.messages > 0) return;
-        reject(
-          new HubError(
-            'CHILD_FAILED',
-            `it printed ${noise} line(s) on stdout that are not JSON-RPC and answered nothing within ${graceMs} ms: it does not look like an MCP server that speaks over stdio`,
-          ),
-        );
-      }, graceMs);
-    };
-  });
-  verdict.catch(() => undefined);
-  return {
-    verdict,
-    stop() {
-      clearTimeout(timer);
-      transport.onnoise = undefined;
-    },
-  };
 }

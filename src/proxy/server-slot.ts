@@ -1,7 +1,7 @@
 import { HubError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
-import { CrashHistory, type BackoffPolicy } from './backoff.js';
+import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
 import { SignInRequired } from './oauth-required.js';
@@ -138,32 +138,17 @@ export class ServerSlot {
   #run(delayMs: number): Promise<ChildConnection> {
     const scheduledIn = this.#generation;
     const attempt = (async () => {
-      if (delayMs > 0) await new Promise<void>(resolve => this.#sleep(delayMs, resolve));
+      // stop() wakes it at once (a stale wake of an ended delay does nothing).
+      if (delayMs > 0) await wakeableDelay(delayMs, wake => (this.#wake = wake));
       if (scheduledIn !== this.#generation) throw stoppedError(this.name);
       return this.#attempt();
     })();
     this.#starting = attempt;
-    attempt.then(
-      () => this.#settled(attempt),
-      () => this.#settled(attempt),
-    );
-    return attempt;
-  }
-
-  #settled(attempt: Promise<ChildConnection>): void {
-    if (this.#starting === attempt) this.#starting = undefined;
-  }
-
-  #sleep(ms: number, resolve: () => void): void {
-    const timer = setTimeout(() => {
-      this.#wake = undefined;
-      resolve();
-    }, ms);
-    this.#wake = () => {
-      clearTimeout(timer);
-      this.#wake = undefined;
-      resolve();
+    const settled = () => {
+      if (this.#starting === attempt) this.#starting = undefined;
     };
+    attempt.then(settled, settled);
+    return attempt;
   }
 
   async #attempt(): Promise<ChildConnection> {
@@ -225,12 +210,9 @@ export class ServerSlot {
     this.#setState('stopped');
     this.metrics.lastError = error.message;
     const generation = this.#generation;
-    error.signedIn.then(
-      () => {
-        if (generation === this.#generation && this.state === 'stopped') this.#run(0).catch(() => undefined);
-      },
-      () => undefined,
-    );
+    const start = () =>
+      void (generation === this.#generation && this.state === 'stopped' && this.#run(0).catch(() => 0));
+    error.signedIn.then(start, () => undefined);
     throw error;
   }
 

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
 import type { NpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
+import type { ServerKind } from './server-kinds.js';
 
 /** What the bundled catalog (or registry metadata) knows about a package. */
 export interface CatalogHints {
@@ -23,6 +24,11 @@ export interface InstallRequest {
   readonly url?: string | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly transport?: 'streamable-http' | 'sse' | undefined;
+  /** A server of the official MCP Registry by name, and which of its packages or remotes (install-official.ts). */
+  readonly official?: string | undefined;
+  readonly kind?: ServerKind | undefined;
+  /** Set by install-official.ts: env the server cannot run without (the record keeps it). */
+  readonly requiredEnv?: readonly string[] | undefined;
   readonly name?: string | undefined;
   readonly args?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;

@@ -184,7 +184,7 @@ export async function uninstallServer(
   const folder = config.paths.serverDir(name);
   const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
   let folderRemoved: string | undefined;
-  if (record.mode === 'npm') {
+  if (record.mode === 'npm' || record.kind === 'mcpb') {
     if (!options.purge && record.dataDir === undefined) await keepLegacyData(record, folder, dataDir);
     await rm(folder, { recursive: true, force: true });
     folderRemoved = folder;

@@ -24,6 +24,16 @@ export const InstallInputSchema = z.strictObject({
     .describe(
       'Instead of package or command: a remote MCP server\'s URL (Streamable HTTP, or the older HTTP+SSE), e.g. "https://mcp.example.com/mcp"; servers that need a sign-in give an authorization URL to open',
     ),
+  official: z
+    .string()
+    .optional()
+    .describe(
+      'Instead of package, command or url: a server of the official MCP Registry by its name (e.g. "io.github.example/weather"), installed as its entry says; registry.search results give it',
+    ),
+  kind: z
+    .enum(['npm', 'pypi', 'oci', 'mcpb', 'remote'])
+    .optional()
+    .describe('With official: which of its packages or remotes (default: the first this machine can run)'),
   headers: z
     .record(z.string(), z.string())
     .optional()
