@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS, spawnHub, textOf } from '../helpers/hub.js';
@@ -109,10 +109,18 @@ describe('OAuth sign-in of a remote server', () => {
   test('hub logout forgets the sign-in; hub login signs in from a terminal and a waiting hub starts the server', async () => {
     const home = await makeHubHome();
     const server = await startRemoteFixture('remote-oauth-server.mjs');
-    const hub = await spawnHub(home);
+    // A client that takes URL-mode elicitation is asked to open the sign-in URL.
+    const hub = await spawnHub(home, { capabilities: { elicitation: { url: {} } } });
+    const asked: { mode?: string; url?: string }[] = [];
+    hub.client.setRequestHandler(ElicitRequestSchema, request => {
+      asked.push(request.params as { mode?: string; url?: string });
+      return { action: 'accept' };
+    });
     try {
       const installed = await hub.call('registry.install', { url: server.url, name: 'secure' });
       expect(installed.structuredContent).toMatchObject({ state: 'stopped' });
+      const { authorizationUrl } = installed.structuredContent as { authorizationUrl: string };
+      await vi.waitFor(() => expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: authorizationUrl })]));
       const changed = vi.fn();
       hub.client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
 
