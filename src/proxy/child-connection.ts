@@ -17,9 +17,7 @@ import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
 import { exitedEarly, watchForNotMcp } from './child-not-mcp.js';
-import type { RemoteSpec } from './remote-link.js';
-import { RemoteSession, remoteFailure } from './remote-session.js';
-import { remoteAuth, signInOr } from './oauth-connect.js';
+import { openRemote } from './remote-open.js';
 import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
@@ -30,6 +28,8 @@ import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface, watchSurface, type SurfaceEvents } from './child-surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
+import { withoutUncallableTasks } from './task-listing.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -92,6 +92,9 @@ function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation
 
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
+  #protocolVersion: string | undefined;
+  #taskWaits = 0;
+
   private constructor(
     private readonly client: Client,
     private readonly transport: ChildProcessInfo,
@@ -104,7 +107,24 @@ export class ChildConnection {
   ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
-    if (options.record.remote) return ChildConnection.#openRemote(options, options.record.remote);
+    // A remote server: the same Client and relays over HTTP (remote-open.ts), with no process.
+    if (options.record.remote)
+      return openRemote(options, options.record.remote, {
+        newClient: () => new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES }),
+        assemble: (client, session, serverLog, close) => {
+          const connection = new ChildConnection(
+            client,
+            NO_PROCESS,
+            session,
+            Date.now(),
+            options.record.name,
+            options.log,
+            close,
+          );
+          ChildConnection.#wire(client, connection, options, serverLog);
+          return { connection, opened: () => (connection.#protocolVersion = session.protocolVersion) };
+        },
+      });
     const { record, log } = options;
     const serverLog = new ServerLog(options.logFile);
     serverLog.write(
@@ -125,6 +145,8 @@ export class ChildConnection {
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
+    (transport as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
     ChildConnection.#wire(client, connection, options, serverLog);
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
@@ -136,45 +158,6 @@ export class ChildConnection {
       throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
     } finally {
       notMcp.stop();
-    }
-    return connection;
-  }
-
-  // A remote server: the same Client and relays, over HTTP (remote-session.ts), with no process.
-  static async #openRemote(options: ConnectOptions, remote: RemoteSpec): Promise<ChildConnection> {
-    const { record, log } = options;
-    const serverLog = new ServerLog(options.logFile);
-    serverLog.write(`${START_MARKER}${remote.url} at ${new Date().toISOString()} ---\n`); // never its headers
-    const auth = await remoteAuth(record, options.authFile);
-    // A sign-in is waiting for the person: its URL stays the one to open (a new try would replace it).
-    const waiting = auth.signIn?.required();
-    if (waiting) {
-      serverLog.close();
-      throw waiting;
-    }
-    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
-    const session = new RemoteSession(client, {
-      remote,
-      env: record.env,
-      timeoutMs: options.startTimeoutMs,
-      log: serverLog,
-      ...auth,
-      onLost: reason => (options.onLost ? options.onLost(reason) : options.onExit(null, null)),
-      onRenewed: () => {
-        options.onToolsChanged();
-        options.onSurfaceChanged();
-      },
-    });
-    const close = () => session.close().finally(() => serverLog.close());
-    const connection = new ChildConnection(client, NO_PROCESS, session, Date.now(), record.name, log, close);
-    ChildConnection.#wire(client, connection, options, serverLog);
-    try {
-      await session.open();
-      serverLog.write(`connected over ${session.transport}\n`);
-    } catch (error) {
-      serverLog.write(`could not connect: ${remoteFailure(error)}\n`);
-      serverLog.close();
-      throw await signInOr(auth, error);
     }
     return connection;
   }
@@ -220,6 +203,11 @@ export class ChildConnection {
     return this.transport.exit;
   }
 
+  /** The protocol revision negotiated with the child at initialize. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
   /** The instructions the child sent at initialize. */
   get instructions(): string | undefined {
     return this.client.getInstructions();
@@ -230,7 +218,17 @@ export class ChildConnection {
   }
 
   get inFlight(): number {
-    return this.fast.inFlight;
+    return this.fast.inFlight + this.#taskWaits;
+  }
+
+  /** A task of this child is being waited on (task-run.ts, tasks/result): its requests to the person are relayed meanwhile. */
+  waitingOnTask(): () => void {
+    this.#taskWaits += 1;
+    let done = false;
+    return () => {
+      if (!done) this.#taskWaits -= 1;
+      done = true;
+    };
   }
 
   /**
@@ -251,7 +249,7 @@ export class ChildConnection {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
-    const { tools, issues } = takeTools(entries);
+    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);

@@ -44,6 +44,12 @@ export class RemoteSession {
     return this.#transport;
   }
 
+  /** The protocol revision negotiated at initialize (the Streamable HTTP transport keeps it). */
+  get protocolVersion(): string | undefined {
+    const transport = this.client.transport;
+    return transport instanceof StreamableHTTPClientTransport ? transport.protocolVersion : undefined;
+  }
+
   get inFlight(): number {
     return this.#inFlight;
   }
