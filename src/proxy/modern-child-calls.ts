@@ -12,7 +12,7 @@ import { EraChildTransport } from './modern-child.js';
 import type { ChildProcessTransport } from './child-transport.js';
 import { HUB_VERSION } from '../core/version.js';
 
-/** A 2026-07-28 child as its calls need it: its transport (the envelope) and the client that answers its input requests. */
+/** A local child's era as its calls need it (a remote child has none: its transport negotiates): its transport (the envelope) and the client that answers its input requests. */
 export interface ModernChild {
   readonly eras: EraChildTransport;
   readonly upstream: ClientSide;
@@ -48,11 +48,11 @@ export function modernChild(
  * the fast path).
  */
 export function eraToolCall<R extends ToolReply>(
-  child: ModernChild,
+  child: ModernChild | undefined,
   options: FastCallOptions,
   call: (options: FastCallOptions) => Promise<R>,
 ): Promise<R | CallToolResult> {
-  return child.eras.era === 'legacy' ? call(options) : modernToolCall(child, options, call);
+  return !child || child.eras.era === 'legacy' ? call(options) : modernToolCall(child, options, call);
 }
 
 async function modernToolCall<R extends ToolReply>(
@@ -79,13 +79,14 @@ async function modernToolCall<R extends ToolReply>(
  * fields), its input asked of the client.
  */
 export function eraRequest<T extends z.ZodType>(
-  child: ModernChild,
+  child: ModernChild | undefined,
   client: Client,
   request: { method: string; params?: Record<string, unknown> },
   schema: T,
   options: RequestOptions,
 ): Promise<z.infer<T>> {
-  if (child.eras.era === 'legacy') return client.request(request as never, schema, options) as Promise<z.infer<T>>;
+  if (!child || child.eras.era === 'legacy')
+    return client.request(request as never, schema, options) as Promise<z.infer<T>>;
   return modernRequest(child, client, request, schema, options);
 }
 

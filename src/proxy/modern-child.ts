@@ -56,6 +56,7 @@ export class EraChildTransport implements Transport {
 
   #era: ChildEra = 'legacy';
   #remembered = false;
+  #handshook = false;
   #initialize: { id: string | number; params: Json } | undefined;
   #discover: Json | undefined;
   #probe: ((answer: Json | undefined) => void) | undefined;
@@ -71,6 +72,8 @@ export class EraChildTransport implements Transport {
     inner.onmessage = message => this.#incoming(message as unknown as Json);
     inner.onclose = () => {
       this.#probe?.(undefined);
+      // It ended before the handshake completed: a remembered 2025 verdict may be why.
+      if (!this.#handshook) this.#forgetVerdict();
       this.onclose?.();
     };
     inner.onerror = error => this.onerror?.(error);
@@ -111,7 +114,7 @@ export class EraChildTransport implements Transport {
   }
 
   /** A start failed: a remembered 2025 verdict is dropped (the child may have moved to the new era). */
-  forgetVerdict(): void {
+  #forgetVerdict(): void {
     if (this.#remembered) legacyChildren.delete(childKey(this.options.command, this.options.args));
   }
 
@@ -158,6 +161,7 @@ export class EraChildTransport implements Transport {
     const init = this.#initialize;
     if (init && message.id === init.id && message.method === undefined) {
       this.#initialize = undefined;
+      this.#handshook = message.result !== undefined;
       const code = (message.error as { code?: unknown } | undefined)?.code;
       if (code === UNSUPPORTED_VERSION) return void this.#initializeRefused(message, init.params);
     }
@@ -201,6 +205,7 @@ export class EraChildTransport implements Transport {
     const discover = this.#discover ?? {};
     switch (method) {
       case 'initialize':
+        this.#handshook = true;
         return {
           protocolVersion: params.protocolVersion,
           capabilities: discover.capabilities ?? {},

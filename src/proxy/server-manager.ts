@@ -61,6 +61,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
         taskStatus: (server, task) => taskRoutes.fromChild(server, task),
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
+      authFile: name => config.paths.authFile(name),
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
       ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
     },
@@ -114,6 +115,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     surface: hooks.surface,
     tasks,
     list: mode => listing.table.lists[mode],
+    routes: () => listing.table,
     refresh: sync.refresh,
     find: name => forwarding.find(name),
     async start(name): Promise<CachedTool[]> {
