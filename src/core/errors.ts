@@ -24,6 +24,10 @@ export type HubErrorCode =
   /** The child answered a call with a JSON-RPC error of its own (not a hub failure). */
   | 'CHILD_ERROR'
   | 'CANCELLED'
+  /** Input for a process that has ended, or whose stdin is closed. */
+  | 'PROCESS_ENDED'
+  /** A process did not read the input sent to it in time. */
+  | 'INPUT_TIMEOUT'
   | 'INTERNAL';
 
 export class HubError extends Error {
