@@ -1,7 +1,6 @@
 // Schemas of send_input, get_process_screen and restart_process (interactive-tools.ts).
 import { z } from 'zod';
 import { ProcessReferenceSchema, RegexTextSchema, WAIT_MAX_MS } from '../process/inputs.js';
-import { ProcessViewSchema } from '../process/view.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 const SizeSchema = z.strictObject({
@@ -62,7 +61,10 @@ export const RestartInputSchema = z.strictObject({
 });
 
 export const RestartOutputSchema = z.object({
-  process: ProcessViewSchema,
+  id: z.string(),
+  status: ProcessStatusSchema,
+  pid: z.number().int(),
+  restarts: z.number().int(),
   via: z.enum(['keeper', 'respawned']).describe('keeper: its live keeper reran it; respawned: a new keeper'),
   next: z.string(),
 });

@@ -1,6 +1,5 @@
 import { compileLinePattern } from '../process/line-match.js';
 import type { ProcessManager } from '../process/manager.js';
-import { toProcessView } from '../process/view.js';
 import { defineTool, type ToolDeps } from './define.js';
 import {
   RestartInputSchema,
@@ -86,11 +85,11 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     async run(input) {
       const outcome = await (await managerOf()).restart(input.id, input.grace_ms ?? deps.config.stopGraceMs);
-      const view = toProcessView(outcome.record);
-      const next = `get_process_logs {"id":"${view.id}"} shows the new run after its restart marker.`;
+      const { id, status, pid, restarts = 0 } = outcome.record;
+      const next = `get_process_logs {"id":"${id}"} shows the new run after its restart marker.`;
       return {
-        structured: { process: view, via: outcome.via, next },
-        text: `Restarted ${view.id} (restart ${view.restarts ?? 0}, ${outcome.via}).\nNext: ${next}`,
+        structured: { id, status, pid, restarts, via: outcome.via, next },
+        text: `Restarted ${id} (restart ${restarts}, ${outcome.via}).\nNext: ${next}`,
       };
     },
   });
