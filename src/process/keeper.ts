@@ -42,7 +42,8 @@ export const KEEPER_SCRIPT = [
   // until its own trap is set, and the keeper's TERM to it would be lost.
   'trap : TERM INT HUP QUIT USR1 USR2',
   'while :; do',
-  '  t0=$(PATH=$P date +%s)',
+  // Only with a policy: a process that is never restarted gets no extra fork beside it.
+  '  [ "$r" = no ] || t0=$(PATH=$P date +%s)',
   // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs).
   '  if [ -n "$p" ]; then SHELL=/bin/sh PATH=$P script -qfec "$p" /dev/null <"$i" 3<&-',
   '  elif [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1" <"$i" 3<&-; else "$@" <"$i" 3<&-; fi',
