@@ -1,7 +1,6 @@
 import { constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { HubError } from '../core/errors.js';
-import { liveGroupMembers } from '../core/process-group.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { descendantsOf, fdTarget } from './process-tree.js';
 
@@ -10,11 +9,11 @@ import { descendantsOf, fdTarget } from './process-tree.js';
 // fills the pipe and hub waits (flow control) without blocking a thread, up to a deadline.
 const FD_SCAN_LIMIT = 256;
 
-/** Some process of the command (not the keeper) reads the FIFO: its stdin is still open. */
+/** Some process under the keeper reads the FIFO: the command's stdin is still open. */
 export function stdinOpen(record: ProcessRecord, fifo: string): boolean {
-  const members = new Set([...liveGroupMembers(record.pgid ?? record.pid), ...descendantsOf(record.pid)]);
-  members.delete(record.pid);
-  for (const pid of members)
+  // The keeper's descendants, not its whole group: a walk down from one pid instead of a pass
+  // over every process in /proc (send_input's round trip).
+  for (const pid of descendantsOf(record.pid))
     for (let fd = 0; fd < FD_SCAN_LIMIT; fd += 1) {
       const target = fdTarget(pid, fd);
       if (target === fifo) return true;
