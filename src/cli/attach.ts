@@ -57,7 +57,12 @@ export const attach: CliCommand = async (argv, io) => {
   let writing = Promise.resolve();
   const onData = (chunk: Buffer) => {
     const stop = chunk.indexOf(DETACH_BYTE);
-    const bytes = stop < 0 ? chunk : chunk.subarray(0, stop);
+    let bytes = stop < 0 ? chunk : chunk.subarray(0, stop);
+    // No terminal on the other side: Enter is a newline, and what is typed is echoed here.
+    if (!record.tty && stdin.isTTY) {
+      bytes = Buffer.from(bytes.map(byte => (byte === 0x0d ? 0x0a : byte)));
+      stdout.write(Buffer.from([...bytes].flatMap(byte => (byte === 0x0a ? [0x0d, 0x0a] : [byte]))));
+    }
     if (bytes.length > 0 && stdinOpen(record, fifo))
       writing = writing.then(() => writeInput(fifo, bytes, 10_000)).catch(() => undefined);
     if (stop >= 0) detached = true;

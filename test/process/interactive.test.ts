@@ -11,6 +11,7 @@ import { compileLinePattern } from '../../src/process/line-match.js';
 import { descendantsOf } from '../../src/process/process-tree.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
+import { isAlive } from '../helpers/processes.js';
 
 const never = new AbortController().signal;
 
@@ -190,5 +191,47 @@ describe('tty processes', () => {
     expect(outcome.reason).toBe('pattern');
     expect(resized.tty).toEqual({ cols: 70, rows: 15 });
     expect((await manager.screen(record.id)).screen.lines).toHaveLength(15);
+  });
+});
+
+describe('tty processes and the rest of hub', () => {
+  test('kill_process stops what runs in the terminal even when it ignores SIGHUP and SIGTERM', async () => {
+    const home = await makeHubHome();
+    const { manager } = await managerIn(home);
+    const { record } = await manager.start(
+      { command: "trap '' HUP TERM; echo armed; sleep 300", tty: { cols: 80, rows: 24 } },
+      { pattern: compileLinePattern('^armed', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    const inTerminal = descendantsOf(record.pid);
+    expect(commandLines(record.pid)).toContain('sleep 300');
+    const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 500, remove: false });
+    expect(outcome).toMatchObject({ escalated: true, record: { status: 'killed' } });
+    expect(outcome.escapedMembers).toBeGreaterThanOrEqual(1);
+    for (const pid of inTerminal) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  });
+
+  test('a keeper whose record was lost is found again with its terminal size and restart policy', async () => {
+    const home = await makeHubHome();
+    const first = await managerIn(home);
+    const { record } = await first.manager.start(
+      { command: 'cat', args: [], tty: { cols: 90, rows: 25 }, restart: { policy: 'always', max: 3 } },
+      undefined,
+      never,
+    );
+    await first.store.update(data => {
+      delete data.processes[record.id];
+    });
+    const second = await managerIn(home);
+    const found = (await second.manager.list()).find(view => view.id === record.id);
+    expect(found).toMatchObject({
+      status: 'running',
+      tty: { cols: 90, rows: 25 },
+      restart: { policy: 'always', max: 3 },
+    });
+    expect(found?.recoveredAt).toBeDefined();
+    expect((await second.manager.send(record.id, send('again', ['Enter'], '^again'), never)).outcome.reason).toBe(
+      'pattern',
+    );
   });
 });
