@@ -95,6 +95,9 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     notifyUpdated: uri => {
       if (client.initialized()) client.sendResourceUpdated(uri).catch(() => undefined);
     },
+    notifyListChanged: () => {
+      if (client.initialized()) client.sendListChanged('resources').catch(() => undefined);
+    },
   });
   // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
