@@ -14,6 +14,17 @@ import { inputFifo } from './run-files.js';
 import { logMatcher } from './wait-for.js';
 
 const POLL_MS = 10;
+// A command that is still starting (or a keeper about to rerun it) opens its stdin within this.
+const READER_WAIT_MS = 1_000;
+
+async function readerWithin(record: ProcessRecord, fifo: string, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    if (stdinOpen(record, fifo)) return true;
+    if (Date.now() >= until) return false;
+    await sleep(20);
+  }
+}
 
 export interface SendSpec {
   readonly text?: string | undefined;
@@ -90,7 +101,7 @@ export async function sendInput(
 ): Promise<SendOutcome> {
   const plan = steps(record, spec);
   const fifo = inputFifo(paths, record.id);
-  if (plan.some(step => 'bytes' in step) && !stdinOpen(record, fifo))
+  if (plan.some(step => 'bytes' in step) && !(await readerWithin(record, fifo, READER_WAIT_MS)))
     throw new HubError(
       'PROCESS_ENDED',
       `Field "id": process "${record.id}" has closed its stdin (or is waiting to be restarted), so it cannot take input. get_process_logs shows its state.`,

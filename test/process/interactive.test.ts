@@ -103,6 +103,8 @@ describe('send_input without a terminal (stdin pipe)', () => {
     const home = await makeHubHome();
     const { manager } = await managerIn(home);
     const { record } = await manager.start({ command: 'exec 0<&-; sleep 30' }, undefined, never);
+    // The shell has closed its stdin once it runs the sleep.
+    await vi.waitFor(() => expect(commandLines(record.pid)).toContain('sleep 30'), { timeout: 5_000 });
     await expect(manager.send(record.id, send(undefined, ['Enter', 'Hyper']), never)).rejects.toThrow(
       /Field "keys\[1\]": unknown key "Hyper"/,
     );
