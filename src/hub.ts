@@ -17,9 +17,13 @@ import { createProcessTools } from './tools/processes.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
+import { exposeTools } from './tools/exposed-tools.js';
+import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
+import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
+import { toolsForClient } from './proxy/task-listing.js';
 
 export interface Hub {
   readonly server: Server;
@@ -36,7 +40,8 @@ export interface Hub {
 // Written with dotted names; spelled the way the client sees them when the server is built.
 const INSTRUCTIONS =
   'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
-  'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
+  'or call them with registry.call after registry.list {server}; tools.search finds installed tools that are not listed) ' +
+  'and runs long-lived dev processes that survive restarts ' +
   '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port; ' +
   'send_input, get_process_screen and restart_process for prompts, REPLs and terminals).';
 
@@ -65,7 +70,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY },
       // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
       instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
       jsonSchemaValidator: lazyAjvValidator(),
@@ -77,14 +82,25 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
   const proxied = registryGroup.proxied;
-  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], {
+  // Which proxied tools this session lists (tools/exposed-tools.ts); tools.search finds the rest.
+  const searchTool = createToolsSearchTool({ session: () => exposed.session, mode });
+  const table = createToolTable([...registryGroup.tools, searchTool, ...processGroup.tools], {
     log,
     resultCapBytes: config.resultCapBytes,
     mode,
     spelling: () => ready.spelling(),
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
   });
-  const ready = createToolListing(table.list(), proxied, mode);
+  const exposed = exposeTools({
+    config,
+    log,
+    client,
+    clientName: () => server.getClientVersion()?.name,
+    proxied,
+    mode,
+    ownListed: table.list(),
+  });
+  const ready = createToolListing(exposed.own, exposed.listed, mode, proxied);
   // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
   const hubResources = createHubResources({
     store,
@@ -103,21 +119,26 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
   const resourceSources: ResourceSource[] = [...(proxied.surface ? [proxied.surface.resources] : []), hubResources];
   registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
+  // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
+  const protocol = new ClientProtocol(client, log);
+  registerTasks(server, proxied.tasks, protocol);
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
   // picked up behind the answer and announced with list_changed.
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = ready.tools();
+    const tools = toolsForClient(ready.tools(), protocol.takesTasks());
     ready.served();
     proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
     return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+    const { name, arguments: args, task } = request.params;
     const tool = table.find(name);
+    if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
     if (tool) {
+      if (tool.name === 'registry.call') exposed.countTool(args?.server, args?.tool);
       const before = ready.version();
       const result = await table.call(tool, args, extra);
       // It changed the tools (install, uninstall, a first start): list_changed went out, so the
@@ -132,7 +153,10 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       await proxied.refresh?.();
       forward = proxied.find(name);
     }
-    if (forward) return forward(args, extra);
+    if (forward) {
+      exposed.countName(name);
+      return forward(args, extra);
+    }
     // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
     throw new RpcError(
       ErrorCode.InvalidParams,
@@ -142,11 +166,21 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
 
   return {
     server,
-    fastPath: sendRaw => proxied.fastPath?.(sendRaw),
-    proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
+    fastPath: sendRaw => {
+      const lane = proxied.fastPath?.(sendRaw);
+      // Every message passes here first: the client's initialize tells its protocol revision.
+      return message => {
+        protocol.note(message);
+        const taken = lane?.(message) ?? false;
+        const params = message.params as { name?: unknown } | undefined;
+        if (taken && typeof params?.name === 'string') exposed.countName(params.name);
+        return taken;
+      };
+    },
+    proxiedSignature: () => JSON.stringify(exposed.listed.list('dotted')),
     async close() {
       hubResources.close();
-      await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
+      await Promise.allSettled([registryGroup.close(), processGroup.close?.(), exposed.close()]);
       await server.close().catch(() => undefined);
     },
   };

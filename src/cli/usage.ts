@@ -47,6 +47,8 @@ export const COMMANDS = {
     usage: 'hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]',
     summary: "move a client's servers behind hub",
   },
+  login: { usage: 'hub login <server>', summary: 'sign in to a remote server (OAuth in a browser)' },
+  logout: { usage: 'hub logout <server>', summary: "forget a remote server's sign-in (tokens, client registration)" },
 } as const satisfies Record<string, { usage: string; summary: string }>;
 
 export type CommandName = keyof typeof COMMANDS;

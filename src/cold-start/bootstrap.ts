@@ -9,7 +9,10 @@ import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
-import { leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
+import { clientTakesTasks, toolsForClient } from '../proxy/task-listing.js';
+import { leanExposure, leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
+import { listsEveryTool } from '../proxy/exposure.js';
+import { findProjectFile } from '../proxy/project-lookup.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
@@ -51,13 +54,13 @@ const isObject = (value: unknown): value is Json =>
 const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
 // At least as strict as the SDK's InitializeRequestSchema on what this lane reads.
-function initializeParams(params: unknown): { version: string } | undefined {
+function initializeParams(params: unknown): { version: string; client: string } | undefined {
   if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities))
     return undefined;
   if (!Object.values(params.capabilities).every(value => value === undefined || isObject(value))) return undefined;
   const info = params.clientInfo;
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
-  return { version: params.protocolVersion };
+  return { version: params.protocolVersion, client: info.name };
 }
 
 // The build's instructions plus the installed servers' section, as the full hub builds it.
@@ -82,7 +85,10 @@ export function startFastStart(options: {
   const chunks: Buffer[] = [];
   const answered = new Set<Id>();
   let mode: NameMode | undefined;
+  let client: string | undefined;
   let initialized = false;
+  // Whether the client speaks tasks decides how task-required tools are listed (proxy/task-listing.ts).
+  let takesTasks = false;
   let deferring = false;
   let ended = false;
   let listed: string | undefined;
@@ -107,8 +113,14 @@ export function startFastStart(options: {
     const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
     if (!servers) return undefined;
     const routes = buildRoutes(servers as unknown as ServerWithTools[]);
+    // Only a session that lists every proxied tool is answered here (proxy/exposure.ts decides);
+    // a project file, search mode or a capped client's choice is the full hub's.
+    const exposure = leanExposure(env, home as string);
+    const own = listing.tools[mode].length;
+    if (!exposure || !listsEveryTool(exposure, client, own, routes.routes.length)) return undefined;
+    if (findProjectFile([process.cwd()]) !== undefined) return undefined;
     listed = routes.signature;
-    return [...listing.tools[mode], ...routes.lists[mode]];
+    return toolsForClient([...listing.tools[mode], ...routes.lists[mode]], takesTasks);
   };
 
   // prompts/list, resources/list, resources/templates/list: the installed servers' cached entries
@@ -142,9 +154,11 @@ export function startFastStart(options: {
       mode = nameMode();
       if (!init || !mode) return false;
       initialized = true;
+      client = init.client;
       const protocolVersion = listing.protocol.supported.includes(init.version)
         ? init.version
         : listing.protocol.latest;
+      takesTasks = clientTakesTasks((params as Json).capabilities as Json, protocolVersion);
       reply(id, { protocolVersion, ...listing.initialize[mode], ...serverInstructions(listing, env, mode) });
       return true;
     }

@@ -3,6 +3,8 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../core/naming.js';
 import type { ProxiedSurface } from './surface-types.js';
+import type { ProxiedTasks } from './task-types.js';
+import type { RouteTable } from './routes.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -10,6 +12,8 @@ export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
 export interface ProxiedTools {
   /** Every installed server's tools, exposed names in the given mode, deterministic order. */
   list(mode: NameMode): Tool[];
+  /** The routing table behind list (exposure and tools.search choose from it). */
+  routes?(): RouteTable;
   /** Re-reads the installed servers when another hub changed db.json since the last look. */
   refresh?(): Promise<void>;
   /** The forwarder for an exposed name in either spelling, or undefined if no such tool. */
@@ -18,6 +22,8 @@ export interface ProxiedTools {
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Prompts, resources, completions and logging of the installed servers (proxied-surface.ts). */
   readonly surface?: ProxiedSurface;
+  /** Task-augmented calls and tasks/* (task-forwarding.ts). */
+  readonly tasks?: ProxiedTasks;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

@@ -12,6 +12,7 @@ import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
+import { removeOAuthState } from '../store/oauth-store.js';
 import type { NameMode } from '../core/naming.js';
 
 export const ServerSummarySchema = z.object({
@@ -27,6 +28,7 @@ export const ServerSummarySchema = z.object({
   p95Ms: z.number().nullable(),
   restarts: z.number(),
   lastError: z.string().optional(),
+  protocolVersion: z.string().optional().describe('The MCP revision hub negotiated with the server, while it runs'),
   instructions: z.string().optional().describe('What the server sent as instructions when it last started'),
   missingEnv: z
     .array(z.string())
@@ -57,6 +59,7 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
   p95Ms: view.p95Ms,
   restarts: view.restarts,
   ...(view.lastError !== undefined && { lastError: view.lastError }),
+  ...(view.protocolVersion !== undefined && { protocolVersion: view.protocolVersion }),
   ...(view.instructions !== undefined && { instructions: view.instructions }),
   logFile: view.logFile,
 });
@@ -177,11 +180,13 @@ export async function uninstallServer(
     return found;
   });
   if (!record) throw notInstalled(name);
+  // A remote server's sign-in goes with it (a later install under this name signs in again).
+  removeOAuthState(config.paths.authFile(name));
   await manager.reload();
   const folder = config.paths.serverDir(name);
   const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
   let folderRemoved: string | undefined;
-  if (record.mode === 'npm') {
+  if (record.mode === 'npm' || record.kind === 'mcpb') {
     if (!options.purge && record.dataDir === undefined) await keepLegacyData(record, folder, dataDir);
     await rm(folder, { recursive: true, force: true });
     folderRemoved = folder;

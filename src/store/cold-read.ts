@@ -52,6 +52,16 @@ export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 
   return isObject(file) && !('toolNames' in file) ? 'underscore' : undefined;
 }
 
+/** The exposure mode (HUB_EXPOSURE, else config.json), or undefined when only the full config can tell. */
+export function leanExposure(env: NodeJS.ProcessEnv, home: string): 'all' | 'search' | 'auto' | undefined {
+  const fromEnv = env.HUB_EXPOSURE;
+  if (fromEnv !== undefined)
+    return fromEnv === 'all' || fromEnv === 'search' || fromEnv === 'auto' ? fromEnv : undefined;
+  const file = readJson(hubPaths(home).configFile);
+  if (file === null) return 'auto';
+  return isObject(file) && !('exposure' in file) ? 'auto' : undefined;
+}
+
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isStringRecord = (value: unknown): boolean => isObject(value) && Object.values(value).every(isString);
 
@@ -116,6 +126,12 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
   dataDir: isString,
   requiredEnv: isStringArray,
   allowScripts: value => isBoolean(value) || isStringArray(value),
+  kind: value => value === 'npm' || value === 'remote' || value === 'pypi' || value === 'oci' || value === 'mcpb',
+  remote: value =>
+    isObject(value) &&
+    isString(value.url) &&
+    (value.headers === undefined || isStringRecord(value.headers)) &&
+    (value.transport === undefined || value.transport === 'streamable-http' || value.transport === 'sse'),
 };
 export const COLD_SERVER_REQUIRED = ['name', 'command', 'args', 'env', 'mode', 'installedAt', 'order'] as const;
 

@@ -82,6 +82,18 @@ export const ServerRecordSchema = z.object({
   requiredEnv: z.array(z.string()).optional(),
   /** registry.install allowScripts: install scripts allowed for every package (true) or the named ones; reused by upgrades. */
   allowScripts: z.union([z.boolean(), z.array(z.string())]).optional(),
+  /** What kind of server the record runs (absent: a local stdio server, as before kinds existed). */
+  kind: z.enum(['npm', 'remote', 'pypi', 'oci', 'mcpb']).optional(),
+  /** A remote server (kind "remote"): where it listens; its command is the same URL, for display. */
+  remote: z
+    .object({
+      url: z.string(),
+      /** Sent with every request; secrets like env (never shown); `${VAR}` reads env or hub's environment. */
+      headers: z.record(z.string(), z.string()).optional(),
+      /** Absent: Streamable HTTP, falling back to HTTP+SSE on a 4xx (the spec's backwards compatibility). */
+      transport: z.enum(['streamable-http', 'sse']).optional(),
+    })
+    .optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
