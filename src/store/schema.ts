@@ -34,6 +34,12 @@ export const ProcessRecordSchema = z.object({
   startingBy: z.object({ pid: z.number().int(), startTicks: z.number() }).optional(),
   /** When a live keeper with no (or an ended) record was found and recorded again. */
   recoveredAt: z.string().optional(),
+  /** Run in a pseudo-terminal of this size (start_process tty: true; resize changes it). */
+  tty: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
+  /** The keeper's restart policy: on-failure or always, at most max restarts in a row. */
+  restart: z.object({ policy: z.enum(['no', 'on-failure', 'always']), max: z.number().int() }).optional(),
+  /** Runs after the first (the keeper's and restart_process's). */
+  restarts: z.number().int().optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 

@@ -17,6 +17,9 @@ const HUB_TOOLS = [
   'get_process_logs',
   'kill_process',
   'get_free_port',
+  'send_input',
+  'get_process_screen',
+  'restart_process',
 ];
 const underscore = (name: string) => name.replaceAll('.', '_');
 
@@ -154,7 +157,7 @@ describe('guidance in structuredContent for the registry tools', () => {
       const found = await hub.call('registry_search', { query: 'memory', sources: ['catalog'] });
       expect(found.isError, textOf(found)).toBeFalsy();
       const { next } = found.structuredContent as { next: string };
-      expect(next).toContain('registry_install { package: "@modelcontextprotocol/server-memory", name: "memory" }');
+      expect(next).toContain('registry_install {"package":"@modelcontextprotocol/server-memory","name":"memory"}');
       expect(textOf(found)).toContain('install: registry_install {');
       const none = await hub.call('registry_search', { query: 'zzzzqqqq-nothing', sources: ['catalog'] });
       expect((none.structuredContent as { next: string }).next).toMatch(
