@@ -51,6 +51,8 @@ export async function withManager<T>(
 }
 
 export const servers: CliCommand = async (argv, io) => {
+  const settings = await (await import('./servers-settings.js')).serversSettings(argv, io);
+  if (settings !== undefined) return settings;
   const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
   const list = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;

@@ -7,7 +7,11 @@ export const COMMANDS = {
     usage: 'hub kill <id>... [--signal SIG] [--grace MS] [--remove] [--json]',
     summary: 'stop processes and their groups',
   },
-  servers: { usage: 'hub servers [--json]', summary: 'list installed MCP servers, their state and calls' },
+  servers: {
+    usage:
+      'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
+    summary: 'list installed MCP servers; enable, disable or configure one; approve its changed tools',
+  },
   search: {
     usage: 'hub search <query> [--limit N] [--source catalog|official|npm]... [--json]',
     summary: 'find MCP servers',

@@ -9,7 +9,8 @@ import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
-import { leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
+import { leanHasProcesses, leanHome, leanIntegrity, leanServers, leanToolNames } from '../store/cold-read.js';
+import { isDisabled } from '../proxy/tool-filter.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
@@ -105,8 +106,10 @@ export function startFastStart(options: {
   const toolsList = (mode: NameMode): Json[] | undefined => {
     const home = leanHome(env);
     const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
-    if (!servers) return undefined;
-    const routes = buildRoutes(servers as unknown as ServerWithTools[]);
+    // Per-server settings and tool integrity apply here as in the full hub (proxy/tool-filter.ts).
+    const integrity = home === undefined ? undefined : leanIntegrity(home);
+    if (!servers || !integrity) return undefined;
+    const routes = buildRoutes(servers as unknown as ServerWithTools[], { integrity });
     listed = routes.signature;
     return [...listing.tools[mode], ...routes.lists[mode]];
   };
@@ -116,7 +119,9 @@ export function startFastStart(options: {
   const surfaceList = (method: string, params: unknown, mode: NameMode): Json | undefined => {
     const kind = SURFACE_METHODS[method];
     const home = leanHome(env);
-    const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
+    // A disabled server lists nothing (proxy/tool-filter.ts), as in the full hub.
+    const servers =
+      home === undefined ? undefined : leanServers(home, listing.storeVersion)?.filter(s => !isDisabled(s));
     if (!kind || !servers || (params !== undefined && !isObject(params))) return undefined;
     // hub's own resources list the logs of recorded processes, which only the full hub builds.
     if (kind === 'resources' && leanHasProcesses(home as string) !== false) return undefined;

@@ -4,6 +4,7 @@ import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import { CrashHistory, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
+import { disabledMessage, isDisabled } from './tool-filter.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from './instructions-section.js';
 import {
@@ -128,6 +129,8 @@ export class ServerSlot {
 
   /** The running child, starting it (once, however many callers wait) when needed. */
   connection(): Promise<ChildConnection> {
+    // Every start comes here (a call, registry.call, autoStart, registry.list, a prompt): none for a disabled server.
+    if (isDisabled(this.#record)) return Promise.reject(new HubError('SERVER_DISABLED', disabledMessage(this.name)));
     if (this.conn && this.state === 'ready') return Promise.resolve(this.conn);
     if (this.state === 'failed')
       return Promise.reject(new HubError('CHILD_FAILED', this.#failure ?? `Server "${this.name}" failed.`));
@@ -142,15 +145,9 @@ export class ServerSlot {
       return this.#attempt();
     })();
     this.#starting = attempt;
-    attempt.then(
-      () => this.#settled(attempt),
-      () => this.#settled(attempt),
-    );
+    const settled = () => this.#starting === attempt && (this.#starting = undefined);
+    attempt.then(settled, settled);
     return attempt;
-  }
-
-  #settled(attempt: Promise<ChildConnection>): void {
-    if (this.#starting === attempt) this.#starting = undefined;
   }
 
   #sleep(ms: number, resolve: () => void): void {

@@ -1,7 +1,8 @@
 // The last steps of registry.install, shared by fresh installs, registrations and reconfigures.
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import { removeToolCache } from '../store/tool-cache.js';
+import { removeToolCache, withTools } from '../store/tool-cache.js';
+import { toolMarkers } from '../proxy/injection-markers.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
@@ -82,6 +83,9 @@ export async function finish(
   const [status] = await context.manager.status(record.name);
   const tools = status?.tools ?? [];
   if (start && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
+  // Flagged at install, for the person to see (README "Tool integrity").
+  const saved = (await context.store.read()).servers[record.name];
+  const markers = saved ? toolMarkers(withTools(context.config.paths, saved).tools) : [];
   return {
     name: record.name,
     ...(record.package !== undefined && { package: record.package }),
@@ -93,6 +97,7 @@ export async function finish(
     missingEnv,
     logFile,
     next: nextStep(record.name, tools, missingEnv, start, record.package),
+    ...(markers.length > 0 && { toolMarkers: markers }),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../registry/installed.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
+import { createConfigureTool, settingsView } from './registry-configure.js';
 import { serverListResult, type ServerListResult } from './server-list.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
@@ -108,6 +109,10 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
           `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
           ...result.tools,
           ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
+          ...(result.toolMarkers ?? []).map(
+            entry =>
+              `! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')} — show this to the user`,
+          ),
           ...(result.skippedScripts?.length
             ? [
                 `Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`,
@@ -143,6 +148,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
         const { tools } = described;
         const summary = withOtherHubs(described.summary, config.paths);
         const toolIssues = readToolIssues(config.paths, summary.name);
+        // Settings, changed tools waiting for approval and injection markers (registry-configure.ts).
+        const review = settingsView(config, (await store.read()).servers[summary.name]);
         // An upgrade or a rebuild of an installed server going on in the background.
         const busy =
           pending?.state === 'installing'
@@ -163,9 +170,16 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
               `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
           ),
           ...toolIssues.map(issue => `! ${issue.action} ${issue.tool}: ${issue.reason}`),
+          ...review.lines,
           next,
         ];
-        const structured = { servers: [summary], tools, ...(toolIssues.length > 0 && { toolIssues }), next };
+        const structured = {
+          servers: [summary],
+          tools,
+          ...(toolIssues.length > 0 && { toolIssues }),
+          ...review.structured,
+          next,
+        };
         return { structured, text: text.join('\n') };
       }
       return serverListResult({ config, store, manager, spell: await spelling() });
@@ -227,7 +241,14 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     },
   });
 
-  const tools: HubTool[] = [createSearchTool(deps), install, list, uninstall, callTool];
+  const tools: HubTool[] = [
+    createSearchTool(deps),
+    install,
+    list,
+    createConfigureTool(deps, manager),
+    uninstall,
+    callTool,
+  ];
   return {
     tools,
     proxied: manager,
