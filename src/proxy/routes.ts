@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
-import type { NameMode } from '../core/naming.js';
+import { spellText, type NameMode } from '../core/naming.js';
 import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName } from '../core/exposed-names.js';
 import { toolVerdicts, type Refusal, type ToolVerdict } from './tool-filter.js';
 import type { IntegrityMode } from './tool-integrity.js';
@@ -116,7 +116,8 @@ export function buildRoutes(
     const { server, item, dotted, underscore } = entry;
     const why = verdict(server, item.name)?.refused;
     if (why !== undefined) {
-      refused.set(dotted, why).set(underscore, why);
+      // Said in the spelling the client called it by (hub's own tool names in its text included).
+      refused.set(dotted, why).set(underscore, { ...why, message: spellText(why.message, 'underscore') });
       refusedByServer.set(server, (refusedByServer.get(server) ?? new Map<string, Refusal>()).set(item.name, why));
       continue;
     }

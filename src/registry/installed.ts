@@ -33,6 +33,11 @@ export const ServerSummarySchema = z.object({
     .optional()
     .describe('Required env vars not set: the server is not started until registry.install gives them in env'),
   logFile: z.string(),
+  disabled: z.boolean().optional().describe('Disabled by its settings: not started, nothing of it listed'),
+  withheld: z
+    .number()
+    .optional()
+    .describe('Tools withheld or flagged because they changed since approval: registry.list { server } shows them'),
 });
 export type ServerSummary = z.infer<typeof ServerSummarySchema>;
 

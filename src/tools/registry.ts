@@ -245,9 +245,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     createSearchTool(deps),
     install,
     list,
-    createConfigureTool(deps, manager),
     uninstall,
     callTool,
+    createConfigureTool(deps, manager),
   ];
   return {
     tools,
