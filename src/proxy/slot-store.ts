@@ -35,10 +35,11 @@ export function slotStoreWriter(deps: {
       if (same && existsSync(paths.toolsFile(slot.name)) && slot.record.fingerprints) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
-      // Tool integrity's baseline, taken once: the list cached before (a server from before
-      // fingerprints), else this first one. Changed later only by a person's approval.
+      // Tool integrity's baseline, taken the first time hub caches this server's tools since it
+      // keeps fingerprints (at install; for an older install, at its next listing). Changed later
+      // only by a person's approval.
       const earlier = slot.record.tools;
-      const baseline = slot.record.fingerprints ?? fingerprintsOf(earlier.length > 0 ? earlier : tools);
+      const baseline = slot.record.fingerprints ?? fingerprintsOf(tools);
       slot.keep(record => ({ ...record, tools, toolsUpdatedAt, fingerprints: record.fingerprints ?? baseline }));
       if (!same) deps.toolsChanged();
       // db.json gets the stamp; tools/<name>.json the list.
