@@ -31,6 +31,12 @@ export const InstallResultSchema = z.object({
     .array(z.string())
     .optional()
     .describe("npm's warnings, e.g. an unsupported Node version or a peer-dependency override"),
+  withheld: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Tools that changed since approved (an upgrade's new definitions): not listed until the user approves them",
+    ),
   toolMarkers: z
     .array(ToolMarkersSchema)
     .optional()

@@ -120,7 +120,9 @@ export async function describeServer(
   if (!record) throw notInstalled(name);
   const known = withTools(paths, record).tools;
   const missingEnv = await missingEnvOf(record);
-  const cached = known.length > 0 || missingEnv.length > 0 ? known : await manager.start(name);
+  // A disabled server is never started, not even to learn its tools.
+  const cached =
+    known.length > 0 || missingEnv.length > 0 || record.settings?.enabled === false ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
   // Exposed names come from the same routing table the proxy lists (never parsed back).

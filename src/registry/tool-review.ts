@@ -10,22 +10,22 @@ import { readToolCacheFile, withTools } from '../store/tool-cache.js';
 // carries prompt-injection markers. Read from the store only: no server is started for it.
 
 const DefinitionSchema = z.object({
-  description: z.string().describe('Its description (cut to 300 characters)'),
-  params: z.array(z.string()).describe('Its input parameter names'),
+  description: z.string(),
+  params: z.array(z.string()),
 });
 
 export const ToolChangeSchema = z.object({
   tool: z.string(),
-  status: z.enum(['changed', 'new']).describe('Differs from the approved definition, or appeared after approval'),
-  action: z.enum(['withheld', 'flagged', 'listed']).describe('What hub does with it until approved (config integrity)'),
-  was: DefinitionSchema.optional().describe('The approved definition, when hub still has it'),
+  status: z.enum(['changed', 'new']),
+  action: z.enum(['withheld', 'flagged', 'listed']),
+  was: DefinitionSchema.optional().describe('As approved'),
   now: DefinitionSchema,
 });
 export type ToolChange = z.infer<typeof ToolChangeSchema>;
 
 export const ToolMarkersSchema = z.object({
   tool: z.string(),
-  markers: z.array(z.string()).describe('Prompt-injection markers found in what the model reads of it'),
+  markers: z.array(z.string()).describe('Prompt-injection markers: show them to the user'),
 });
 
 export const IntegrityReportSchema = z.object({

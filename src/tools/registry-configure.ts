@@ -13,36 +13,31 @@ import { defineTool, type HubTool, type ToolDeps } from './define.js';
 // registry.configure: per-server settings and approving changed tools, for the agent. The same
 // work as `hub servers configure|enable|disable|approve` (registry/server-settings.ts).
 
-const PatternsSchema = z.array(z.string().min(1).max(256)).max(200);
+// Plain lists in the listed schema (bytes in every client's context); server-settings.ts bounds them.
+const PatternsSchema = z.array(z.string());
 
 export const ConfigureInputSchema = z.strictObject({
-  server: z.string().min(1).max(64).describe('Installed server name'),
-  enabled: z.boolean().optional().describe('false: stop it and list nothing of it; true: enable it again'),
+  server: z.string().min(1).max(64),
+  enabled: z.boolean().optional().describe('false: stopped, nothing of it listed'),
   tools: z
     .strictObject({
-      allow: PatternsSchema.optional().describe('List only these tool names or globs (*, ?); [] clears'),
-      deny: PatternsSchema.optional().describe('Never list or call these; [] clears'),
+      allow: PatternsSchema.optional().describe('Only these tool names or globs (*, ?); [] clears'),
+      deny: PatternsSchema.optional().describe('Never these; [] clears'),
     })
     .optional(),
-  env: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe('Set env vars (secrets, never shown back); "" removes one; restarts it'),
-  args: z.array(z.string()).optional().describe('Replace its args; restarts it'),
-  approve: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Approve tools hub withheld because they changed (names, or ["*"]); the user is asked'),
+  env: z.record(z.string(), z.string()).optional().describe('Env vars to set (secret, never shown); "" removes one'),
+  args: z.array(z.string()).optional().describe('Replaces its args'),
+  approve: z.array(z.string()).optional().describe('Changed tools to approve (names or ["*"]); asks the user'),
 });
 
 export const ConfigureOutputSchema = z.object({
   name: z.string(),
   enabled: z.boolean(),
   tools: z.object({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
-  envKeys: z.array(z.string()).describe('Names only: values are never shown'),
+  envKeys: z.array(z.string()),
   args: z.array(z.string()),
   state: z.string(),
-  listed: z.number().describe('Tools listed and callable now'),
+  listed: z.number().describe('Tools listed now'),
   approved: z.array(z.string()).optional(),
   restarted: z.boolean().optional(),
   integrity: IntegrityReportSchema,
@@ -123,8 +118,8 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
     name: 'registry.configure',
     title: 'Configure an installed MCP server',
     description:
-      "Change an installed server's settings in every hub: enable or disable it, allow or deny tools by name or glob, set env (secrets) or args (restarts it), " +
-      'or approve tools hub withheld because their description or schema changed (asks the user). tools/list_changed is sent.',
+      "Change an installed server's settings in every hub: enable/disable it, allow/deny tools, set env or args (restarts it), " +
+      'or approve tools withheld because they changed (asks the user). Sends tools/list_changed.',
     input: ConfigureInputSchema,
     output: ConfigureOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -109,6 +109,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
           `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
           ...result.tools,
           ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
+          ...(result.withheld?.length
+            ? [
+                `Withheld until the user approves them (they changed): ${result.withheld.join(', ')}; registry.list { server: "${result.name}" } shows what changed.`,
+              ]
+            : []),
           ...(result.toolMarkers ?? []).map(
             entry =>
               `! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')} — show this to the user`,

@@ -81,7 +81,8 @@ describe('cold-start lane', () => {
       expect(init).toEqual(reference.init);
       expect(list).toEqual(reference.list);
       const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
-      expect(names).toHaveLength(10 + echoTools.length + longTools.length + 1);
+      // hub's own 11 tools (registry.configure included), then the proxied ones.
+      expect(names).toHaveLength(11 + echoTools.length + longTools.length + 1);
       expect(names).toContain(echo);
       // The instructions name tools in the same spelling.
       expect(JSON.stringify((init.result as Json).instructions)).toContain(

@@ -154,3 +154,29 @@ test('env values are secrets: set through registry.configure and the CLI, never 
     await hub.close();
   }
 });
+
+test('a disabled server with no cached tools is described by registry.list without being started', async () => {
+  const home = await makeHubHome();
+  const hub = await spawnHub(home);
+  try {
+    const starts = join(home, 'starts.log');
+    const saved = await hub.call('registry_install', {
+      command: process.execPath,
+      args: [CHANGING],
+      name: 'chg',
+      env: { CHANGING_STARTS: starts },
+      start: false,
+    });
+    expect(saved.isError, textOf(saved)).toBeFalsy();
+    await hub.call('registry_configure', { server: 'chg', enabled: false });
+    const described = await hub.call('registry_list', { server: 'chg' });
+    expect(described.isError, textOf(described)).toBeFalsy();
+    expect(described.structuredContent).toMatchObject({ settings: { enabled: false }, tools: [] });
+    expect(textOf(await hub.call('registry_call', { server: 'chg', tool: 'add', arguments: {} }))).toContain(
+      'SERVER_DISABLED',
+    );
+    expect(spawnCount(starts)).toBe(0);
+  } finally {
+    await hub.close();
+  }
+});

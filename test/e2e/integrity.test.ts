@@ -204,3 +204,20 @@ test('prompt-injection markers are flagged at install; integrity "flag" lists a 
     await hub.close();
   }
 });
+
+test('a reinstall whose tools changed says which are withheld until approved', async () => {
+  const home = await makeHubHome();
+  await spec(home, { greet: 'Greets someone by name.' });
+  const hub = await spawnHub(home);
+  try {
+    expect((await install(hub, home)).structuredContent).not.toHaveProperty('withheld');
+    await spec(home, { greet: 'Greets someone, version two.' });
+    // The same command again: a reconfigure, which restarts the server.
+    const again = await install(hub, home);
+    expect(again.structuredContent).toMatchObject({ withheld: ['greet'] });
+    expect(textOf(again)).toContain('Withheld until the user approves them (they changed): greet');
+    expect((await listed(hub)).has('chg_greet')).toBe(false);
+  } finally {
+    await hub.close();
+  }
+});
