@@ -96,6 +96,7 @@ test('allow, deny and disable made in one hub or the CLI apply in a second runni
       expect(textOf(listed)).toContain('disabled: not started, nothing listed');
     }
     expect(textOf(await b.call('registry_list'))).toMatch(/^chg .* 0 tools .*disabled/m);
+    expect(await cli(home, 'servers')).toMatch(/^chg\s+\(command\)\s+disabled\s/m);
     await until(async () =>
       expect(JSON.parse(await cli(home, 'servers', '--json'))[0]).toMatchObject({ name: 'chg', state: 'stopped' }),
     );
