@@ -153,8 +153,10 @@ export function settingsView(
 ): {
   structured: { settings?: ServerRecord['settings']; integrity?: z.infer<typeof IntegrityReportSchema> };
   lines: string[];
+  /** Tools withheld for integrity: their new definitions are not shown in full (only integrity.changed's summary). */
+  withheld: ReadonlySet<string>;
 } {
-  if (!record) return { structured: {}, lines: [] };
+  if (!record) return { structured: {}, lines: [], withheld: new Set() };
   const integrity = integrityReport(config.paths, record, config.integrity);
   const settings = record.settings;
   const lines = [
@@ -166,5 +168,8 @@ export function settingsView(
     ...reportLines(record.name, integrity),
   ];
   const hasReport = integrity.changed !== undefined || integrity.markers !== undefined;
-  return { structured: { ...(settings && { settings }), ...(hasReport && { integrity }) }, lines };
+  const withheld = new Set(
+    (integrity.changed ?? []).filter(change => change.action === 'withheld').map(change => change.tool),
+  );
+  return { structured: { ...(settings && { settings }), ...(hasReport && { integrity }) }, lines, withheld };
 }

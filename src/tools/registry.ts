@@ -150,11 +150,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
       }
       if (input.server !== undefined) {
         const described = await describeServer(input.server, mode, store, config.paths, manager);
-        const { tools } = described;
         const summary = withOtherHubs(described.summary, config.paths);
         const toolIssues = readToolIssues(config.paths, summary.name);
         // Settings, changed tools waiting for approval and injection markers (registry-configure.ts).
         const review = settingsView(config, (await store.read()).servers[summary.name]);
+        const tools = described.tools.filter(tool => !review.withheld.has(tool.tool));
         // An upgrade or a rebuild of an installed server going on in the background.
         const busy =
           pending?.state === 'installing'

@@ -79,6 +79,11 @@ test('a description changed between two starts is withheld (both lanes, every ca
     expect(textOf(await hub.call('registry_call', { server: 'chg', tool: 'greet', arguments: {} }))).toContain(
       'is withheld by hub',
     );
+    // registry.list shows the new text only in the bounded summary, not as a callable tool.
+    const details = (await hub.call('registry_list', { server: 'chg' })).structuredContent as {
+      tools: { tool: string }[];
+    };
+    expect(details.tools.map(entry => entry.tool)).toEqual(['add', 'env', 'argv', 'relist']);
     const integrity = await integrityOf(hub);
     expect(integrity.changed).toEqual([
       {
