@@ -20,6 +20,8 @@ import { createToolTable } from './tools/table.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
+import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
+import { toolsForClient } from './proxy/task-listing.js';
 
 export interface Hub {
   readonly server: Server;
@@ -64,7 +66,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const server = new Server(
     { name: 'hub', title: 'hub', version: HUB_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES },
+      capabilities: { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY },
       // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
       instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
       jsonSchemaValidator: lazyAjvValidator(),
@@ -94,25 +96,32 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     notifyUpdated: uri => {
       if (client.initialized()) client.sendResourceUpdated(uri).catch(() => undefined);
     },
+    notifyListChanged: () => {
+      if (client.initialized()) client.sendListChanged('resources').catch(() => undefined);
+    },
   });
   // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
   const resourceSources: ResourceSource[] = [...(proxied.surface ? [proxied.surface.resources] : []), hubResources];
   registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
+  // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
+  const protocol = new ClientProtocol(client, log);
+  registerTasks(server, proxied.tasks, protocol);
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
   // picked up behind the answer and announced with list_changed.
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = ready.tools();
+    const tools = toolsForClient(ready.tools(), protocol.takesTasks());
     ready.served();
     proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
     return { tools };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+    const { name, arguments: args, task } = request.params;
     const tool = table.find(name);
+    if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
     if (tool) {
       const before = ready.version();
       const result = await table.call(tool, args, extra);
@@ -138,7 +147,14 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
 
   return {
     server,
-    fastPath: sendRaw => proxied.fastPath?.(sendRaw),
+    fastPath: sendRaw => {
+      const lane = proxied.fastPath?.(sendRaw);
+      // Every message passes here first: the client's initialize tells its protocol revision.
+      return message => {
+        protocol.note(message);
+        return lane?.(message) ?? false;
+      };
+    },
     proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
     async close() {
       hubResources.close();

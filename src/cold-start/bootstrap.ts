@@ -9,6 +9,7 @@ import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
+import { clientTakesTasks, toolsForClient } from '../proxy/task-listing.js';
 import { leanHasProcesses, leanHome, leanIntegrity, leanServers, leanToolNames } from '../store/cold-read.js';
 import { isDisabled } from '../proxy/tool-filter.js';
 
@@ -84,6 +85,8 @@ export function startFastStart(options: {
   const answered = new Set<Id>();
   let mode: NameMode | undefined;
   let initialized = false;
+  // Whether the client speaks tasks decides how task-required tools are listed (proxy/task-listing.ts).
+  let takesTasks = false;
   let deferring = false;
   let ended = false;
   let listed: string | undefined;
@@ -111,7 +114,7 @@ export function startFastStart(options: {
     if (!servers || !integrity) return undefined;
     const routes = buildRoutes(servers as unknown as ServerWithTools[], { integrity });
     listed = routes.signature;
-    return [...listing.tools[mode], ...routes.lists[mode]];
+    return toolsForClient([...listing.tools[mode], ...routes.lists[mode]], takesTasks);
   };
 
   // prompts/list, resources/list, resources/templates/list: the installed servers' cached entries
@@ -150,6 +153,7 @@ export function startFastStart(options: {
       const protocolVersion = listing.protocol.supported.includes(init.version)
         ? init.version
         : listing.protocol.latest;
+      takesTasks = clientTakesTasks((params as Json).capabilities as Json, protocolVersion);
       reply(id, { protocolVersion, ...listing.initialize[mode], ...serverInstructions(listing, env, mode) });
       return true;
     }

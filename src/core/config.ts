@@ -42,6 +42,12 @@ const FileConfigSchema = z
         stableMs: z.number().int().min(1000),
       })
       .partial(),
+    tasks: z
+      .object({
+        // How long an ordinary tools/call waits for a task hub runs for a client without tasks.
+        maxWaitMs: z.number().int().min(1000),
+      })
+      .partial(),
   })
   .partial();
 
@@ -73,6 +79,8 @@ export interface HubConfig {
     readonly npmTimeoutMs: number;
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
+  /** MCP tasks: how long hub waits for a task it runs inside an ordinary tools/call (README "Tasks"). */
+  readonly tasks: { readonly maxWaitMs: number };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -143,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
     },
+    tasks: { maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 },
     warnings,
   });
 }

@@ -6,6 +6,12 @@ import type { Route, RouteTable } from './routes.js';
 import type { Slots } from './slots.js';
 import { refusedResult, unavailable } from './status-view.js';
 import type { ServerExtra } from './types.js';
+import type { Caller } from '../wire/caller.js';
+import type { ServerSlot } from './server-slot.js';
+import { taskSupportOf } from './task-listing.js';
+
+/** Runs a task-required tool inside an ordinary call (task-run.ts). */
+export type TaskRunner = (slot: ServerSlot, route: Route, args: Args, caller: Caller) => Promise<CallToolResult>;
 
 type Args = Record<string, unknown> | undefined;
 
@@ -28,25 +34,30 @@ export class CallForwarding {
     private readonly timeoutMs: number,
     /** Re-reads the store when another hub changed it (a server installed elsewhere). */
     private readonly refresh: () => Promise<void>,
+    private readonly runTask?: TaskRunner,
   ) {}
 
   #forwarders(route: Route): RouteForwarders {
     let forwarders = this.#cache.get(route);
     if (forwarders === undefined) {
-      const { slots, timeoutMs } = this;
+      const { slots, timeoutMs, runTask } = this;
       const live = () => {
         const slot = slots.get(route.server);
         return slot && !slots.closed ? slot : undefined;
       };
+      // A tool that requires a task, called without one: hub runs the task for the caller.
+      const asTask = runTask && taskSupportOf(route.listed.dotted) === 'required' ? runTask : undefined;
       forwarders = {
         fast: (args, caller) => {
           const slot = live();
           if (!slot) return Promise.resolve(unavailable(route.server));
+          if (asTask) return asTask(slot, route, args, caller);
           return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
         },
         withExtra: (args, extra) => {
           const slot = live();
           if (!slot) return Promise.resolve(unavailable(route.server));
+          if (asTask) return asTask(slot, route, args, sdkCaller(extra));
           return forwardCall(slot, route.tool, route.dotted, args, sdkCaller(extra), timeoutMs);
         },
       };

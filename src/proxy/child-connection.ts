@@ -27,6 +27,8 @@ import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface, watchSurface, type SurfaceEvents } from './child-surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
+import { withoutUncallableTasks } from './task-listing.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -80,6 +82,9 @@ function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation
 
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
+  #protocolVersion: string | undefined;
+  #taskWaits = 0;
+
   private constructor(
     private readonly client: Client,
     private readonly transport: ChildProcessTransport,
@@ -110,6 +115,8 @@ export class ChildConnection {
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
+    // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
+    (transport as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -160,6 +167,11 @@ export class ChildConnection {
     return this.transport.exit;
   }
 
+  /** The protocol revision negotiated with the child at initialize. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
   /** The instructions the child sent at initialize. */
   get instructions(): string | undefined {
     return this.client.getInstructions();
@@ -170,7 +182,17 @@ export class ChildConnection {
   }
 
   get inFlight(): number {
-    return this.fast.inFlight;
+    return this.fast.inFlight + this.#taskWaits;
+  }
+
+  /** A task of this child is being waited on (task-run.ts, tasks/result): its requests to the person are relayed meanwhile. */
+  waitingOnTask(): () => void {
+    this.#taskWaits += 1;
+    let done = false;
+    return () => {
+      if (!done) this.#taskWaits -= 1;
+      done = true;
+    };
   }
 
   /**
@@ -191,7 +213,7 @@ export class ChildConnection {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
-    const { tools, issues } = takeTools(entries);
+    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);

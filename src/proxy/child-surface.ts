@@ -4,7 +4,9 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
+  TaskStatusNotificationSchema,
   type LoggingMessageNotification,
+  type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SURFACE_LIMITS, takeSurface, type SurfaceIntake, type SurfaceKind } from './surface-intake.js';
@@ -19,6 +21,8 @@ export interface SurfaceEvents {
   resourceUpdated(server: string, uri: string): void;
   /** notifications/message from server. */
   message(server: string, params: LoggingMessageNotification['params']): void;
+  /** notifications/tasks/status from server (its own task id). */
+  taskStatus?(server: string, task: Task): void;
 }
 
 const METHODS: Record<SurfaceKind, string> = {
@@ -80,5 +84,9 @@ export function watchSurface(
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     serverLog.write(`[${level}]${logger === undefined ? '' : ` ${logger}:`} ${text.slice(0, 16 * 1024)}\n`);
     events?.message(server, notice.params);
+  });
+  client.setNotificationHandler(TaskStatusNotificationSchema, notice => {
+    const { _meta: _ignored, ...task } = notice.params;
+    events?.taskStatus?.(server, task);
   });
 }

@@ -36,6 +36,8 @@ export interface ServerStatusView {
   p95Ms: number | null;
   restarts: number;
   lastError?: string;
+  /** The MCP revision hub negotiated with the server (while it runs). */
+  protocolVersion?: string;
   /** The instructions the server sent at initialize, as kept in its record. */
   instructions?: string;
   logFile: string;

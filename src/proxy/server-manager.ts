@@ -16,6 +16,10 @@ import { createProxiedSurface } from './proxied-surface.js';
 import { SurfaceListing } from './surface-listing.js';
 import { isDisabled } from './tool-filter.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
+import { createTaskForwarding } from './task-forwarding.js';
+import { TaskRoutes } from './task-routes.js';
+import { withHubTaskIds } from './task-relay.js';
+import { runAsTask } from './task-run.js';
 export type {
   ManagerDeps,
   ServerManager,
@@ -36,6 +40,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const callTimeoutMs = options.callTimeoutMs ?? config.callTimeoutMs;
   const memo = new ToolMemo(config.paths);
   const announce = listChangedAnnouncer(client, log);
+  // Tasks (MCP 2025-11-25): hub's task ids, the client's task-augmented calls, and tasks run for clients without them.
+  const taskRoutes = new TaskRoutes();
   const { surfaceListed, ...writer } = slotStoreWriter({
     paths: config.paths,
     store,
@@ -49,10 +55,11 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
     child: {
-      client,
+      client: withHubTaskIds(client, taskRoutes),
       surfaceEvents: {
         resourceUpdated: (server, uri) => hooks.events.resourceUpdated(server, uri),
         message: (server, params) => hooks.events.message(server, params),
+        taskStatus: (server, task) => taskRoutes.fromChild(server, task),
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
@@ -94,12 +101,21 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     surfaceListed,
     refresh: sync.refresh,
   });
-  const forwarding = new CallForwarding(slots, () => listing.table, callTimeoutMs, sync.refresh);
+  const taskSettings = { routes: taskRoutes, timeoutMs: callTimeoutMs, maxWaitMs: config.tasks.maxWaitMs };
+  const tasks = createTaskForwarding({ ...taskSettings, slots, table: () => listing.table, refresh: sync.refresh });
+  const forwarding = new CallForwarding(
+    slots,
+    () => listing.table,
+    callTimeoutMs,
+    sync.refresh,
+    (slot, route, args, caller) => runAsTask(slot, route.tool, route.dotted, args, caller, taskSettings),
+  );
   autoStartOnInitialize(client, slots, log);
   relayRootsChanged(client, slots);
 
   return {
     surface: hooks.surface,
+    tasks,
     list: mode => listing.table.lists[mode],
     refresh: sync.refresh,
     find: name => forwarding.find(name),
@@ -129,6 +145,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     fastPath: sendRaw => createFastPath(name => forwarding.fast(name), sendRaw),
     async close() {
       sync.close();
+      taskRoutes.close();
       await slots.close();
     },
   };

@@ -41,6 +41,7 @@ export function statusView(slot: ServerSlot, table: RouteTable, logFile: string)
   if (record.package !== undefined) view.package = record.package;
   if (record.version !== undefined) view.version = record.version;
   if (slot.conn?.pid !== undefined) view.pid = slot.conn.pid;
+  if (slot.conn?.protocolVersion !== undefined) view.protocolVersion = slot.conn.protocolVersion;
   if (metrics.lastError !== undefined) view.lastError = metrics.lastError;
   if (record.instructions !== undefined) view.instructions = record.instructions;
   return view;

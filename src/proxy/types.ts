@@ -3,6 +3,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../core/naming.js';
 import type { ProxiedSurface } from './surface-types.js';
+import type { ProxiedTasks } from './task-types.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -18,6 +19,8 @@ export interface ProxiedTools {
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Prompts, resources, completions and logging of the installed servers (proxied-surface.ts). */
   readonly surface?: ProxiedSurface;
+  /** Task-augmented calls and tasks/* (task-forwarding.ts). */
+  readonly tasks?: ProxiedTasks;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
 }

@@ -27,6 +27,7 @@ export const ServerSummarySchema = z.object({
   p95Ms: z.number().nullable(),
   restarts: z.number(),
   lastError: z.string().optional(),
+  protocolVersion: z.string().optional().describe('The MCP revision hub negotiated with the server, while it runs'),
   instructions: z.string().optional().describe('What the server sent as instructions when it last started'),
   missingEnv: z
     .array(z.string())
@@ -62,6 +63,7 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
   p95Ms: view.p95Ms,
   restarts: view.restarts,
   ...(view.lastError !== undefined && { lastError: view.lastError }),
+  ...(view.protocolVersion !== undefined && { protocolVersion: view.protocolVersion }),
   ...(view.instructions !== undefined && { instructions: view.instructions }),
   logFile: view.logFile,
 });

@@ -4,6 +4,7 @@ import type { HubPaths } from '../core/paths.js';
 import type { Logger } from '../core/logger.js';
 import type { LogWatch } from '../process/log-watch.js';
 import type { ProcessManager } from '../process/manager.js';
+import { watchDb, type DbWatch } from '../proxy/db-watch.js';
 import type { ReadCall, ResourceSource } from '../proxy/resource-source.js';
 import type { Store } from '../store/store.js';
 import {
@@ -37,6 +38,8 @@ export interface HubResourceDeps {
   readonly servers: () => Promise<ServerListResult>;
   /** Sends notifications/resources/updated for uri to the client. */
   readonly notifyUpdated: (uri: string) => void;
+  /** Sends notifications/resources/list_changed to the client. */
+  readonly notifyListChanged: () => void;
 }
 
 export interface HubResources extends ResourceSource {
@@ -89,6 +92,25 @@ export function createHubResources(deps: HubResourceDeps): HubResources {
   const subscriptions = new Map<string, string>();
   let watch: Promise<LogWatch> | undefined;
   let closed = false;
+  // The process logs this client was last given, and the store watch that tells when a process
+  // started or removed (by this hub or another on the same HUB_HOME) changes that list.
+  let listed: string | undefined;
+  let storeWatch: DbWatch | undefined;
+
+  const newestProcesses = async () => {
+    const { processes } = await deps.store.read();
+    return Object.values(processes)
+      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.id.localeCompare(b.id))
+      .slice(0, LISTED_LOGS_MAX);
+  };
+  const signature = (processes: readonly { id: string }[]) => processes.map(process => process.id).join(' ');
+  const recheck = async () => {
+    if (closed || listed === undefined) return;
+    const now = signature(await newestProcesses());
+    if (closed || now === listed) return;
+    listed = now;
+    deps.notifyListChanged();
+  };
 
   const onUpdate = (id: string, ended: boolean): void => {
     for (const [uri, watched] of [...subscriptions]) {
@@ -140,10 +162,13 @@ export function createHubResources(deps: HubResourceDeps): HubResources {
 
   return {
     async resources() {
-      const { processes } = await deps.store.read();
-      const newest = Object.values(processes)
-        .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.id.localeCompare(b.id))
-        .slice(0, LISTED_LOGS_MAX);
+      const newest = await newestProcesses();
+      listed = signature(newest);
+      // Watched only once the client has listed: a client that never lists gets no list_changed.
+      if (!closed)
+        storeWatch ??= watchDb(deps.paths.db, () => {
+          recheck().catch(error => deps.log.debug({ err: error }, 'could not re-read the processes'));
+        });
       return [...STATIC, ...newest.map(logResource)];
     },
 
@@ -187,6 +212,7 @@ export function createHubResources(deps: HubResourceDeps): HubResources {
 
     close() {
       closed = true;
+      storeWatch?.close();
       subscriptions.clear();
       void watch?.then(active => active.close());
     },

@@ -167,7 +167,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
           missingEnvNext(summary) ??
           `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
         const text = [
-          `${summary.name} (${summary.state}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
+          `${summary.name} (${summary.state}${summary.protocolVersion ? `, MCP ${summary.protocolVersion}` : ''}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
           ...(summary.lastError ? [`last error: ${summary.lastError}`] : []),
           ...(summary.instructions ? [`instructions from the server:\n${summary.instructions}`] : []),
           ...tools.map(

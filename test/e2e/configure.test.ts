@@ -110,7 +110,7 @@ test('allow, deny and disable made in one hub or the CLI apply in a second runni
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
-});
+}, 120_000);
 
 test('env values are secrets: set through registry.configure and the CLI, never shown back; a running child restarts with them', async () => {
   const home = await makeHubHome();
@@ -154,7 +154,7 @@ test('env values are secrets: set through registry.configure and the CLI, never 
   } finally {
     await hub.close();
   }
-});
+}, 120_000);
 
 test('a disabled server with no cached tools is described by registry.list without being started', async () => {
   const home = await makeHubHome();
@@ -180,4 +180,4 @@ test('a disabled server with no cached tools is described by registry.list witho
   } finally {
     await hub.close();
   }
-});
+}, 120_000);

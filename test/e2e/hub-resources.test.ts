@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   McpError,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type CallToolResult,
   type ReadResourceResult,
@@ -289,6 +290,42 @@ describe("hub's own resources", () => {
       expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(1);
     } finally {
       await next.close();
+    }
+  }, 60_000);
+
+  test('a process started or removed, by this hub or another on the same HUB_HOME, sends resources/list_changed', async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home);
+    const other = await spawnHub(home);
+    try {
+      let changes = 0;
+      hub.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        changes += 1;
+      });
+      // A client that has not listed resources is not told: it has nothing to refresh.
+      ok(await hub.call('start_process', { command: 'echo before; sleep 30', wait_for: { pattern: 'before' } }));
+      const before = await hub.client.listResources();
+      expect(changes).toBe(0);
+
+      const mine = ok(
+        await hub.call('start_process', { command: 'echo mine; sleep 30', wait_for: { pattern: 'mine' } }),
+      );
+      await vi.waitFor(() => expect(changes).toBe(1), { timeout: 10_000 });
+      const theirs = ok(
+        await other.call('start_process', { command: 'echo theirs; sleep 30', wait_for: { pattern: 'theirs' } }),
+      );
+      await vi.waitFor(() => expect(changes).toBe(2), { timeout: 10_000 });
+      const after = await hub.client.listResources();
+      const uris = (id: unknown) => `hub://processes/${(id as { id: string }).id}/log`;
+      expect(after.resources.map(resource => resource.uri)).toEqual(
+        expect.arrayContaining([uris(mine.process), uris(theirs.process)]),
+      );
+      expect(after.resources).toHaveLength(before.resources.length + 2);
+
+      ok(await other.call('kill_process', { id: (theirs.process as { id: string }).id, remove: true }));
+      await vi.waitFor(() => expect(changes).toBe(3), { timeout: 10_000 });
+    } finally {
+      await Promise.all([hub.close(), other.close()]);
     }
   }, 60_000);
 });

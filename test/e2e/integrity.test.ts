@@ -123,7 +123,7 @@ test('a description changed between two starts is withheld (both lanes, every ca
   } finally {
     await hub.close();
   }
-});
+}, 120_000);
 
 test('a tool changed or added while running is withheld; the agent can only get it approved by asking the user', async () => {
   const home = await makeHubHome();
@@ -178,7 +178,7 @@ test('a tool changed or added while running is withheld; the agent can only get 
   } finally {
     await Promise.all([asking.close(), silent.close()]);
   }
-});
+}, 120_000);
 
 test('prompt-injection markers are flagged at install; integrity "flag" lists a changed tool with a warning instead', async () => {
   const home = await makeHubHome();
@@ -208,7 +208,7 @@ test('prompt-injection markers are flagged at install; integrity "flag" lists a 
   } finally {
     await hub.close();
   }
-});
+}, 120_000);
 
 test('a reinstall whose tools changed says which are withheld until approved', async () => {
   const home = await makeHubHome();
@@ -225,4 +225,4 @@ test('a reinstall whose tools changed says which are withheld until approved', a
   } finally {
     await hub.close();
   }
-});
+}, 120_000);

@@ -32,6 +32,7 @@ describe('hub resources source', () => {
       processes: () => Promise.resolve(manager),
       servers: () => Promise.reject(new Error('not used')),
       notifyUpdated: uri => updated.push(uri),
+      notifyListChanged: () => undefined,
     });
     const { record } = await manager.start(
       { command: process.execPath, args: ['-e', 'setInterval(() => console.log("tick"), 20)'] },
