@@ -28,7 +28,13 @@ try {
   );
 
   child = spawn(process.execPath, [hubJs], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HUB_HOME: home, HUB_LOG_LEVEL: 'silent' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HUB_HOME: home,
+      HUB_LOG_LEVEL: 'silent',
+      HUB_EXPOSURE: 'all',
+    },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const waiting = new Map();

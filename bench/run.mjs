@@ -21,6 +21,7 @@ const SECTIONS = {
   logs: () => import('./sections/logs.mjs').then(m => m.logsSection),
   store: () => import('./sections/store.mjs').then(m => m.storeSection),
   listProcesses: () => import('./sections/list-processes.mjs').then(m => m.listProcessesSection),
+  exposure: () => import('./sections/exposure.mjs').then(m => m.exposureSection),
 };
 
 const { values } = parseArgs({

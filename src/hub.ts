@@ -17,6 +17,8 @@ import { createProcessTools } from './tools/processes.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
+import { exposeTools } from './tools/exposed-tools.js';
+import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
 import type { ResourceSource } from './proxy/resource-source.js';
@@ -39,6 +41,7 @@ export interface Hub {
 const INSTRUCTIONS =
   'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
   'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
+  '(tools.search finds installed tools that are not listed) ' +
   '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port).';
 
 // The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
@@ -78,14 +81,25 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
   const processGroup = createProcessTools(deps);
   const registryGroup = createRegistryTools(deps);
   const proxied = registryGroup.proxied;
-  const table = createToolTable([...registryGroup.tools, ...processGroup.tools], {
+  // Which proxied tools this session lists (tools/exposed-tools.ts); tools.search finds the rest.
+  const searchTool = createToolsSearchTool({ session: () => exposed.session, mode });
+  const table = createToolTable([...registryGroup.tools, searchTool, ...processGroup.tools], {
     log,
     resultCapBytes: config.resultCapBytes,
     mode,
     spelling: () => ready.spelling(),
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
   });
-  const ready = createToolListing(table.list(), proxied, mode);
+  const exposed = exposeTools({
+    config,
+    log,
+    client,
+    clientName: () => server.getClientVersion()?.name,
+    proxied,
+    mode,
+    ownListed: table.list(),
+  });
+  const ready = createToolListing(exposed.own, exposed.listed, mode, proxied);
   // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
   const hubResources = createHubResources({
     store,
@@ -123,6 +137,7 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     const tool = table.find(name);
     if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
     if (tool) {
+      if (tool.name === 'registry.call') exposed.countTool(args?.server, args?.tool);
       const before = ready.version();
       const result = await table.call(tool, args, extra);
       // It changed the tools (install, uninstall, a first start): list_changed went out, so the
@@ -137,7 +152,10 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       await proxied.refresh?.();
       forward = proxied.find(name);
     }
-    if (forward) return forward(args, extra);
+    if (forward) {
+      exposed.countName(name);
+      return forward(args, extra);
+    }
     // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
     throw new RpcError(
       ErrorCode.InvalidParams,
@@ -152,13 +170,16 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       // Every message passes here first: the client's initialize tells its protocol revision.
       return message => {
         protocol.note(message);
-        return lane?.(message) ?? false;
+        const taken = lane?.(message) ?? false;
+        const params = message.params as { name?: unknown } | undefined;
+        if (taken && typeof params?.name === 'string') exposed.countName(params.name);
+        return taken;
       };
     },
-    proxiedSignature: () => JSON.stringify(proxied.list('dotted')),
+    proxiedSignature: () => JSON.stringify(exposed.listed.list('dotted')),
     async close() {
       hubResources.close();
-      await Promise.allSettled([registryGroup.close(), processGroup.close?.()]);
+      await Promise.allSettled([registryGroup.close(), processGroup.close?.(), exposed.close()]);
       await server.close().catch(() => undefined);
     },
   };

@@ -82,7 +82,8 @@ export async function coldStartSection({ quick, log, shared }) {
   const minimal = [];
   const bare = [];
   const kinds = [
-    [hub, () => timeToTools(() => spawnHub(home))],
+    // Every tool listed (mode all): the cold-start lane's largest answer, as before exposure modes.
+    [hub, () => timeToTools(() => spawnHub(home, { HUB_EXPOSURE: 'all' }))],
     [direct, () => timeToTools(spawnEverything)],
     [minimal, () => timeToTools(spawnMinimal)],
     [bare, bareNode],

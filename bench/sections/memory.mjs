@@ -74,7 +74,8 @@ export async function memorySection({ quick, log, shared }) {
     home,
     names.map((name, i) => everythingRecord(name, i + 1, tools)),
   );
-  const hub = await spawnHub(home);
+  // Every tool listed (mode all), as before exposure modes: the figures stay comparable.
+  const hub = await spawnHub(home, { HUB_EXPOSURE: 'all' });
   await hub.client.listTools();
   const [hubEarlyKb, directEarlyKb] = await Promise.all([settledRss(hub.pid), settledRss(direct.pid)]);
   // Idle is what a hub sitting in a client config costs between uses: V8's memory reducer

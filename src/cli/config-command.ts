@@ -1,4 +1,5 @@
 import { ClientIdSchema } from '../clients/types.js';
+import { EXPOSURE_MODES } from '../core/config.js';
 import { findClient } from '../clients/index.js';
 import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from '../clients/configure.js';
 import { parseCommandArgs } from './args.js';
@@ -6,7 +7,7 @@ import type { CommandDeps } from './command-deps.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n`;
+const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 
@@ -25,10 +26,16 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     scope: { type: 'string' },
+    exposure: { type: 'string' },
   });
   if (flags.help || positionals.length !== 1) {
     (flags.help ? io.out : io.err)(USAGE);
     return flags.help ? 0 : 2;
+  }
+  const exposure = flags.exposure;
+  if (exposure !== undefined && !(EXPOSURE_MODES as readonly string[]).includes(exposure)) {
+    io.err(`hub config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
+    return 2;
   }
   const client = findClient(positionals[0]);
   const scope = pickScope(client, flags.scope);
@@ -39,7 +46,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
   if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
-  const plan = await planConfig(client, scope, deps.context, launch);
+  const plan = await planConfig(client, scope, deps.context, launch, exposure ? { HUB_EXPOSURE: exposure } : {});
   const file = plan.document.target.file;
   const notes = client.notes?.(launch, scope) ?? [];
   const dryRun = flags['dry-run'] === true;

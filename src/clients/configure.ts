@@ -48,10 +48,14 @@ export async function planConfig(
   scope: Scope,
   context: ClientContext,
   launch: Launch,
+  /** Env the person asked for (hub config --exposure): set over what the entry has. */
+  env: Readonly<Record<string, string>> = {},
 ): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
   const previous = serversOf(document)?.[HUB_KEY];
-  const entry = mergeEntry(previous, client.entry(launch, context.env));
+  const merged = mergeEntry(previous, client.entry(launch, context.env));
+  const had = merged.env !== null && typeof merged.env === 'object' ? (merged.env as Record<string, unknown>) : {};
+  const entry = Object.keys(env).length === 0 ? merged : { ...merged, env: { ...had, ...env } };
   const before = document.text ?? '';
   const state =
     document.text === undefined

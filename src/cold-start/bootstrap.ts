@@ -10,7 +10,16 @@ import type { ServerWithTools } from '../store/schema.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
 import { clientTakesTasks, toolsForClient } from '../proxy/task-listing.js';
-import { leanHasProcesses, leanHome, leanIntegrity, leanServers, leanToolNames } from '../store/cold-read.js';
+import {
+  leanExposure,
+  leanHasProcesses,
+  leanHome,
+  leanIntegrity,
+  leanServers,
+  leanToolNames,
+} from '../store/cold-read.js';
+import { listsEveryTool } from '../proxy/exposure.js';
+import { findProjectFile } from '../proxy/project-lookup.js';
 import { isDisabled } from '../proxy/tool-filter.js';
 
 /**
@@ -53,13 +62,13 @@ const isObject = (value: unknown): value is Json =>
 const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
 // At least as strict as the SDK's InitializeRequestSchema on what this lane reads.
-function initializeParams(params: unknown): { version: string } | undefined {
+function initializeParams(params: unknown): { version: string; client: string } | undefined {
   if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities))
     return undefined;
   if (!Object.values(params.capabilities).every(value => value === undefined || isObject(value))) return undefined;
   const info = params.clientInfo;
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') return undefined;
-  return { version: params.protocolVersion };
+  return { version: params.protocolVersion, client: info.name };
 }
 
 // The build's instructions plus the installed servers' section, as the full hub builds it.
@@ -84,6 +93,7 @@ export function startFastStart(options: {
   const chunks: Buffer[] = [];
   const answered = new Set<Id>();
   let mode: NameMode | undefined;
+  let client: string | undefined;
   let initialized = false;
   // Whether the client speaks tasks decides how task-required tools are listed (proxy/task-listing.ts).
   let takesTasks = false;
@@ -113,6 +123,12 @@ export function startFastStart(options: {
     const integrity = home === undefined ? undefined : leanIntegrity(home);
     if (!servers || !integrity) return undefined;
     const routes = buildRoutes(servers as unknown as ServerWithTools[], { integrity });
+    // Only a session that lists every proxied tool is answered here (proxy/exposure.ts decides);
+    // a project file, search mode or a capped client's choice is the full hub's.
+    const exposure = leanExposure(env, home as string);
+    const own = listing.tools[mode].length;
+    if (!exposure || !listsEveryTool(exposure, client, own, routes.routes.length)) return undefined;
+    if (findProjectFile([process.cwd()]) !== undefined) return undefined;
     listed = routes.signature;
     return toolsForClient([...listing.tools[mode], ...routes.lists[mode]], takesTasks);
   };
@@ -150,6 +166,7 @@ export function startFastStart(options: {
       mode = nameMode();
       if (!init || !mode) return false;
       initialized = true;
+      client = init.client;
       const protocolVersion = listing.protocol.supported.includes(init.version)
         ? init.version
         : listing.protocol.latest;

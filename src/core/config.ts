@@ -4,6 +4,15 @@ import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
+export const EXPOSURE_MODES = ['all', 'search', 'auto'] as const;
+export type ExposureMode = (typeof EXPOSURE_MODES)[number];
+
+const ExposureConfigSchema = z.object({
+  mode: z.enum(EXPOSURE_MODES),
+  // Server names, or exposed tool names (`github.create_issue` or `github_create_issue`): always listed.
+  pin: z.array(z.string().min(1).max(200)).max(500),
+});
+
 // Settings a person may put in ~/.hub/config.json; environment variables win over the file.
 const FileConfigSchema = z
   .object({
@@ -48,10 +57,22 @@ const FileConfigSchema = z
         maxWaitMs: z.number().int().min(1000),
       })
       .partial(),
+    // Which proxied tools each client session lists (README "Many servers, few tools").
+    exposure: ExposureConfigSchema.partial(),
   })
   .partial();
 
 export type FileConfig = z.infer<typeof FileConfigSchema>;
+
+export interface ExposureSettings {
+  readonly mode: ExposureMode;
+  readonly pin: readonly string[];
+}
+
+const exposureSettings = (envMode: ExposureMode | undefined, file: FileConfig): ExposureSettings => ({
+  mode: envMode ?? file.exposure?.mode ?? 'auto',
+  pin: file.exposure?.pin ?? [],
+});
 
 export interface HubConfig {
   readonly home: string;
@@ -81,6 +102,11 @@ export interface HubConfig {
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
   /** MCP tasks: how long hub waits for a task it runs inside an ordinary tools/call (README "Tasks"). */
   readonly tasks: { readonly maxWaitMs: number };
+  /** `mode` from HUB_EXPOSURE (the client's entry) over config.json; `pin` from config.json. */
+  readonly exposure: ExposureSettings & {
+    /** The same, with config.json read again now (a running hub follows edits of it). */
+    readonly reload: () => ExposureSettings;
+  };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -91,6 +117,9 @@ const EnvSchema = z.object({
   HUB_NPM_REGISTRY: z.string().url('HUB_NPM_REGISTRY must be a URL such as https://registry.npmjs.org/').optional(),
   HUB_TOOL_NAMES: z.enum(['dotted', 'underscore', 'auto']).optional(),
   HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  HUB_EXPOSURE: z
+    .enum(EXPOSURE_MODES, { message: 'HUB_EXPOSURE must be all, search or auto (README "Many servers, few tools")' })
+    .optional(),
 });
 
 function readFileConfig(file: string, warnings: string[]): FileConfig {
@@ -152,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
       stableMs: file.proxy?.stableMs ?? 60_000,
     },
     tasks: { maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 },
+    exposure: {
+      ...exposureSettings(vars.HUB_EXPOSURE, file),
+      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
+    },
     warnings,
   });
 }

@@ -11,6 +11,7 @@ export const HUB_TOOL_NAMES: ReadonlySet<string> = new Set(
     'registry.uninstall',
     'registry.call',
     'registry.configure',
+    'tools.search',
     'start_process',
     'list_processes',
     'get_process_logs',

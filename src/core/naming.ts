@@ -16,6 +16,7 @@ export type Spelling = ReadonlyMap<string, string>;
 
 // Hub's own dotted tools, and the `<server>.<tool>` placeholders hub's texts use.
 const HUB_DOTTED = /(?<![\w.-])registry\.(search|install|list|uninstall|call|configure)(?![\w-])/g;
+const HUB_SEARCH = /(?<![\w.-])tools\.search(?![\w-])/g;
 const PLACEHOLDER = /(?<![\w.-])(<[a-z]+>|[a-z][a-z0-9-]{0,19})\.<tool>/g;
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -27,7 +28,10 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
  */
 export function spellText(text: string, mode: NameMode, proxied?: Spelling): string {
   if (mode === 'dotted') return text;
-  let out = text.replace(HUB_DOTTED, 'registry_$1').replace(PLACEHOLDER, '$1_<tool>');
+  let out = text
+    .replace(HUB_DOTTED, 'registry_$1')
+    .replace(HUB_SEARCH, 'tools_search')
+    .replace(PLACEHOLDER, '$1_<tool>');
   if (proxied && proxied.size > 0 && out.includes('.')) {
     const names = [...proxied.keys()].sort((a, b) => b.length - a.length).map(escape);
     const pattern = new RegExp(`(?<![\\w.-])(${names.join('|')})(?![\\w-]|\\.\\w)`, 'g');

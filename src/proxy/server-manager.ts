@@ -117,6 +117,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     surface: hooks.surface,
     tasks,
     list: mode => listing.table.lists[mode],
+    routes: () => listing.table,
     refresh: sync.refresh,
     find: name => forwarding.find(name),
     async start(name): Promise<CachedTool[]> {

@@ -4,6 +4,7 @@ import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@m
 import type { NameMode } from '../core/naming.js';
 import type { ProxiedSurface } from './surface-types.js';
 import type { ProxiedTasks } from './task-types.js';
+import type { RouteTable } from './routes.js';
 
 export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -11,6 +12,8 @@ export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
 export interface ProxiedTools {
   /** Every installed server's tools, exposed names in the given mode, deterministic order. */
   list(mode: NameMode): Tool[];
+  /** The routing table behind list (exposure and tools.search choose from it). */
+  routes?(): RouteTable;
   /** Re-reads the installed servers when another hub changed db.json since the last look. */
   refresh?(): Promise<void>;
   /** The forwarder for an exposed name in either spelling, or undefined if no such tool. */

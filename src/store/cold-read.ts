@@ -55,6 +55,16 @@ export function leanToolNames(env: NodeJS.ProcessEnv, home: string): 'dotted' | 
   return isObject(file) && !('toolNames' in file) ? 'underscore' : undefined;
 }
 
+/** The exposure mode (HUB_EXPOSURE, else config.json), or undefined when only the full config can tell. */
+export function leanExposure(env: NodeJS.ProcessEnv, home: string): 'all' | 'search' | 'auto' | undefined {
+  const fromEnv = env.HUB_EXPOSURE;
+  if (fromEnv !== undefined)
+    return fromEnv === 'all' || fromEnv === 'search' || fromEnv === 'auto' ? fromEnv : undefined;
+  const file = readJson(hubPaths(home).configFile);
+  if (file === null) return 'auto';
+  return isObject(file) && !('exposure' in file) ? 'auto' : undefined;
+}
+
 /** config `integrity` when config.json leaves it at its default; undefined when only the full config validation can tell. */
 export function leanIntegrity(home: string): 'withhold' | undefined {
   const file = readJson(hubPaths(home).configFile);

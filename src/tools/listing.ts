@@ -21,7 +21,13 @@ export interface ToolListing {
   spelling(): Spelling;
 }
 
-export function createToolListing(own: readonly Tool[], proxied: ProxiedTools, mode: NameMode): ToolListing {
+/** `proxied` lists what this session shows; `all` (every proxied tool) spells names in hub's texts. */
+export function createToolListing(
+  own: readonly Tool[],
+  proxied: Pick<ProxiedTools, 'list'>,
+  mode: NameMode,
+  all: Pick<ProxiedTools, 'list'> = proxied,
+): ToolListing {
   let source: Tool[] | undefined;
   let signature = '';
   let tools: Tool[] = [];
@@ -72,9 +78,9 @@ export function createToolListing(own: readonly Tool[], proxied: ProxiedTools, m
       });
     },
     spelling() {
-      const dotted = proxied.list('dotted');
+      const dotted = all.list('dotted');
       if (dotted !== spellingSource) {
-        const listed = proxied.list(mode);
+        const listed = all.list(mode);
         spelling = new Map(dotted.map((tool, index) => [tool.name, listed[index]?.name ?? tool.name]));
         spellingSource = dotted;
       }

@@ -20,30 +20,22 @@ export const StartInputSchema = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'Without args: a shell command line run by $SHELL (e.g. "npm run dev -- --port 5173"). With args: the program, run directly without a shell',
+      'A shell command line run by $SHELL ("npm run dev -- --port 5173"); with args, the program, run without a shell',
     ),
-  args: z
-    .array(z.string())
-    .max(256)
-    .optional()
-    .describe('Arguments; when given, command is executed directly (no shell, no quoting issues)'),
+  args: z.array(z.string()).max(256).optional().describe('Arguments; command then runs without a shell'),
   cwd: z.string().min(1).optional().describe("Working directory (must exist); default: hub's working directory"),
   env: z
     .record(EnvKeySchema, z.string())
     .optional()
-    .describe("Added to hub's environment; values are never shown back, only the keys"),
-  name: ProcessNameSchema.optional().describe('A unique name among running processes; usable wherever an id is'),
+    .describe("Added to hub's environment; values are never shown back"),
+  name: ProcessNameSchema.optional().describe('Unique among running processes; usable as the id'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
-  ports: z
-    .array(PortNumberSchema)
-    .max(32)
-    .optional()
-    .describe('Ports this process will listen on (get_free_port will not hand them out)'),
+  ports: z.array(PortNumberSchema).max(32).optional().describe('Ports it will listen on (get_free_port skips them)'),
   wait_for: z
     .strictObject({
-      port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on 127.0.0.1 or ::1'),
+      port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on localhost'),
       pattern: RegexTextSchema.optional().describe(
-        'Ready when a log line matches this regular expression (RE2 syntax: no lookaround or backreferences)',
+        'Ready when a log line matches this RE2 regex (no lookaround or backreferences)',
       ),
       timeout_ms: z
         .number()
@@ -56,7 +48,7 @@ export const StartInputSchema = z.strictObject({
         ),
     })
     .optional()
-    .describe('Return only once the process is ready (port or pattern), has exited, or the timeout passed'),
+    .describe('Return once it is ready (port or pattern), exited, or timed out'),
 });
 
 export const StartOutputSchema = z.object({

@@ -56,10 +56,9 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'start_process',
     title: 'Start a process',
     description:
-      'Start a long-running command (dev server, watcher, build) detached from hub: it keeps running after hub or the client restarts, ' +
-      'its stdout+stderr go to a log file. Give wait_for {port} or {pattern} to return only once it is ready (no sleep-and-poll). ' +
-      'Side effects: runs the command, writes a record and a log under HUB_HOME. Next: get_process_logs to read output, kill_process to stop it. ' +
-      'Use get_free_port first to pick a port.',
+      'Start a long-running command (dev server, watcher, build) detached from hub: it survives hub and client restarts; ' +
+      'stdout+stderr go to a log under HUB_HOME. wait_for {port} or {pattern} returns once it is ready (no sleep-and-poll). ' +
+      'Next: get_process_logs, kill_process. get_free_port picks a port.',
     input: StartInputSchema,
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -121,8 +120,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_process_logs',
     title: 'Read process logs',
     description:
-      "The last lines of a process's output (stdout+stderr), read from the end of its log so it is cheap on any size. " +
-      'The result text is the log itself. Pass next_cursor back as cursor to get only output written since (follow mode); grep filters lines by regex. Read-only.',
+      "The last lines of a process's output (stdout+stderr), cheap on any log size; the result text is the log itself. " +
+      'Pass next_cursor back as cursor for only what was written since (follow mode); grep filters lines. Read-only.',
     input: LogsInputSchema,
     output: LogsOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -155,9 +154,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'kill_process',
     title: 'Stop a process',
     description:
-      'Stop a process started with start_process together with everything it spawned (its whole process group): sends signal (default SIGTERM), ' +
-      'then SIGKILL after grace_ms, and returns once nothing of it is left. Killing a process that already ended returns its record. ' +
-      'remove: true also deletes its record and log.',
+      'Stop a start_process process and all it spawned (its process group): signal (default SIGTERM), then SIGKILL after grace_ms; ' +
+      'returns once none of it is left (an ended process: its record). remove: true also deletes its record and log.',
     input: KillInputSchema,
     output: KillOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -190,8 +188,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_free_port',
     title: 'Get a free port',
     description:
-      'A TCP port that is free right now, preferring the given port(s). The port is reserved for 30 s across every hub sharing HUB_HOME ' +
-      '(and ports of running processes are never handed out). Next: start_process with it in ports / wait_for.port.',
+      'A TCP port free now, preferring the given port(s), reserved for 30 s across every hub sharing HUB_HOME ' +
+      "(running processes' ports are never handed out). Next: start_process with it in ports / wait_for.port.",
     input: PortInputSchema,
     output: PortOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -11,14 +11,12 @@ export const InstallInputSchema = z.strictObject({
     .string()
     .optional()
     .describe(
-      'npm package to install, with an optional version or tag: "@modelcontextprotocol/server-memory", "some-server@1.2.3". Paths, URLs and git specs are refused.',
+      'npm package, optionally with a version or tag: "@modelcontextprotocol/server-memory", "x@1.2.3". No paths, URLs or git specs',
     ),
   command: z
     .string()
     .optional()
-    .describe(
-      'Instead of package: a server already on this machine (a program on PATH or an absolute path), run with args; nothing is installed',
-    ),
+    .describe('Instead of package: a program on PATH or an absolute path, run with args; nothing is installed'),
   name: z
     .string()
     .optional()
@@ -32,9 +30,7 @@ export const InstallInputSchema = z.strictObject({
   env: z
     .record(z.string(), z.string())
     .optional()
-    .describe(
-      'Environment variables for the server, e.g. API keys; values are stored in ~/.hub/db.json and never shown',
-    ),
+    .describe('Env vars for the server (API keys); kept in ~/.hub/db.json, never shown'),
   start: z.boolean().optional().describe('Start it now and list its tools (default true)'),
   // Listed as a plain list (no anyOf: LangChain drops union types); true and false, as the
   // issue's API has them, are still taken: true = ["*"] (every package), false = none.
@@ -42,14 +38,12 @@ export const InstallInputSchema = z.strictObject({
     .preprocess(value => (value === true ? ['*'] : value === false ? [] : value), z.array(z.string().min(1)))
     .optional()
     .describe(
-      'Let these packages run their npm install scripts (off by default: they run code at install time), e.g. ["sqlite3"] for a native module; ["*"] (or true) for every package. The user approves it with the install, upgrades reuse it, and the install result lists the packages whose scripts were skipped',
+      'Packages allowed to run npm install scripts (off by default), e.g. ["sqlite3"]; ["*"] for all. Approved with the install, reused by upgrades; the result lists skipped scripts',
     ),
   upgrade: z
     .boolean()
     .optional()
-    .describe(
-      'For an installed package: install the version in "package" (default latest) in place of the current one, keeping env, args and data',
-    ),
+    .describe('Installed package: replace it with the version in package (default latest), keeping env, args and data'),
 });
 
 export const ListInputSchema = z.strictObject({

@@ -72,9 +72,8 @@ export function createSearchTool(deps: ToolDeps): HubTool {
     name: 'registry.search',
     title: 'Search the MCP registry',
     description:
-      'Search MCP servers to install: the catalog bundled with hub, the official MCP Registry and npm, merged and ranked. ' +
-      'Each result gives the npm package, a suggested server name, required env vars and suggested args for registry.install. ' +
-      'A source that fails or times out is reported in sources[] while the others still answer. Read-only.',
+      'Search MCP servers to install (bundled catalog, official MCP Registry, npm; merged and ranked). ' +
+      'Results give the package, a server name, required env vars and args for registry.install; a source that fails is reported in sources[]. Read-only.',
     input: SearchInputSchema,
     output: SearchToolOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

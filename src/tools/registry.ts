@@ -68,9 +68,9 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.install',
     title: 'Install an MCP server',
     description:
-      'Install an MCP server from npm (package) or register one already on this machine (command + args), start it and expose its tools as <name>.<tool> ' +
-      '(tools/list_changed is sent). Runs `npm install` into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. ' +
-      'Pass required API keys in env. Find packages with registry.search first. Calling it again for an installed package updates its env/args and restarts it; upgrade: true installs a newer version keeping its settings and data.',
+      'Install an MCP server from npm (package) or register a command on this machine, start it and expose its tools as <name>.<tool> (list_changed follows). ' +
+      '`npm install` runs into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. Pass API keys in env; find packages with registry.search. ' +
+      'Again for an installed package: updates env/args and restarts; upgrade: true installs a newer version keeping settings and data.',
     input: InstallInputSchema,
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -134,7 +134,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     title: 'List installed MCP servers',
     description:
       "Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server's tools with descriptions and input schemas, " +
-      'which is what you need to call them with registry.call when your client does not show new tools.',
+      'to call them with registry.call when your client does not show them.',
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -195,7 +195,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
     description:
-      'Stop an installed MCP server, remove its tools (tools/list_changed is sent), its record and its ~/.hub/servers/<name> folder. Its log file and its data folder (~/.hub/data/<name>) are kept unless purge is true.',
+      'Stop an installed MCP server and remove its tools (list_changed follows), record and ~/.hub/servers/<name> folder. Its log and data folder (~/.hub/data/<name>) stay unless purge is true.',
     input: UninstallInputSchema,
     output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -228,8 +228,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.call',
     title: 'Call a tool of an installed server',
     description:
-      "Call a tool of an installed MCP server by server and tool name, starting the server if needed; returns the tool's own result. " +
-      'For clients that do not refresh their tool list after registry.install (see registry.list { server } for the tools and their input schemas).',
+      "Call a tool of an installed server by server and tool name (starting it if needed); returns the tool's own result. " +
+      'For tools your list does not show: registry.list { server } or tools.search give their names and input schemas.',
     input: CallInputSchema,
     output: CallOutputSchema,
     annotations: { openWorldHint: true },

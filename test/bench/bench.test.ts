@@ -10,7 +10,17 @@ import { promisify } from 'node:util';
 import { expect, onTestFinished, test } from 'vitest';
 
 const RUN = fileURLToPath(new URL('../../bench/run.mjs', import.meta.url));
-const SECTIONS = ['proxy', 'instructions', 'profile', 'coldStart', 'memory', 'logs', 'store', 'listProcesses'];
+const SECTIONS = [
+  'proxy',
+  'instructions',
+  'profile',
+  'coldStart',
+  'memory',
+  'logs',
+  'store',
+  'listProcesses',
+  'exposure',
+];
 
 interface Report {
   mode: string;

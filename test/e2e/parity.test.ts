@@ -99,7 +99,8 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
     home = await mkdtemp(join(tmpdir(), 'hub-test-'));
     // Wait for each install here instead of letting a long one (a native build) go on in the background.
     await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 600_000 } }));
-    hub = await spawnHub(home, { env: { ...NETWORK_ENV, HUB_TOOL_NAMES: 'underscore' } });
+    // Every tool listed (HUB_EXPOSURE=all): this compares each server's list with a direct connection.
+    hub = await spawnHub(home, { env: { ...NETWORK_ENV, HUB_TOOL_NAMES: 'underscore', HUB_EXPOSURE: 'all' } });
   }, 60_000);
   afterAll(async () => {
     await hub?.close();

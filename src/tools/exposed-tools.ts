@@ -1,0 +1,77 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HubConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import { spell, type NameMode } from '../core/naming.js';
+import type { ClientSide } from '../proxy/client-side.js';
+import { ExposureSession } from '../proxy/exposure-session.js';
+import { buildRoutes } from '../proxy/routes.js';
+import type { ProxiedTools } from '../proxy/types.js';
+import { searchEntryFor, warmSearchIndex } from './tools-search.js';
+
+export interface ExposedTools {
+  /** hub's own tools as listed (tools.search is listed with the proxied tools, when needed). */
+  readonly own: Tool[];
+  readonly session: ExposureSession;
+  /** What this session lists of the proxied tools. */
+  readonly listed: Pick<ProxiedTools, 'list'>;
+  /** A proxied tool was called by its exposed name (either lane) or through registry.call. */
+  countName(name: string): void;
+  countTool(server: unknown, tool: unknown): void;
+  close(): Promise<void>;
+}
+
+const EMPTY = buildRoutes([]);
+
+/** hub.ts's seam to exposure: which proxied tools this client session lists, and calls counted. */
+export function exposeTools(deps: {
+  config: HubConfig;
+  log: Logger;
+  client: ClientSide;
+  clientName: () => string | undefined;
+  proxied: ProxiedTools;
+  mode: NameMode;
+  /** hub's own tools as the table lists them, tools.search among them. */
+  ownListed: readonly Tool[];
+}): ExposedTools {
+  const { proxied, mode } = deps;
+  const searchName = spell('tools.search', mode);
+  const own = deps.ownListed.filter(tool => tool.name !== searchName);
+  const listedSearch = deps.ownListed.find(tool => tool.name === searchName);
+  if (!listedSearch) throw new Error('tools.search is missing from the tool table');
+  const other: NameMode = mode === 'dotted' ? 'underscore' : 'dotted';
+  const base = { [mode]: listedSearch, [other]: { ...listedSearch, name: spell('tools.search', other) } } as Record<
+    NameMode,
+    Tool
+  >;
+  const table = () => proxied.routes?.() ?? EMPTY;
+  const session = new ExposureSession({
+    config: deps.config,
+    log: deps.log,
+    client: deps.client,
+    clientName: deps.clientName,
+    table,
+    ownCount: own.length,
+    searchEntry: scope => {
+      warmSearchIndex(scope);
+      return searchEntryFor(base, scope);
+    },
+    announce: () => {
+      if (deps.client.initialized()) deps.client.sendListChanged('tools').catch(() => undefined);
+    },
+  });
+  return {
+    own,
+    session,
+    listed: { list: listMode => session.list(listMode) },
+    countName(name) {
+      const route = table().byName.get(name);
+      if (route) session.count(route);
+    },
+    countTool(server, tool) {
+      if (typeof server !== 'string' || typeof tool !== 'string') return;
+      const route = table().byServer.get(server)?.get(tool);
+      if (route) session.count(route);
+    },
+    close: () => session.close(),
+  };
+}

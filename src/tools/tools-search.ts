@@ -1,0 +1,145 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { HubError } from '../core/errors.js';
+import { spellText, type NameMode } from '../core/naming.js';
+import type { ExposureSession } from '../proxy/exposure-session.js';
+import type { Route, RouteTable } from '../proxy/routes.js';
+import { buildToolIndex, type ToolIndex } from '../proxy/tool-search.js';
+import { defineTool, type HubTool } from './define.js';
+
+// tools.search: the proxied tools a session does not list, found by what the agent wants to do
+// (README "Many servers, few tools"). Listed only when something is hidden (proxy/exposure.ts).
+
+const DEFAULT_LIMIT = 5;
+const MAX_LIMIT = 10;
+// Bounds on one result, so ten results stay a few KB whatever a server's schemas hold.
+const DESCRIPTION_CHARS = 400;
+const SCHEMA_BYTES = 3_000;
+// Bounds on the server summary in the description (the goal: tools.search adds < 4 KB).
+const SUMMARY_CHARS = 1_600;
+const EXAMPLE_TOOLS = 3;
+
+const InputSchema = z.strictObject({
+  query: z.string().trim().min(1).max(200).describe('What you want to do, in a few words: "open a pull request"'),
+  server: z.string().min(1).max(100).optional().describe('Only this installed server'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Most results (max ${MAX_LIMIT})`),
+});
+
+const ResultSchema = z.object({
+  name: z.string().describe('Call it by this name'),
+  server: z.string(),
+  tool: z.string().describe("The server's own name (registry.call)"),
+  title: z.string().optional(),
+  description: z.string(),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+
+const OutputSchema = z.object({
+  results: z.array(ResultSchema),
+  hidden: z.number().int().describe('Tools not in your list, reachable through this search'),
+  next: z.string(),
+});
+
+type Json = Record<string, unknown>;
+
+/** A schema as listed, or its property names and types when it is too big to repeat here. */
+function boundedSchema(schema: Tool['inputSchema']): Json {
+  if (Buffer.byteLength(JSON.stringify(schema)) <= SCHEMA_BYTES) return schema as Json;
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties ?? {}) as Record<string, Json>)
+      .slice(0, 40)
+      .map(([key, value]) => [key, { type: value?.type ?? 'any' }]),
+  );
+  return {
+    type: 'object',
+    properties,
+    ...(schema.required && { required: schema.required }),
+    $comment: 'shortened: registry.list {server} has the whole schema',
+  };
+}
+
+/** "github (26 tools: create_issue, …); memory (9 tools: …)": what the installed servers do, bounded. */
+export function serverSummary(scope: readonly Route[]): string {
+  const byServer = new Map<string, Route[]>();
+  for (const route of scope) byServer.set(route.server, [...(byServer.get(route.server) ?? []), route]);
+  const parts: string[] = [];
+  let length = 0;
+  for (const [server, routes] of byServer) {
+    const examples = routes.slice(0, EXAMPLE_TOOLS).map(route => route.tool.slice(0, 40));
+    const part = `${server} (${routes.length} tools: ${examples.join(', ')}${routes.length > EXAMPLE_TOOLS ? ', …' : ''})`;
+    if (length + part.length > SUMMARY_CHARS) {
+      parts.push(`and ${byServer.size - parts.length} more servers (registry.list)`);
+      break;
+    }
+    parts.push(part);
+    length += part.length + 2;
+  }
+  return parts.join('; ');
+}
+
+/** tools.search as listed for this scope: the base entry with the installed servers appended. */
+export function searchEntryFor(base: Record<NameMode, Tool>, scope: readonly Route[]): Record<NameMode, Tool> {
+  const summary = serverSummary(scope);
+  const entry = (mode: NameMode): Tool => ({
+    ...base[mode],
+    description: `${base[mode].description} Installed: ${summary}.`,
+  });
+  return { dotted: entry('dotted'), underscore: entry('underscore') };
+}
+
+// One index per scope (a new scope comes with a new routing table or project), shared by sessions.
+const indexes = new WeakMap<RouteTable['routes'], ToolIndex<Route>>();
+const indexOf = (routes: RouteTable['routes']): ToolIndex<Route> => {
+  let index = indexes.get(routes);
+  if (!index) indexes.set(routes, (index = buildToolIndex(routes)));
+  return index;
+};
+
+/** Builds the scope's index soon, off the request (1,000 tools take ~0.3 s): the first search is then quick. */
+export function warmSearchIndex(scope: readonly Route[]): void {
+  setTimeout(() => indexOf(scope), 0).unref();
+}
+
+export function createToolsSearchTool(options: { session: () => ExposureSession; mode: NameMode }): HubTool {
+  return defineTool({
+    name: 'tools.search',
+    title: 'Search the installed tools',
+    description:
+      'Find tools of the installed servers that are not in your tool list, by what you want to do. ' +
+      'Each result has the name to call it by and its input schema (or use registry.call {server, tool, arguments}).',
+    input: InputSchema,
+    output: OutputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    run({ query, server, limit }) {
+      const { scope, selection } = options.session().view();
+      const servers = new Set(scope.map(route => route.server));
+      if (server !== undefined && !servers.has(server))
+        throw new HubError(
+          'NOT_FOUND',
+          `Field "server": "${server}" is not an installed server${servers.size > 0 ? ` here (${[...servers].join(', ')})` : ''}; registry.list shows them.`,
+        );
+      const hits = indexOf(scope).search(query, {
+        limit,
+        ...(server !== undefined && { keep: route => route.server === server }),
+      });
+      const results = hits.map(({ route }) => {
+        const tool = route.listed.dotted;
+        return {
+          name: route[options.mode],
+          server: route.server,
+          tool: route.tool,
+          ...(tool.title !== undefined && { title: tool.title }),
+          description: (tool.description ?? '').replace(/^\[[^\]]*\]\s*/, '').slice(0, DESCRIPTION_CHARS),
+          input_schema: boundedSchema(tool.inputSchema),
+        };
+      });
+      const first = results[0];
+      const next = first
+        ? `Call a result by its name (e.g. ${first.name}) with arguments matching its input_schema, or registry.call {server: "${first.server}", tool: "${first.tool}", arguments}.`
+        : 'Nothing matched: try other words, or registry.list {server} to see every tool of a server.';
+      const lines = results.map(result => `${result.name} — ${result.description.split('\n')[0]?.slice(0, 120) ?? ''}`);
+      const text = `${results.length === 0 ? 'No matching tools.' : lines.join('\n')}\n${spellText(next, options.mode)}`;
+      return Promise.resolve({ structured: { results, hidden: selection.hidden, next }, text });
+    },
+  });
+}
