@@ -17,17 +17,17 @@ import { defineTool, type HubTool, type ToolDeps } from './define.js';
 const PatternsSchema = z.array(z.string());
 
 export const ConfigureInputSchema = z.strictObject({
-  server: z.string().min(1).max(64),
-  enabled: z.boolean().optional().describe('false: stopped, nothing of it listed'),
+  server: z.string(),
+  enabled: z.boolean().optional(),
   tools: z
-    .strictObject({
-      allow: PatternsSchema.optional().describe('Only these tool names or globs (*, ?); [] clears'),
-      deny: PatternsSchema.optional().describe('Never these; [] clears'),
+    .object({
+      allow: PatternsSchema.optional().describe('Only these names or globs; [] clears'),
+      deny: PatternsSchema.optional(),
     })
     .optional(),
-  env: z.record(z.string(), z.string()).optional().describe('Env vars to set (secret, never shown); "" removes one'),
-  args: z.array(z.string()).optional().describe('Replaces its args'),
-  approve: z.array(z.string()).optional().describe('Changed tools to approve (names or ["*"]); asks the user'),
+  env: z.record(z.string(), z.string()).optional().describe('Secret; "" removes a key'),
+  args: z.array(z.string()).optional(),
+  approve: z.array(z.string()).optional().describe('Changed tools (or ["*"]); asks the user'),
 });
 
 export const ConfigureOutputSchema = z.object({
@@ -116,10 +116,10 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
   const { config, log, store, server } = deps;
   return defineTool({
     name: 'registry.configure',
-    title: 'Configure an installed MCP server',
+    title: 'Configure a server',
     description:
-      "Change an installed server's settings in every hub: enable/disable it, allow/deny tools, set env or args (restarts it), " +
-      'or approve tools withheld because they changed (asks the user). Sends tools/list_changed.',
+      "Set an installed server's settings in every hub: enabled, tools allow/deny (names or globs), env or args (restarts it); " +
+      'approve tools withheld because they changed. Sends tools/list_changed.',
     input: ConfigureInputSchema,
     output: ConfigureOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
