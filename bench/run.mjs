@@ -22,6 +22,7 @@ const SECTIONS = {
   store: () => import('./sections/store.mjs').then(m => m.storeSection),
   listProcesses: () => import('./sections/list-processes.mjs').then(m => m.listProcessesSection),
   exposure: () => import('./sections/exposure.mjs').then(m => m.exposureSection),
+  interactive: () => import('./sections/interactive.mjs').then(m => m.interactiveSection),
 };
 
 const { values } = parseArgs({

@@ -40,9 +40,10 @@ export interface Hub {
 // Written with dotted names; spelled the way the client sees them when the server is built.
 const INSTRUCTIONS =
   'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
-  'or call them with registry.call after registry.list {server}) and runs long-lived dev processes that survive restarts ' +
-  '(tools.search finds installed tools that are not listed) ' +
-  '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port).';
+  'or call them with registry.call after registry.list {server}; tools.search finds installed tools that are not listed) ' +
+  'and runs long-lived dev processes that survive restarts ' +
+  '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port; ' +
+  'send_input, get_process_screen and restart_process for prompts, REPLs and terminals).';
 
 // The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
 // first use instead of at start.

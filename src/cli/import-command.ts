@@ -16,7 +16,7 @@ const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [-
 
 const commandLine = (command: string, args: readonly string[]): string => [command, ...redactArgs(args)].join(' ');
 
-// hub import <client>: register the client's stdio servers in hub (command mode); --remove then
+// hub import <client>: register the client's servers in hub (stdio commands and URL servers); --remove then
 // drops them from the client's file (backup first) so they run once, behind hub.
 export async function runImport(argv: readonly string[], deps: CommandDeps): Promise<number> {
   const { io, context } = deps;
@@ -106,7 +106,12 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   }
   for (const file of servers.files.filter(file => file.error)) lines.push(`! ${file.error}`);
   for (const server of outcome.imported) {
-    const env = server.envKeys.length > 0 ? `  (env: ${server.envKeys.join(', ')})` : '';
+    const env =
+      server.envKeys.length > 0
+        ? `  (env: ${server.envKeys.join(', ')})`
+        : server.headerKeys?.length
+          ? `  (headers: ${server.headerKeys.join(', ')})`
+          : '';
     const probe = probes.get(server.name);
     const started = !probe
       ? ''
@@ -122,6 +127,10 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
       `! ${server.name}: env ${server.variableKeys.join(', ')} holds a ${client.title} variable (\${...}) that hub does not expand; put the real value in ${hubHome}/db.json (servers.${server.name}.env)`,
     );
   }
+  for (const server of outcome.imported.filter(entry => entry.headerVariables?.length))
+    lines.push(
+      `! ${server.name}: header ${server.headerVariables!.join(', ')} holds a ${client.title} variable that hub does not fill; put the real value in ${hubHome}/db.json (servers.${server.name}.remote.headers) or use \${NAME} for an environment variable`,
+    );
   for (const server of outcome.existing)
     lines.push(
       `= ${server.name.padEnd(20)} already in hub${server.same ? ' (same command)' : " with a different command: kept hub's; rename one to import it"}`,

@@ -9,6 +9,10 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   ps: async () => (await import('./processes.js')).ps,
   logs: async () => (await import('./processes.js')).logs,
   kill: async () => (await import('./processes.js')).kill,
+  start: async () => (await import('./interactive.js')).start,
+  restart: async () => (await import('./interactive.js')).restart,
+  send: async () => (await import('./interactive.js')).send,
+  attach: async () => (await import('./attach.js')).attach,
   servers: async () => (await import('./servers.js')).servers,
   search: async () => (await import('./search.js')).search,
   install: async () => (await import('./servers.js')).install,
@@ -16,6 +20,8 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   uninstall: async () => (await import('./lifecycle.js')).uninstall,
   config: async () => (await import('./clients.js')).config,
   import: async () => (await import('./clients.js')).importServers,
+  login: async () => (await import('./login.js')).login,
+  logout: async () => (await import('./login.js')).logout,
 };
 
 function usage(): string {

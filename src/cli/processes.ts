@@ -16,7 +16,7 @@ import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
 const FOLLOW_POLL_MS = 500;
 
 // The same ProcessManager and store the MCP tools use, so `hub ps` shows what any hub started.
-function openManager() {
+export function openManager() {
   const { config, log, store } = openContext({ log: CLI_LOG });
   const manager = createProcessManager({
     paths: config.paths,
@@ -29,7 +29,7 @@ function openManager() {
   return { config, manager };
 }
 
-function reference(value: string | undefined, command: string): string {
+export function reference(value: string | undefined, command: string): string {
   if (value === undefined)
     throw new HubError('INVALID_INPUT', `Usage: hub ${command} <id or name>. Run hub ps to see them.`);
   if (!REFERENCE_PATTERN.test(value))

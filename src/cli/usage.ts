@@ -7,6 +7,20 @@ export const COMMANDS = {
     usage: 'hub kill <id>... [--signal SIG] [--grace MS] [--remove] [--json]',
     summary: 'stop processes and their groups',
   },
+  start: {
+    usage:
+      'hub start [--name N] [--tty [--cols C] [--rows R]] [--restart no|on-failure|always] [--max-restarts N] [--cwd D] [--wait-for RE] [--json] -- <command>...',
+    summary: 'start a process that outlives hub (one word after -- is a shell line)',
+  },
+  restart: { usage: 'hub restart <id> [--grace MS] [--json]', summary: 'run a process again under the same record' },
+  send: {
+    usage: 'hub send <id> [text] [--key K]... [--no-enter] [--wait-for RE] [--json]',
+    summary: "type into a process's stdin or terminal and show what it answered",
+  },
+  attach: {
+    usage: 'hub attach <id>',
+    summary: 'watch a process live and type into it; Ctrl-] detaches (the process runs on)',
+  },
   servers: {
     usage:
       'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
@@ -37,6 +51,8 @@ export const COMMANDS = {
     usage: 'hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]',
     summary: "move a client's servers behind hub",
   },
+  login: { usage: 'hub login <server>', summary: 'sign in to a remote server (OAuth in a browser)' },
+  logout: { usage: 'hub logout <server>', summary: "forget a remote server's sign-in (tokens, client registration)" },
 } as const satisfies Record<string, { usage: string; summary: string }>;
 
 export type CommandName = keyof typeof COMMANDS;

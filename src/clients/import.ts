@@ -19,6 +19,11 @@ export interface ImportedServer {
   /** Keys whose value is a client variable (`${input:x}`, `${env:X}`, `${X}`) that hub passes on unexpanded. */
   readonly variableKeys: readonly string[];
   readonly cwd?: string;
+  /** A remote server: its URL and the names of its headers (never their values). */
+  readonly url?: string;
+  readonly headerKeys?: readonly string[];
+  /** Headers holding a client variable hub does not fill (`${input:x}`). */
+  readonly headerVariables?: readonly string[];
 }
 
 export interface ImportOutcome {
@@ -33,6 +38,12 @@ export interface ImportOutcome {
 }
 
 const sameLaunch = (record: ServerRecord, server: FoundServer): boolean =>
+  server.remote
+    ? record.remote?.url === server.remote.url &&
+      isDeepStrictEqual(record.remote.headers ?? {}, server.remote.headers ?? {})
+    : sameCommand(record, server);
+
+const sameCommand = (record: ServerRecord, server: FoundServer): boolean =>
   record.command === server.command &&
   isDeepStrictEqual(record.args, server.args) &&
   isDeepStrictEqual(record.env, server.env);
@@ -75,6 +86,7 @@ export async function registerServers(
         env: server.env,
         ...(server.cwd !== undefined && { cwd: server.cwd }),
         mode: 'command',
+        ...(server.remote && { kind: 'remote' as const, remote: server.remote }),
         installedAt: now.toISOString(),
         order: ++order,
         autoStart: false,
@@ -88,6 +100,13 @@ export async function registerServers(
         args: server.args,
         envKeys: Object.keys(server.env),
         variableKeys: Object.keys(server.env).filter(key => /\$\{[^}]+\}/.test(server.env[key]!)),
+        ...(server.remote && { url: server.remote.url, headerKeys: Object.keys(server.remote.headers ?? {}) }),
+        // hub fills ${NAME} in a header from the environment; a client's other variables it cannot.
+        ...(server.remote && {
+          headerVariables: Object.entries(server.remote.headers ?? {})
+            .filter(([, value]) => /\$\{(?![A-Za-z_][A-Za-z0-9_]*\})[^}]+\}/.test(value))
+            .map(([name]) => name),
+        }),
         ...(server.cwd !== undefined && { cwd: server.cwd }),
       });
       outcome.candidates.push({ server, name, started: false });

@@ -17,6 +17,12 @@ export interface FoundServer {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly cwd?: string;
+  /** A remote (URL) server: its URL (also in command, for display), headers and transport. */
+  readonly remote?: {
+    readonly url: string;
+    readonly headers?: Record<string, string>;
+    readonly transport?: 'streamable-http' | 'sse';
+  };
 }
 
 export interface SkippedServer {
@@ -32,6 +38,47 @@ export interface ClientServers {
 }
 
 const REMOTE_TYPES = new Set(['http', 'sse', 'streamable-http', 'streamablehttp', 'ws', 'websocket']);
+const WEBSOCKET = /^wss?:|^(ws|websocket)$/i;
+
+// A client's `${env:NAME}` (VS Code, Cursor) is hub's `${NAME}`; other variables stay as they are.
+const headerValue = (value: unknown): string => String(value).replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '$${$1}');
+
+function remoteOf(key: string, entry: ClientServerEntry, document: ConfigDocument): FoundServer | SkippedServer {
+  const file = document.target.file;
+  const url = entry.url ?? entry.serverUrl ?? entry.httpUrl;
+  if (url === undefined) return { key, file, reason: 'remote server without a url' };
+  if (WEBSOCKET.test(url) || WEBSOCKET.test(entry.type ?? ''))
+    return {
+      key,
+      file,
+      reason: 'WebSocket server: hub speaks Streamable HTTP and HTTP+SSE, so it stays in the client',
+    };
+  const headers = Object.fromEntries(
+    Object.entries(entry.headers ?? {}).map(([name, value]) => [name, headerValue(value)]),
+  );
+  const type = entry.type?.toLowerCase();
+  // Gemini's httpUrl and a type "http" are Streamable HTTP, "sse" the older transport; otherwise
+  // hub tries Streamable HTTP and falls back to SSE on its own.
+  const transport =
+    type === 'sse'
+      ? ('sse' as const)
+      : entry.httpUrl !== undefined ||
+          (type !== undefined && ['http', 'streamable-http', 'streamablehttp'].includes(type))
+        ? ('streamable-http' as const)
+        : undefined;
+  return {
+    key,
+    document,
+    command: url,
+    args: [],
+    env: {},
+    remote: {
+      url,
+      ...(Object.keys(headers).length > 0 && { headers }),
+      ...(transport !== undefined && { transport }),
+    },
+  };
+}
 
 // Claude Code's default "local" scope: ~/.claude.json → projects["<project path>"].mcpServers.
 function extraFiles(client: ClientSpec, context: ClientContext, scope: Scope | undefined): ClientFile[] {
@@ -48,11 +95,10 @@ function toFound(key: string, raw: unknown, document: ConfigDocument, serverJs: 
   if (!parsed.success) return { key, file, reason: 'not a server entry (expected an object with command and args)' };
   const entry = parsed.data;
   if (isHubEntry(key, entry, serverJs)) return { key, file, reason: 'this is hub itself' };
-  if (entry.url ?? entry.serverUrl ?? entry.httpUrl ?? (entry.type && REMOTE_TYPES.has(entry.type.toLowerCase()))) {
-    return { key, file, reason: 'remote (URL) server: hub proxies stdio servers, so it stays in the client' };
-  }
   if (entry.disabled === true || entry.enabled === false)
     return { key, file, reason: 'disabled in the client; enable it there first if you want it in hub' };
+  if (entry.url ?? entry.serverUrl ?? entry.httpUrl ?? (entry.type && REMOTE_TYPES.has(entry.type.toLowerCase())))
+    return remoteOf(key, entry, document);
   if (!entry.command) return { key, file, reason: 'has no command' };
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(entry.env ?? {})) {

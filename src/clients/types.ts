@@ -64,6 +64,7 @@ export const ClientServerEntrySchema = z.looseObject({
   url: z.string().optional(),
   serverUrl: z.string().optional(),
   httpUrl: z.string().optional(),
+  headers: z.record(z.string(), z.unknown()).optional(),
   disabled: z.boolean().optional(),
   enabled: z.boolean().optional(),
 });

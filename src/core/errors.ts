@@ -27,7 +27,13 @@ export type HubErrorCode =
   | 'CHILD_FAILED'
   /** The child answered a call with a JSON-RPC error of its own (not a hub failure). */
   | 'CHILD_ERROR'
+  /** A remote server needs the person to sign in (OAuth): the message gives the authorization URL. */
+  | 'AUTH_REQUIRED'
   | 'CANCELLED'
+  /** Input for a process that has ended, or whose stdin is closed. */
+  | 'PROCESS_ENDED'
+  /** A process did not read the input sent to it in time. */
+  | 'INPUT_TIMEOUT'
   | 'INTERNAL';
 
 export class HubError extends Error {

@@ -17,6 +17,9 @@ export const HUB_TOOL_NAMES: ReadonlySet<string> = new Set(
     'get_process_logs',
     'kill_process',
     'get_free_port',
+    'send_input',
+    'get_process_screen',
+    'restart_process',
   ].flatMap(name => [name, name.replaceAll('.', '_')]),
 );
 

@@ -16,6 +16,8 @@ export interface HubPaths {
   readonly serversDir: string;
   readonly toolsDir: string;
   readonly dataDir: string;
+  /** OAuth tokens and client registrations of remote servers (store/oauth-store.ts), 0700. */
+  readonly authDir: string;
   processLog(id: string): string;
   processExitFile(id: string): string;
   serverLog(name: string): string;
@@ -24,6 +26,8 @@ export interface HubPaths {
   serverDataDir(name: string): string;
   /** Cached tool list of one installed server (db.json only holds when it was written). */
   toolsFile(name: string): string;
+  /** One remote server's OAuth state (tokens, client registration), 0600. */
+  authFile(name: string): string;
 }
 
 export function hubPaths(home: string): HubPaths {
@@ -44,6 +48,7 @@ export function hubPaths(home: string): HubPaths {
     serversDir,
     toolsDir,
     dataDir,
+    authDir: join(home, 'auth'),
     processLog: id => join(processLogsDir, `${id}.log`),
     // Written by the keeper when the command ends, so an exit is known even with no hub running.
     processExitFile: id => join(processLogsDir, `${id}.exit`),
@@ -51,5 +56,6 @@ export function hubPaths(home: string): HubPaths {
     serverDir: name => join(serversDir, name),
     serverDataDir: name => join(dataDir, name),
     toolsFile: name => join(toolsDir, `${name}.json`),
+    authFile: name => join(home, 'auth', `${name}.json`),
   };
 }

@@ -20,3 +20,9 @@ export function stripAnsi(line: string): string {
     : line;
   return plain.endsWith('\r') ? plain.slice(0, -1) : plain;
 }
+
+/** What a terminal leaves of a line rewritten with `\r` (prompts, progress bars): its last non-empty part. */
+export function afterCarriageReturn(line: string): string {
+  if (!line.includes('\r')) return line;
+  return line.split('\r').findLast(part => part !== '') ?? '';
+}

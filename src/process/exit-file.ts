@@ -6,6 +6,8 @@ export interface ExitInfo {
   readonly endedAtMs: number;
   /** Set when the code says the command died from a signal (128 + n, as the shell reports it). */
   readonly signal: string | undefined;
+  /** Set when the keeper's restart policy gave up after this many restarts in a row (a crash loop). */
+  readonly gaveUpAfter: number | undefined;
 }
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, number]) => [number, name]));
@@ -14,7 +16,7 @@ export function signalFromCode(code: number): string | undefined {
   return code > 128 && code < 128 + 65 ? SIGNAL_NAMES.get(code - 128) : undefined;
 }
 
-/** The keeper's "<code> <epoch ms>" line, or undefined while the command has not ended (ENOENT). */
+/** The keeper's "<code> <epoch ms>[ failed <restarts>]" line, or undefined while the command has not ended (ENOENT). */
 export function readExitFile(file: string): ExitInfo | undefined {
   let text: string;
   try {
@@ -23,12 +25,13 @@ export function readExitFile(file: string): ExitInfo | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const [codeText, timeText] = text.trim().split(/\s+/);
+  const [codeText, timeText, failed, countText] = text.trim().split(/\s+/);
   const code = Number(codeText);
   if (!Number.isInteger(code)) return undefined;
   let endedAtMs = Number(timeText);
   // Non-GNU date wrote no milliseconds: the file's mtime is when the keeper wrote it.
   if (!Number.isFinite(endedAtMs) || endedAtMs < 1e12)
     endedAtMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-  return { code, endedAtMs: Math.round(endedAtMs), signal: signalFromCode(code) };
+  const gaveUpAfter = failed === 'failed' ? Number(countText) || 0 : undefined;
+  return { code, endedAtMs: Math.round(endedAtMs), signal: signalFromCode(code), gaveUpAfter };
 }

@@ -17,6 +17,28 @@ export interface FoundKeeper {
   readonly command: string;
   readonly args: string[] | undefined;
   readonly cwd: string | undefined;
+  /** Read back from the keeper's initial environment (keeper.ts takes its settings from there). */
+  readonly tty: { readonly cols: number; readonly rows: number } | undefined;
+  readonly restart: { readonly policy: 'on-failure' | 'always'; readonly max: number } | undefined;
+}
+
+function readSettings(pid: number): Pick<FoundKeeper, 'tty' | 'restart'> {
+  let environ: string[];
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return { tty: undefined, restart: undefined };
+  }
+  const value = (key: string) => environ.find(entry => entry.startsWith(`${key}=`))?.slice(key.length + 1);
+  const size = /^stty cols (\d+) rows (\d+)/.exec(value('HUB_KEEPER_PTY') ?? '');
+  const policy = value('HUB_KEEPER_RESTART');
+  return {
+    tty: size ? { cols: Number(size[1]), rows: Number(size[2]) } : undefined,
+    restart:
+      policy === 'on-failure' || policy === 'always'
+        ? { policy, max: Number(value('HUB_KEEPER_MAX')) || 0 }
+        : undefined,
+  };
 }
 
 function readArgv(pid: number): string[] | undefined {
@@ -55,6 +77,7 @@ function keeperAt(pid: number, paths: HubPaths): FoundKeeper | undefined {
     command,
     args: mode === 'argv' ? argv.slice(KEEPER_ARGV.command + 1) : undefined,
     cwd: readCwd(pid),
+    ...readSettings(pid),
   };
 }
 

@@ -23,23 +23,52 @@ import { liveGroupMembers } from '../core/process-group.js';
 // has ended. So the cap holds with no hub running. Its `sleep` is killed with it: no stray member.
 export const KEEPER_SCRIPT = [
   'f=$1; m=$2; l=$3; cap=$4; node=$5; cut=$6; shift 6',
-  'k=$$; q=0; d=0.2; w=',
-  'capcheck() { s=$(PATH=/usr/bin:/bin:$PATH wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
+  'k=$$; q=0; d=0.2; w=; P=/usr/bin:/bin:$PATH',
+  // Settings come in the environment (the argv positions are read back by keeper-scan.ts) and
+  // are removed from it, so the command does not see them.
+  'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}',
+  'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS',
+  'b=${f%.exit}; j=0; g=1',
+  'capcheck() { s=$(PATH=$P wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
   'if [ "$cap" -gt 0 ]; then',
   '  ( p=; trap \'[ -n "$p" ] && kill $p 2>/dev/null; exit 0\' TERM',
-  '    while kill -0 $k 2>/dev/null; do PATH=/usr/bin:/bin:$PATH sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null &',
+  '    while kill -0 $k 2>/dev/null; do PATH=$P sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null &',
   '  w=$!',
   'fi',
+  // stdin: a FIFO the keeper holds open read-write, so it never reaches end of input and any
+  // hub, now or later, can write to it (input.ts); /dev/null when it cannot be made.
+  'if [ -n "$i" ] && rm -f "$i" && PATH=$P mkfifo -m 600 "$i" 2>/dev/null; then exec 3<>"$i"; else i=/dev/null; fi',
   // Set after the log-cap subshell starts: a subshell inheriting a caught TERM would drop it
   // until its own trap is set, and the keeper's TERM to it would be lost.
   'trap : TERM INT HUP QUIT USR1 USR2',
-  'if [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1"; else "$@"; fi',
-  'c=$?',
+  'while :; do',
+  // Only with a policy: a process that is never restarted gets no extra fork beside it.
+  '  [ "$r" = no ] || t0=$(PATH=$P date +%s)',
+  // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs).
+  '  if [ -n "$p" ]; then SHELL=/bin/sh PATH=$P script -qfec "$p" /dev/null <"$i" 3<&-',
+  '  elif [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1" <"$i" 3<&-; else "$@" <"$i" 3<&-; fi',
+  '  c=$?',
+  // restart.ts: a kill marker ends the loop; a restart request runs the command again at once;
+  // the restart policy with its backoff (1 s doubling to 60 s) and its most consecutive restarts.
+  '  [ -e "$b.kill" ] && break',
+  '  why=requested',
+  '  if [ ! -e "$b.restart" ]; then',
+  '    case $r in always) ;; on-failure) [ "$c" -eq 0 ] && break ;; *) break ;; esac',
+  // A run of 10 s or more is not a crash loop: the count and the backoff start again.
+  '    [ $(( $(PATH=$P date +%s) - t0 )) -ge 10 ] && { j=0; g=1; }',
+  '    [ "$j" -ge "$x" ] && { F=" failed $j"; break; }',
+  '    j=$((j + 1)); why=$r; PATH=$P sleep $g; g=$((g * 2)); [ $g -gt 60 ] && g=60',
+  '    [ -e "$b.kill" ] && break; [ -e "$b.restart" ] && why=requested',
+  '  fi',
+  '  rm -f "$b.restart"; n=$((n + 1)); printf "%s\\n" "$n" >"$b.restarts"',
+  '  printf "[hub: restart %s (%s) after exit code %s]\\n" "$n" "$why" "$c"',
+  'done',
   'if [ -n "$w" ]; then kill $w 2>/dev/null; wait $w 2>/dev/null; capcheck; fi',
+  '[ "$i" != /dev/null ] && rm -f "$i"',
   'umask 077',
   // The command's env may set its own PATH: the keeper's tools come from the system dirs first.
-  't=$(PATH=/usr/bin:/bin:$PATH date +%s%3N 2>/dev/null)',
-  'printf "%s %s\\n" "$c" "$t" >"$f.tmp" && PATH=/usr/bin:/bin:$PATH mv -f "$f.tmp" "$f"',
+  't=$(PATH=$P date +%s%3N 2>/dev/null)',
+  'printf "%s %s%s\\n" "$c" "$t" "${F-}" >"$f.tmp" && PATH=$P mv -f "$f.tmp" "$f"',
 ].join('\n');
 
 // The argv positions (after `-c <script>`), shared with keeper-scan.ts, which reads them back.
@@ -67,6 +96,13 @@ export interface KeeperSpec {
   readonly exitFile: string;
   /** The log cap the keeper enforces; 0: none. */
   readonly logCapBytes: number;
+  /** The FIFO the keeper makes and holds as the command's stdin. */
+  readonly inputFile: string;
+  /** Set for tty processes: the line util-linux script runs in the pseudo-terminal (pty.ts). */
+  readonly ptyLine?: string | undefined;
+  readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
+  /** Restarts counted so far (a restart of an ended record goes on counting). */
+  readonly runs?: number | undefined;
 }
 
 /** Starts the keeper detached (own session and group), output straight into the log file. */
@@ -93,7 +129,15 @@ export function spawnKeeper(spec: KeeperSpec): number {
     // promise and cleanup would only be switched off again).
     const child = spawn('/bin/sh', argv, {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
+      env: {
+        ...process.env,
+        ...spec.env,
+        HUB_KEEPER_IN: spec.inputFile,
+        HUB_KEEPER_PTY: spec.ptyLine ?? '',
+        HUB_KEEPER_RESTART: spec.restart?.policy ?? 'no',
+        HUB_KEEPER_MAX: String(spec.restart?.max ?? 0),
+        HUB_KEEPER_RUNS: String(spec.runs ?? 0),
+      },
       detached: true,
       stdio: ['ignore', fd, fd],
     });

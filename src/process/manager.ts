@@ -14,6 +14,7 @@ import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
 import { waitForCommandStarted } from './keeper.js';
 import { HubError } from '../core/errors.js';
+import { createInteractive } from './interactive.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.
@@ -163,6 +164,16 @@ export function createProcessManager(options: ProcessManagerOptions) {
     },
 
     kill: (spec: KillSpec): Promise<KillOutcome> => killProcess(store, paths, spec),
+
+    ...createInteractive({
+      paths,
+      store,
+      logCapBytes: options.logCapBytes,
+      logReadBytes: options.logReadBytes,
+      maxRunning: options.maxRunning,
+      baseEnv: options.baseEnv ?? process.env,
+      find: async reference => findRecord(await records(), reference),
+    }),
 
     freePort: (preferred: readonly number[], host: string | undefined): Promise<FreePort> =>
       allocatePort(store, paths, preferred, host),

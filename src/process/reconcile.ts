@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
+import { readRestarts } from './run-files.js';
 import { liveGroupMembers } from '../core/process-group.js';
 import { bootId, isRecordedProcess, readProcessIdentity } from '../core/process-identity.js';
 
@@ -20,7 +21,7 @@ export const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 // reconcileAll settles it, with the keepers found in /proc.
 export function reconcileRecord(record: ProcessRecord, paths: HubPaths, nowMs = Date.now()): ProcessRecord {
   if (record.status !== 'running' || record.startingBy !== undefined) return record;
-  if (isKeeperAlive(record)) return record;
+  if (isKeeperAlive(record)) return withRestarts(record, paths);
   // Checked after the identity: the keeper writes the file before it exits.
   const exit = readExitFile(paths.processExitFile(record.id));
   // No exit file but a live group: the keeper alone was killed and the command runs on.
@@ -31,13 +32,23 @@ export function reconcileRecord(record: ProcessRecord, paths: HubPaths, nowMs = 
     ended.exitCode = exit.code;
     ended.endedAt = new Date(exit.endedAtMs).toISOString();
     if (exit.signal !== undefined) ended.signal = exit.signal;
+    if (exit.gaveUpAfter !== undefined && !killed) {
+      ended.status = 'failed';
+      ended.error = `crash loop: exit code ${exit.code} after ${exit.gaveUpAfter} restarts in a row (restart: ${record.restart?.policy ?? 'on-failure'}, max ${record.restart?.max ?? exit.gaveUpAfter})`;
+    }
   } else {
     // The keeper itself was killed (SIGKILL, reboot): the code is unknown.
     ended.exitCode = null;
     ended.endedAt = new Date(nowMs).toISOString();
     if (killed && record.signal === undefined) ended.signal = 'SIGKILL';
   }
-  return ended;
+  return withRestarts(ended, paths);
+}
+
+// The keeper counts its restarts in a file (no store lock while no hub runs); copied in here.
+function withRestarts(record: ProcessRecord, paths: HubPaths): ProcessRecord {
+  const restarts = readRestarts(paths, record.id);
+  return restarts === undefined || restarts === record.restarts ? record : { ...record, restarts };
 }
 
 export function isPrunable(record: ProcessRecord, nowMs = Date.now()): boolean {

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import { findKeepers, type FoundKeeper } from './keeper-scan.js';
 import { isPrunable, killMarkerFile, reconcileRecord } from './reconcile.js';
 import { applyKeepers, hasAbandonedStart } from './recover.js';
+import { removeRunFiles } from './run-files.js';
 
 /** Deletes a record with its log and exit file. */
 export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void {
@@ -18,6 +19,7 @@ export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void
     `${paths.processExitFile(id)}.tmp`,
   ])
     rmSync(file, { force: true });
+  removeRunFiles(paths, id);
 }
 
 // Brings every record in data up to date (keepers found in /proc, status, exit, prune); true

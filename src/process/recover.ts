@@ -45,6 +45,8 @@ function recovered(keeper: FoundKeeper, paths: HubPaths, nowMs: number): Process
     startedAt: startedAtOf(keeper, nowMs),
     logFile: paths.processLog(keeper.id),
     recoveredAt: new Date(nowMs).toISOString(),
+    ...(keeper.tty && { tty: keeper.tty }),
+    ...(keeper.restart && { restart: keeper.restart }),
   };
 }
 

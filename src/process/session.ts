@@ -1,5 +1,6 @@
 import type { ProcessRecord } from '../store/schema.js';
 import { liveProcesses } from '../core/process-group.js';
+import { sessionsUnder } from './process-tree.js';
 
 // The keeper leads its own session (spawned detached: setsid), so a child that leaves the
 // keeper's process group with setpgid(0,0) stays in the session: found by session id, it is
@@ -12,8 +13,10 @@ import { liveProcesses } from '../core/process-group.js';
 export function liveSessionStrays(record: ProcessRecord): number[] {
   const sid = record.pgid ?? record.pid;
   if (sid <= 1) return [];
+  // A tty process's command leads the pseudo-terminal's own session, under the keeper's `script`.
+  const sessions = new Set([sid, ...sessionsUnder(sid)]);
   const groups = new Set(
-    liveProcesses(identity => identity.sid === sid && identity.pgid !== sid).map(identity => identity.pgid),
+    liveProcesses(identity => sessions.has(identity.sid) && identity.pgid !== sid).map(identity => identity.pgid),
   );
   return [...groups];
 }

@@ -12,6 +12,8 @@ import { spawnKeeper } from './keeper.js';
 import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
+import { checkPtyAvailable, ptyLine, type TtySize } from './pty.js';
+import { inputFifo, writeEnvFile } from './run-files.js';
 
 export interface StartSpec {
   readonly command: string;
@@ -21,6 +23,9 @@ export interface StartSpec {
   readonly name?: string | undefined;
   readonly tags?: readonly string[] | undefined;
   readonly ports?: readonly number[] | undefined;
+  /** Run in a pseudo-terminal of this size. */
+  readonly tty?: TtySize | undefined;
+  readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
 }
 
 export interface StartContext {
@@ -97,6 +102,7 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
   const cwd = resolve(context.baseCwd, spec.cwd ?? '.');
   checkCwd(cwd);
   checkCommand(spec, cwd, spec.env?.PATH ?? context.baseEnv.PATH);
+  if (spec.tty) checkPtyAvailable(context.baseEnv.PATH, cwd);
   mkdirSync(context.paths.processLogsDir, { recursive: true, mode: 0o700 });
   const self = readProcessIdentity(process.pid);
   const intent = await context.store.update(data => {
@@ -130,27 +136,20 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       startedAt: new Date().toISOString(),
       logFile: context.paths.processLog(id),
       startingBy: { pid: process.pid, startTicks: self?.startTicks ?? 0 },
+      ...(spec.tty && { tty: { cols: spec.tty.cols, rows: spec.tty.rows } }),
+      ...(spec.restart && spec.restart.policy !== 'no' && { restart: { ...spec.restart } }),
     };
     data.processes[id] = record;
     return record;
   });
-  let pid: number;
+  let keeper: KeeperIdentity;
   try {
-    pid = spawnKeeper({
-      command: spec.command,
-      args: spec.args,
-      cwd,
-      env: spec.env ?? {},
-      logFile: intent.logFile,
-      exitFile: context.paths.processExitFile(intent.id),
-      logCapBytes: context.logCapBytes,
-    });
+    writeEnvFile(context.paths, intent.id, spec.env ?? {});
+    keeper = launchKeeper(context, intent, spec.env ?? {});
   } catch (error) {
     await context.store.update(data => forgetRecord(data, context.paths, intent.id)).catch(() => undefined);
     throw error;
   }
-  const identity = readProcessIdentity(pid);
-  const keeper = { pid, pgid: pid, startTicks: identity?.startTicks ?? 0, bootId: bootId() };
   return context.store.update(data => {
     const stored = data.processes[intent.id];
     // Another hub may have attached the keeper already (found in /proc): same values.
@@ -159,6 +158,38 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
     data.processes[intent.id] = record;
     return record;
   });
+}
+
+export interface KeeperIdentity {
+  readonly pid: number;
+  readonly pgid: number;
+  readonly startTicks: number;
+  readonly bootId: string;
+}
+
+/** Spawns the keeper of a record (a start, or a restart of an ended one) and names it. */
+export function launchKeeper(
+  context: Pick<StartContext, 'paths' | 'logCapBytes' | 'baseEnv'>,
+  record: ProcessRecord,
+  env: Readonly<Record<string, string>>,
+): KeeperIdentity {
+  // A terminal type the screen renderer (xterm) understands, unless the caller chose one.
+  const runEnv = record.tty && env.TERM === undefined ? { ...env, TERM: 'xterm-256color' } : env;
+  const pid = spawnKeeper({
+    command: record.command,
+    args: record.args,
+    cwd: record.cwd,
+    env: runEnv,
+    logFile: record.logFile,
+    exitFile: context.paths.processExitFile(record.id),
+    logCapBytes: context.logCapBytes,
+    inputFile: inputFifo(context.paths, record.id),
+    ptyLine: record.tty && ptyLine(record.command, record.args, { ...context.baseEnv, ...runEnv }, record.tty),
+    restart: record.restart,
+    runs: record.restarts ?? 0,
+  });
+  const identity = readProcessIdentity(pid);
+  return { pid, pgid: pid, startTicks: identity?.startTicks ?? 0, bootId: bootId() };
 }
 
 /** Marks a record failed (it could not start: the shell reported the command missing). */

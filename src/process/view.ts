@@ -25,6 +25,9 @@ export const ProcessViewSchema = z.object({
   signal: z.string().optional(),
   logFile: z.string(),
   error: z.string().optional(),
+  tty: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
+  restart: z.enum(['no', 'on-failure', 'always']).optional(),
+  restarts: z.number().int().optional().describe('Runs after the first'),
 });
 export type ProcessView = z.infer<typeof ProcessViewSchema>;
 
@@ -46,6 +49,9 @@ export function toProcessView(record: ProcessRecord): ProcessView {
     ...(record.signal !== undefined && { signal: record.signal }),
     logFile: record.logFile,
     ...(record.error !== undefined && { error: record.error }),
+    ...(record.tty !== undefined && { tty: record.tty }),
+    ...(record.restart !== undefined && { restart: record.restart.policy }),
+    ...(record.restarts !== undefined && { restarts: record.restarts }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stripAnsi } from './ansi.js';
+import { afterCarriageReturn, stripAnsi } from './ansi.js';
 import type { LineMatcher } from './line-match.js';
 
 const POLL_MS = 100;
@@ -48,13 +48,19 @@ interface LogLook {
   readonly caughtUp: boolean;
 }
 
+// A terminal's lines start with `\r` or rewrite themselves: the text left after the last `\r` is tested too.
+function matches(pattern: LineMatcher, line: string): boolean {
+  const plain = stripAnsi(line);
+  return pattern.test(plain) || (plain.includes('\r') && pattern.test(afterCarriageReturn(plain)));
+}
+
 // Reads the log incrementally from where the last look stopped and tests whole lines (and the
 // unfinished last one, for prompts that print no newline). Bounded: the unfinished line keeps
 // only its last CARRY_MAX_CHARS (a 50 MB `\r` progress bar costs no more than a short line),
 // one look reads at most LOOK_BUDGET_BYTES, and it yields to the event loop between chunks, so a
 // flood of output never stalls hub's other requests.
-function logMatcher(logFile: string, pattern: LineMatcher): () => Promise<LogLook> {
-  let offset = 0;
+export function logMatcher(logFile: string, pattern: LineMatcher, from = 0): () => Promise<LogLook> {
+  let offset = from;
   let carry = '';
   const buffer = Buffer.alloc(READ_LIMIT_BYTES);
   return async () => {
@@ -67,15 +73,15 @@ function logMatcher(logFile: string, pattern: LineMatcher): () => Promise<LogLoo
     try {
       for (let looked = 0; looked < LOOK_BUDGET_BYTES; looked += READ_LIMIT_BYTES) {
         const read = readSync(fd, buffer, 0, buffer.length, offset);
-        if (read === 0) return { matched: pattern.test(stripAnsi(carry)), caughtUp: true };
+        if (read === 0) return { matched: matches(pattern, carry), caughtUp: true };
         offset += read;
         const lines = (carry + buffer.subarray(0, read).toString('utf8')).split('\n');
         carry = lines.pop() ?? '';
         if (carry.length > CARRY_MAX_CHARS) carry = carry.slice(-CARRY_MAX_CHARS);
-        if (lines.some(line => pattern.test(stripAnsi(line)))) return { matched: true, caughtUp: false };
+        if (lines.some(line => matches(pattern, line))) return { matched: true, caughtUp: false };
         await yieldToEventLoop();
       }
-      return { matched: pattern.test(stripAnsi(carry)), caughtUp: false };
+      return { matched: matches(pattern, carry), caughtUp: false };
     } finally {
       closeSync(fd);
     }

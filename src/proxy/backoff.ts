@@ -56,3 +56,14 @@ export class CrashHistory {
     this.#unstable = 0;
   }
 }
+
+/** A delay that the function handed to setWake ends at once (stop() ends a pending restart). */
+export function wakeableDelay(ms: number, setWake: (wake: () => void) => void): Promise<void> {
+  return new Promise(resolve => {
+    const timer = setTimeout(resolve, ms);
+    setWake(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -12,11 +12,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { HUB_VERSION } from '../core/version.js';
 import { childEnvironment } from './child-env.js';
+import { exitedEarly, watchForNotMcp } from './child-not-mcp.js';
+import { openRemote } from './remote-open.js';
 import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
@@ -50,6 +51,8 @@ export interface ConnectOptions {
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
+  /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
+  authFile?: (name: string) => string;
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
   onToolsChanged(): void;
@@ -58,13 +61,20 @@ export interface ConnectOptions {
   /** Where its resource updates and log messages go (the same for every child of a manager). */
   surfaceEvents?: SurfaceEvents;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** A child with no process (a remote server) can no longer be reached: restart it as after a crash. */
+  onLost?(reason: string): void;
 }
 
 /** What every child of one manager is opened with (the rest is per server and per start). */
 export type ChildSettings = Omit<
   ConnectOptions,
-  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit'
+  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
 >;
+
+// The stdio fast lane or a remote session's SDK lane, and the process behind it (none for a remote).
+type CallLane = Pick<FastCalls, 'inFlight' | 'call' | 'callRaw'>;
+type ChildProcessInfo = Pick<ChildProcessTransport, 'pid' | 'exit'>;
+const NO_PROCESS: ChildProcessInfo = { pid: undefined, exit: undefined };
 
 // Every child is started with the same capabilities, whichever client's session starts it, so
 // its tool list does not depend on that client (a list that did caused list_changed in other
@@ -87,15 +97,35 @@ export class ChildConnection {
 
   private constructor(
     private readonly client: Client,
-    private readonly transport: ChildProcessTransport,
-    private readonly fast: FastCalls,
+    private readonly transport: ChildProcessInfo,
+    private readonly fast: CallLane,
     readonly startedAt: number,
     private readonly name: string,
     private readonly log: Logger,
+    /** How a connection without a process ends (a remote session); default: close the Client. */
+    private readonly closeLink?: () => Promise<void>,
   ) {}
 
   static async open(options: ConnectOptions): Promise<ChildConnection> {
-    const { record, client: upstream, log } = options;
+    // A remote server: the same Client and relays over HTTP (remote-open.ts), with no process.
+    if (options.record.remote)
+      return openRemote(options, options.record.remote, {
+        newClient: () => new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES }),
+        assemble: (client, session, serverLog, close) => {
+          const connection = new ChildConnection(
+            client,
+            NO_PROCESS,
+            session,
+            Date.now(),
+            options.record.name,
+            options.log,
+            close,
+          );
+          ChildConnection.#wire(client, connection, options, serverLog);
+          return { connection, opened: () => (connection.#protocolVersion = session.protocolVersion) };
+        },
+      });
+    const { record, log } = options;
     const serverLog = new ServerLog(options.logFile);
     serverLog.write(
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
@@ -117,6 +147,24 @@ export class ChildConnection {
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (transport as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
+    ChildConnection.#wire(client, connection, options, serverLog);
+    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
+    try {
+      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
+    } catch (error) {
+      // Read before close(), which ends the process itself.
+      const exit = transport.exit;
+      await transport.close();
+      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
+    } finally {
+      notMcp.stop();
+    }
+    return connection;
+  }
+
+  // The child's requests to the person and its notifications, the same for every kind of child.
+  static #wire(client: Client, connection: ChildConnection, options: ConnectOptions, serverLog: ServerLog): void {
+    const { record, client: upstream, log } = options;
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -148,18 +196,6 @@ export class ChildConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
     client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
-    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
-    try {
-      await Promise.race([client.connect(transport, { timeout: options.startTimeoutMs }), notMcp.verdict]);
-    } catch (error) {
-      // Read before close(), which ends the process itself.
-      const exit = transport.exit;
-      await transport.close();
-      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
-    } finally {
-      notMcp.stop();
-    }
-    return connection;
   }
 
   /** How the process ended, once it has. */
@@ -256,41 +292,6 @@ export class ChildConnection {
   }
 
   close(): Promise<void> {
-    return this.client.close();
+    return this.closeLink ? this.closeLink() : this.client.close();
   }
-}
-
-const exitedEarly = (exit: { code: number | null; signal: NodeJS.Signals | null }) =>
-  new HubError(
-    'CHILD_FAILED',
-    `the process exited (${exit.signal ?? `code ${exit.code}`}) before completing the MCP handshake`,
-  );
-
-// Rejects when the child printed lines that are not JSON-RPC and then nothing that is, for graceMs.
-function watchForNotMcp(transport: ChildProcessTransport, graceMs: number): { verdict: Promise<never>; stop(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let noise = 0;
-  const verdict = new Promise<never>((_resolve, reject) => {
-    transport.onnoise = () => {
-      noise += 1;
-      if (timer || transport.messages > 0) return;
-      timer = setTimeout(() => {
-        if (transport.messages > 0) return;
-        reject(
-          new HubError(
-            'CHILD_FAILED',
-            `it printed ${noise} line(s) on stdout that are not JSON-RPC and answered nothing within ${graceMs} ms: it does not look like an MCP server that speaks over stdio`,
-          ),
-        );
-      }, graceMs);
-    };
-  });
-  verdict.catch(() => undefined);
-  return {
-    verdict,
-    stop() {
-      clearTimeout(timer);
-      transport.onnoise = undefined;
-    },
-  };
 }

@@ -62,6 +62,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
         taskStatus: (server, task) => taskRoutes.fromChild(server, task),
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
+      authFile: name => config.paths.authFile(name),
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
       ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
     },

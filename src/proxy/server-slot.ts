@@ -1,9 +1,10 @@
 import { HubError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
-import { CrashHistory, type BackoffPolicy } from './backoff.js';
+import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
+import { SignInRequired } from './oauth-required.js';
 import { disabledMessage, isDisabled } from './tool-filter.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from './instructions-section.js';
@@ -140,7 +141,8 @@ export class ServerSlot {
   #run(delayMs: number): Promise<ChildConnection> {
     const scheduledIn = this.#generation;
     const attempt = (async () => {
-      if (delayMs > 0) await new Promise<void>(resolve => this.#sleep(delayMs, resolve));
+      // stop() wakes it at once (a stale wake of an ended delay does nothing).
+      if (delayMs > 0) await wakeableDelay(delayMs, wake => (this.#wake = wake));
       if (scheduledIn !== this.#generation) throw stoppedError(this.name);
       return this.#attempt();
     })();
@@ -148,18 +150,6 @@ export class ServerSlot {
     const settled = () => this.#starting === attempt && (this.#starting = undefined);
     attempt.then(settled, settled);
     return attempt;
-  }
-
-  #sleep(ms: number, resolve: () => void): void {
-    const timer = setTimeout(() => {
-      this.#wake = undefined;
-      resolve();
-    }, ms);
-    this.#wake = () => {
-      clearTimeout(timer);
-      this.#wake = undefined;
-      resolve();
-    };
   }
 
   async #attempt(): Promise<ChildConnection> {
@@ -179,6 +169,7 @@ export class ServerSlot {
         onToolsChanged: () => this.#onToolsChanged(generation),
         onSurfaceChanged: () => this.#afterChange(generation, conn => this.ctx.surfaceSeen?.(this, conn, 'changed')),
         onExit: (code, signal) => this.#onExit(generation, code, signal),
+        onLost: reason => this.#onExit(generation, null, null, reason),
       });
       // One deadline for the whole start: no state stays "starting" past the start timeout.
       const left = Math.max(1, startedAt + this.ctx.startTimeoutMs - Date.now());
@@ -189,6 +180,7 @@ export class ServerSlot {
       const error = exit ? exitedBeforeListing(exit, thrown) : thrown;
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
+      if (thrown instanceof SignInRequired) this.#awaitSignIn(thrown);
       const failure = await describeStartFailure(
         this.record,
         this.ctx.logFile(this.name),
@@ -214,13 +206,24 @@ export class ServerSlot {
     return conn;
   }
 
-  #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null): void {
+  // Not a crash: stopped until the person signs in, then started (its tools come with list_changed).
+  #awaitSignIn(error: SignInRequired): never {
+    this.#setState('stopped');
+    this.metrics.lastError = error.message;
+    const generation = this.#generation;
+    const start = () =>
+      void (generation === this.#generation && this.state === 'stopped' && this.#run(0).catch(() => 0));
+    error.signedIn.then(start, () => undefined);
+    throw error;
+  }
+
+  #onExit(generation: number, code: number | null, signal: NodeJS.Signals | null, lost?: string): void {
     // Stale (an older generation) or intentional (stop bumped the generation): nothing to do.
     if (generation !== this.#generation || this.state !== 'ready' || !this.conn) return;
     const conn = this.conn;
     this.#conn = undefined;
     this.#idle.clear();
-    const reason = `exited unexpectedly (${signal ?? `code ${code}`})`;
+    const reason = lost ?? `exited unexpectedly (${signal ?? `code ${code}`})`;
     this.metrics.lastError = `server ${reason}`;
     this.ctx.log.warn({ server: this.name, code, signal }, 'child server exited unexpectedly');
     void conn.close().catch(() => undefined);

@@ -19,6 +19,7 @@ const STACK_FRAME = /^\s*at\s/;
 /** `Server "name" (package@version)`, or the script it runs: never just the Node binary. */
 export function serverLabel(record: ServerRecord): string {
   if (record.package !== undefined) return `Server "${record.name}" (${record.package}@${record.version ?? '?'})`;
+  if (record.remote) return `Server "${record.name}" (${record.remote.url})`;
   const script = record.args.find(arg => !arg.startsWith('-'));
   const command = basename(record.command);
   const what = script === undefined ? command : `${command} ${script}`;

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
 import type { NpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
+import type { ServerKind } from './server-kinds.js';
 
 /** What the bundled catalog (or registry metadata) knows about a package. */
 export interface CatalogHints {
@@ -19,6 +20,15 @@ export interface CatalogHints {
 export interface InstallRequest {
   readonly package?: string | undefined;
   readonly command?: string | undefined;
+  /** A remote server's URL (install-remote.ts). */
+  readonly url?: string | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly transport?: 'streamable-http' | 'sse' | undefined;
+  /** A server of the official MCP Registry by name, and which of its packages or remotes (install-official.ts). */
+  readonly official?: string | undefined;
+  readonly kind?: ServerKind | undefined;
+  /** Set by install-official.ts: env the server cannot run without (the record keeps it). */
+  readonly requiredEnv?: readonly string[] | undefined;
   readonly name?: string | undefined;
   readonly args?: readonly string[] | undefined;
   readonly env?: Readonly<Record<string, string>> | undefined;
@@ -42,6 +52,8 @@ export interface InstallContext {
   /** Each line npm prints while it installs. */
   readonly onNpmLine?: ((line: string) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** A remote server needs the person to sign in at this URL (the tool asks the client to open it, where it can). */
+  readonly signIn?: ((server: string, url: string) => void) | undefined;
   /** PATH used to check that a registered command exists. */
   readonly pathEnv?: string | undefined;
 }

@@ -7,6 +7,7 @@ import { driftOf } from '../proxy/tool-integrity.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
+import { SignInRequired } from '../proxy/oauth-required.js';
 
 export type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
 
@@ -62,15 +63,19 @@ export async function finish(
     try {
       await context.manager.start(record.name);
     } catch (error) {
+      // A remote server that needs a sign-in is installed: it starts once the person signs in.
+      if (error instanceof SignInRequired) return signInResult(record, error, context);
       // The manager's message ends with the stderr tail: it goes last, after what to do.
       const reason = errorMessage(error);
       const log = reason.includes(logFile) ? '' : ` Its log is ${logFile}.`;
-      const what = record.package ? `package "${record.package}"` : 'command';
+      const what = record.remote
+        ? `URL ${record.remote.url} is an MCP server (Streamable HTTP or HTTP+SSE) and its headers are right`
+        : `${record.package ? `package "${record.package}"` : 'command'} is an MCP server speaking stdio and its args and env are right`;
       if (fresh) {
         await discardRecord(context, record.name);
         throw new HubError(
           isHubError(error) ? error.code : 'CHILD_FAILED',
-          `Server "${record.name}" did not start as an MCP server, so it was not installed (no record, no tools); check that the ${what} is an MCP server speaking stdio and its args and env are right, then call registry.install again.${log} ${reason}`,
+          `Server "${record.name}" did not start as an MCP server, so it was not installed (no record, no tools); check that the ${what}, then call registry.install again.${log} ${reason}`,
           { cause: error },
         );
       }
@@ -103,6 +108,22 @@ export async function finish(
     next: nextStep(record.name, tools, missingEnv, start, record.package),
     ...(withheld.length > 0 && { withheld }),
     ...(markers.length > 0 && { toolMarkers: markers }),
+  };
+}
+
+/** Installed, waiting for the person to sign in: the authorization URL and what happens next. */
+function signInResult(record: ServerRecord, error: SignInRequired, context: InstallContext): InstallResult {
+  context.signIn?.(error.server, error.authorizationUrl);
+  return {
+    name: record.name,
+    mode: record.mode,
+    command: formatCommandLine(record.command, record.args),
+    state: 'stopped',
+    tools: [],
+    missingEnv: [],
+    logFile: context.config.paths.serverLog(record.name),
+    authorizationUrl: error.authorizationUrl,
+    next: error.message,
   };
 }
 

@@ -27,6 +27,12 @@ export const InstallResultSchema = z.object({
     .describe(
       'Packages whose install scripts did not run; allow them with allowScripts if the server needs them (native modules)',
     ),
+  authorizationUrl: z
+    .string()
+    .optional()
+    .describe(
+      'A remote server that needs a sign-in: the person opens this URL in a browser; its tools appear once signed in (tools/list_changed)',
+    ),
   warnings: z
     .array(z.string())
     .optional()

@@ -8,6 +8,8 @@ import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { installFromNpmStep } from './install-npm-step.js';
+import { installRemote } from './install-remote.js';
+import { installFromOfficial } from './install-official.js';
 import { rebuildExisting } from './install-scripts-existing.js';
 import { npmInstallLine } from './npm-install.js';
 import { parseNpmSpec, type NpmSpec } from './npm-spec.js';
@@ -46,7 +48,7 @@ function pickTarget(request: InstallRequest, context: InstallContext): Target {
       name,
       spec,
       args: request.args ?? hints?.defaultArgs ?? [],
-      requiredEnv: hints?.requiredEnv ?? [],
+      requiredEnv: hints?.requiredEnv ?? request.requiredEnv ?? [],
       dataEnv: hints?.dataEnv,
       scripts: hints?.scripts,
       ...(request.allowScripts !== undefined && { allowScripts: request.allowScripts }),
@@ -74,7 +76,7 @@ function pickTarget(request: InstallRequest, context: InstallContext): Target {
     name: checkServerName(name, request.name === undefined ? command : undefined),
     command,
     args: request.args ?? [],
-    requiredEnv: [],
+    requiredEnv: request.requiredEnv ?? [],
   };
 }
 
@@ -89,12 +91,27 @@ function sameSource(record: ServerRecord, target: Target): boolean {
 
 /** registry.install: validate → ask → npm install (or register) → record → start → tools. */
 export async function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
-  if ((request.package === undefined) === (request.command === undefined)) {
+  const given = [request.package, request.command, request.url, request.official].filter(
+    field => field !== undefined,
+  ).length;
+  if (given !== 1) {
     throw new HubError(
       'INVALID_INPUT',
-      'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory") or "command" (a server already on this machine, with "args").',
+      'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory"), "command" (a server already on this machine, with "args"), "url" (a remote MCP server, e.g. "https://mcp.example.com/mcp") or "official" (a server of the official MCP Registry by name, as registry.search gives it).',
     );
   }
+  if (request.official !== undefined) return installFromOfficial(request, context, installServer);
+  if (request.kind !== undefined && request.requiredEnv === undefined)
+    throw new HubError(
+      'INVALID_INPUT',
+      'Field "kind" goes with "official" (which of its packages or remotes to install).',
+    );
+  if (request.url !== undefined) return installRemote(request, context);
+  if (request.headers !== undefined || request.transport !== undefined)
+    throw new HubError(
+      'INVALID_INPUT',
+      'Fields "headers" and "transport" are for remote servers: give them with "url" (local servers take "env").',
+    );
   const env = { ...request.env };
   checkEnvKeys(env);
   if (request.allowScripts !== undefined && !ScriptsChoiceSchema.safeParse(request.allowScripts).success)
@@ -138,6 +155,8 @@ export async function installServer(request: InstallRequest, context: InstallCon
     args: [...target.args],
     env,
     mode: 'command',
+    ...(request.kind !== undefined && { kind: request.kind }),
+    ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
   });
   return finish(record, target.requiredEnv, request.start !== false, context, true);
 }

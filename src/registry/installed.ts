@@ -12,6 +12,7 @@ import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
+import { removeOAuthState } from '../store/oauth-store.js';
 import type { NameMode } from '../core/naming.js';
 
 export const ServerSummarySchema = z.object({
@@ -186,11 +187,13 @@ export async function uninstallServer(
     return found;
   });
   if (!record) throw notInstalled(name);
+  // A remote server's sign-in goes with it (a later install under this name signs in again).
+  removeOAuthState(config.paths.authFile(name));
   await manager.reload();
   const folder = config.paths.serverDir(name);
   const dataDir = record.dataDir ?? config.paths.serverDataDir(name);
   let folderRemoved: string | undefined;
-  if (record.mode === 'npm') {
+  if (record.mode === 'npm' || record.kind === 'mcpb') {
     if (!options.purge && record.dataDir === undefined) await keepLegacyData(record, folder, dataDir);
     await rm(folder, { recursive: true, force: true });
     folderRemoved = folder;

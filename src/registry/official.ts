@@ -1,96 +1,77 @@
 import { z } from 'zod';
 import type { Logger } from '../core/logger.js';
+import { HubError } from '../core/errors.js';
+import { argumentsOf, kindOf } from './official-map.js';
+import {
+  OfficialServerSchema,
+  ServerListSchema,
+  type OfficialPackage,
+  type OfficialRemote,
+  type OfficialServer,
+} from './official-schema.js';
 import { getJson, parseAnswer } from './search-http.js';
 import { isNoiseWord } from './search-rank.js';
 import type { Candidate, EnvVar } from './search-schema.js';
+import { deriveServerName } from './server-name.js';
+import { checkRuntime, type ServerKind } from './server-kinds.js';
 
-// The official MCP Registry API v0.1 (server.json schema 2025-09-29). Only the fields hub uses
-// are described; unknown keys pass so a new registry field never breaks search.
-const EnvironmentVariableSchema = z.looseObject({
-  name: z.string(),
-  description: z.string().optional(),
-  isRequired: z.boolean().optional(),
-  isSecret: z.boolean().optional(),
-});
+export { OfficialServerSchema };
 
-const ArgumentSchema = z.looseObject({
-  type: z.string(),
-  name: z.string().optional(),
-  valueHint: z.string().optional(),
-  value: z.string().optional(),
-  default: z.string().optional(),
-  description: z.string().optional(),
-  isRequired: z.boolean().optional(),
-});
+const requiredEnvOf = (inputs: OfficialPackage['environmentVariables']): EnvVar[] =>
+  (inputs ?? [])
+    .filter(input => input.isRequired && input.value === undefined && input.default === undefined)
+    .map(input => ({
+      name: input.name,
+      ...(input.description && { description: input.description }),
+      ...(input.isSecret !== undefined && { secret: input.isSecret }),
+    }));
 
-const PackageSchema = z.looseObject({
-  registryType: z.string(),
-  identifier: z.string(),
-  version: z.string().optional(),
-  transport: z.looseObject({ type: z.string() }).optional(),
-  environmentVariables: z.array(EnvironmentVariableSchema).optional(),
-  packageArguments: z.array(ArgumentSchema).optional(),
-});
+/** A short server name from the registry's (`io.github.example/time-server` → `time`). */
+export const officialServerName = (server: OfficialServer): string =>
+  deriveServerName(server.name.split('/').pop() ?? server.name);
 
-export const OfficialServerSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  version: z.string().optional(),
-  packages: z.array(PackageSchema).optional(),
-});
-
-const ServerListSchema = z.looseObject({
-  servers: z.array(z.unknown()),
-  metadata: z.looseObject({ nextCursor: z.string().nullish(), count: z.number().optional() }).optional(),
-});
-
-type OfficialPackage = z.infer<typeof PackageSchema>;
-type OfficialServer = z.infer<typeof OfficialServerSchema>;
-
-// Fixed arguments are passed as given; required ones without a value are only described.
-function argumentsOf(pkg: OfficialPackage): { args: string[]; hint: string[] } {
-  const args: string[] = [];
-  const hint: string[] = [];
-  for (const argument of pkg.packageArguments ?? []) {
-    const value = argument.value ?? (argument.isRequired ? argument.default : undefined);
-    if (value !== undefined) {
-      if (argument.type === 'named' && argument.name) args.push(argument.name);
-      args.push(value);
-    } else if (argument.isRequired) {
-      hint.push(
-        `${argument.name ?? argument.valueHint ?? 'argument'}${argument.description ? ` (${argument.description})` : ''}`,
-      );
-    }
-  }
-  return { args, hint };
-}
-
-function toCandidates(server: OfficialServer): Candidate[] {
+// One candidate per package and per remote, each with its kind and whether this machine runs it.
+function toCandidates(server: OfficialServer, pathEnv: string | undefined): Candidate[] {
   const title = server.title ?? server.name.split('/').pop() ?? server.name;
-  return (server.packages ?? [])
-    .filter(pkg => pkg.registryType === 'npm' && (pkg.transport === undefined || pkg.transport.type === 'stdio'))
-    .map(pkg => {
-      const requiredEnv: EnvVar[] = (pkg.environmentVariables ?? [])
-        .filter(env => env.isRequired)
-        .map(env => ({
-          name: env.name,
-          ...(env.description && { description: env.description }),
-          ...(env.isSecret !== undefined && { secret: env.isSecret }),
-        }));
-      const { args, hint } = argumentsOf(pkg);
-      const version = pkg.version ?? server.version;
-      return {
+  const base = {
+    source: 'official' as const,
+    title,
+    ...(server.description !== undefined && { description: server.description }),
+  };
+  const name = officialServerName(server);
+  const packages = (server.packages ?? []).flatMap(pkg => {
+    const kind = kindOf(pkg);
+    if (kind === undefined) return [];
+    const { args, hint } = argumentsOf(pkg.packageArguments);
+    const version = pkg.version ?? server.version;
+    const local = pkg.transport === undefined || pkg.transport.type === 'stdio';
+    const runtime = local
+      ? checkRuntime(kind, pathEnv)
+      : { runnable: false, needs: `a launcher for a local ${pkg.transport?.type} server, which hub does not run yet` };
+    return [
+      {
+        ...base,
+        kind,
         package: pkg.identifier,
-        source: 'official' as const,
-        title,
-        ...(server.description !== undefined && { description: server.description }),
         ...(version !== undefined && { version }),
-        requiredEnv,
+        requiredEnv: requiredEnvOf(pkg.environmentVariables),
         ...(args.length > 0 && { args }),
         ...(hint.length > 0 && { argsHint: `required: ${hint.join('; ')}` }),
-      };
-    });
+        ...runtime,
+        install: kind === 'npm' ? { package: pkg.identifier, name } : { official: server.name, kind, name },
+      } satisfies Candidate,
+    ];
+  });
+  const remotes = (server.remotes ?? []).map((remote: OfficialRemote) => ({
+    ...base,
+    kind: 'remote' as ServerKind,
+    package: remote.url,
+    ...(server.version !== undefined && { version: server.version }),
+    requiredEnv: requiredEnvOf(remote.headers),
+    runnable: true,
+    install: { official: server.name, kind: 'remote', name },
+  }));
+  return [...packages, ...remotes];
 }
 
 // The registry matches `search` as a substring of server names, so "postgres database" would
@@ -103,16 +84,15 @@ export function officialSearchTerm(query: string): string {
   return meaningful.reduce((longest, part) => (part.length > longest.length ? part : longest));
 }
 
-/** Latest versions of servers whose name matches the query, as npm candidates (others are skipped). */
-export async function searchOfficial(options: {
+async function listServers(options: {
   baseUrl: string;
-  query: string;
+  search: string;
   limit: number;
   signal: AbortSignal;
   log: Logger;
-}): Promise<Candidate[]> {
+}): Promise<OfficialServer[]> {
   const url = new URL(`${options.baseUrl}/v0.1/servers`);
-  url.searchParams.set('search', officialSearchTerm(options.query));
+  url.searchParams.set('search', options.search);
   url.searchParams.set('version', 'latest');
   url.searchParams.set('limit', String(options.limit));
   const body = parseAnswer(
@@ -121,15 +101,45 @@ export async function searchOfficial(options: {
     'The official MCP Registry',
     url,
   );
-  const candidates: Candidate[] = [];
+  const servers: OfficialServer[] = [];
   body.servers.forEach((item, index) => {
     const entry = z.looseObject({ server: OfficialServerSchema }).safeParse(item);
-    if (entry.success) candidates.push(...toCandidates(entry.data.server));
+    if (entry.success) servers.push(entry.data.server);
     else
       options.log.debug(
         { index, issue: entry.error.issues[0]?.message },
         'official registry: skipped a malformed server entry',
       );
   });
-  return candidates;
+  return servers;
+}
+
+/** Latest versions of servers whose name matches the query: every package and remote, with its kind. */
+export async function searchOfficial(options: {
+  baseUrl: string;
+  query: string;
+  limit: number;
+  signal: AbortSignal;
+  log: Logger;
+  pathEnv?: string | undefined;
+}): Promise<Candidate[]> {
+  const servers = await listServers({ ...options, search: officialSearchTerm(options.query) });
+  return servers.flatMap(server => toCandidates(server, options.pathEnv ?? process.env.PATH));
+}
+
+/** One server's latest entry by its registry name (registry.install { official }). */
+export async function fetchOfficialServer(options: {
+  baseUrl: string;
+  name: string;
+  signal: AbortSignal;
+  log: Logger;
+}): Promise<OfficialServer> {
+  const servers = await listServers({ ...options, search: options.name, limit: 100 });
+  const found = servers.find(server => server.name === options.name);
+  if (!found)
+    throw new HubError(
+      'NOT_FOUND',
+      `Field "official": the official MCP Registry has no server named "${options.name}"; registry.search gives the names it lists.`,
+    );
+  return found;
 }

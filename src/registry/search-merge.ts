@@ -1,6 +1,7 @@
 import { rankScore } from './search-rank.js';
 import { SEARCH_SOURCES, type Candidate, type EnvVar, type SearchResult } from './search-schema.js';
 import { deriveServerName } from './server-name.js';
+import { checkRuntime } from './server-kinds.js';
 
 // Candidates from every source become one result per npm package: fields from the most trusted
 // source that has them (catalog, official, npm), env vars united, every source remembered.
@@ -20,11 +21,22 @@ function mergeOne(group: readonly Candidate[], installed: ReadonlySet<string>): 
   const args = first('args');
   const argsHint = first('argsHint');
   const allowScripts = first('allowScripts');
+  const kind = best.kind ?? 'npm';
+  const runtime = best.kind === undefined ? checkRuntime('npm') : best;
   return {
     name,
     title: first('title') ?? name,
     description: first('description') ?? '',
     package: best.package,
+    kind,
+    runnable: runtime.runnable ?? true,
+    ...(runtime.runtime !== undefined && { runtime: runtime.runtime }),
+    ...(runtime.needs !== undefined && { needs: runtime.needs }),
+    install: {
+      ...(best.install ?? { package: best.package }),
+      name,
+      ...(kind === 'npm' && args !== undefined && { args: [...args] }),
+    },
     ...(version !== undefined && { version }),
     source: best.source,
     sources: [...new Set(ordered.map(candidate => candidate.source))],
@@ -44,7 +56,8 @@ export function mergeCandidates(
 ): SearchResult[] {
   const groups = new Map<string, Candidate[]>();
   for (const candidate of candidates) {
-    const key = candidate.package.toLowerCase();
+    // One result per kind and package: a PyPI package and an npm one may share a name.
+    const key = `${candidate.kind ?? 'npm'}:${candidate.package.toLowerCase()}`;
     groups.set(key, [...(groups.get(key) ?? []), candidate]);
   }
   return [...groups.values()]

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SERVER_KINDS, type ServerKind } from './server-kinds.js';
 
 // The shapes registry.search returns (tool output, CLI --json); types are inferred from them.
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -19,7 +20,22 @@ export const SearchResultSchema = z.object({
   name: z.string().describe('Suggested server name for registry.install (its tools become <name>.<tool>)'),
   title: z.string(),
   description: z.string(),
-  package: z.string().describe('npm package to pass to registry.install'),
+  package: z
+    .string()
+    .describe(
+      'npm package to pass to registry.install; for other kinds what it runs: the PyPI package, container image, bundle URL or remote URL',
+    ),
+  kind: z
+    .enum(SERVER_KINDS)
+    .describe(
+      'npm, pypi (run with uvx or pipx), oci (docker or podman), mcpb (a bundle hub unpacks) or remote (a URL)',
+    ),
+  runnable: z.boolean().describe('True when this machine has what this kind needs'),
+  runtime: z.string().optional().describe('The program that runs it here (uvx, pipx, docker, podman)'),
+  needs: z.string().optional().describe('When not runnable: what to install first, and where to get it'),
+  install: z
+    .record(z.string(), z.unknown())
+    .describe('The registry.install arguments for this result (add env for its requiredEnv)'),
   version: z.string().optional().describe('Latest version a registry reported'),
   source: SearchSourceSchema.describe('The most trusted source that listed it (catalog, then official, then npm)'),
   sources: z.array(SearchSourceSchema).describe('Every source that listed it'),
@@ -60,6 +76,13 @@ export type SearchOutput = z.infer<typeof SearchOutputSchema>;
 /** One source's answer before merging: the result fields it knows, in its own order. */
 export interface Candidate {
   readonly package: string;
+  /** Absent: an npm package (the catalog and npm search list only those). */
+  readonly kind?: ServerKind;
+  readonly runnable?: boolean;
+  readonly runtime?: string;
+  readonly needs?: string;
+  /** registry.install arguments, when not { package, name }. */
+  readonly install?: Readonly<Record<string, unknown>>;
   readonly source: SearchSource;
   readonly name?: string;
   readonly title?: string;

@@ -142,6 +142,12 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
   dataDir: isString,
   requiredEnv: isStringArray,
   allowScripts: value => isBoolean(value) || isStringArray(value),
+  kind: value => value === 'npm' || value === 'remote' || value === 'pypi' || value === 'oci' || value === 'mcpb',
+  remote: value =>
+    isObject(value) &&
+    isString(value.url) &&
+    (value.headers === undefined || isStringRecord(value.headers)) &&
+    (value.transport === undefined || value.transport === 'streamable-http' || value.transport === 'sse'),
   settings: value => hasOnly(value, COLD_SETTINGS_FIELDS, []),
   fingerprints: isStringRecord,
 };

@@ -34,6 +34,12 @@ export const ProcessRecordSchema = z.object({
   startingBy: z.object({ pid: z.number().int(), startTicks: z.number() }).optional(),
   /** When a live keeper with no (or an ended) record was found and recorded again. */
   recoveredAt: z.string().optional(),
+  /** Run in a pseudo-terminal of this size (start_process tty: true; resize changes it). */
+  tty: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
+  /** The keeper's restart policy: on-failure or always, at most max restarts in a row. */
+  restart: z.object({ policy: z.enum(['no', 'on-failure', 'always']), max: z.number().int() }).optional(),
+  /** Runs after the first (the keeper's and restart_process's). */
+  restarts: z.number().int().optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 
@@ -90,6 +96,18 @@ export const ServerRecordSchema = z.object({
   requiredEnv: z.array(z.string()).optional(),
   /** registry.install allowScripts: install scripts allowed for every package (true) or the named ones; reused by upgrades. */
   allowScripts: z.union([z.boolean(), z.array(z.string())]).optional(),
+  /** What kind of server the record runs (absent: a local stdio server, as before kinds existed). */
+  kind: z.enum(['npm', 'remote', 'pypi', 'oci', 'mcpb']).optional(),
+  /** A remote server (kind "remote"): where it listens; its command is the same URL, for display. */
+  remote: z
+    .object({
+      url: z.string(),
+      /** Sent with every request; secrets like env (never shown); `${VAR}` reads env or hub's environment. */
+      headers: z.record(z.string(), z.string()).optional(),
+      /** Absent: Streamable HTTP, falling back to HTTP+SSE on a 4xx (the spec's backwards compatibility). */
+      transport: z.enum(['streamable-http', 'sse']).optional(),
+    })
+    .optional(),
   settings: ServerSettingsSchema.optional(),
   /** Tool name → sha256 of the approved definition (proxy/tool-integrity.ts); taken when first listed, changed only by approval. */
   fingerprints: z.record(z.string(), z.string()).optional(),

@@ -13,6 +13,7 @@ import {
   WAIT_MAX_MS,
 } from '../process/inputs.js';
 import { ProcessViewSchema } from '../process/view.js';
+import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/pty.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 export const StartInputSchema = z.strictObject({
@@ -49,6 +50,14 @@ export const StartInputSchema = z.strictObject({
     })
     .optional()
     .describe('Return once it is ready (port or pattern), exited, or timed out'),
+  tty: z.boolean().default(false).describe('Run in a terminal (prompts, REPLs, full-screen programs)'),
+  cols: z.number().int().min(10).max(500).default(DEFAULT_COLS).describe('With tty'),
+  rows: z.number().int().min(3).max(200).default(DEFAULT_ROWS).describe('With tty'),
+  restart: z
+    .enum(['no', 'on-failure', 'always'])
+    .default('no')
+    .describe('Rerun when it ends (even with no hub running); backoff 1 s doubling to 60 s'),
+  max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before it is failed'),
 });
 
 export const StartOutputSchema = z.object({

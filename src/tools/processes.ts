@@ -5,6 +5,7 @@ import { toProcessView } from '../process/view.js';
 import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 import { logLink } from './hub-uris.js';
 import { processListResult } from './process-list.js';
+import { createInteractiveTools } from './interactive-tools.js';
 import {
   StartInputSchema,
   StartOutputSchema,
@@ -85,6 +86,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
           name: input.name,
           tags: input.tags,
           ports,
+          tty: input.tty ? { cols: input.cols, rows: input.rows } : undefined,
+          restart: { policy: input.restart, max: input.max_restarts },
         },
         wait,
         call.signal,
@@ -212,7 +215,14 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
   });
 
   return {
-    tools: [startProcess, listProcesses, getProcessLogs, killProcess, getFreePort],
+    tools: [
+      startProcess,
+      listProcesses,
+      getProcessLogs,
+      killProcess,
+      getFreePort,
+      ...createInteractiveTools(deps, managerOf),
+    ],
     // The same manager serves hub's own resources (tools/hub-resources.ts).
     manager: managerOf,
     close: async () => (manager ? (await manager).close() : undefined),

@@ -17,6 +17,28 @@ export const InstallInputSchema = z.strictObject({
     .string()
     .optional()
     .describe('Instead of package: a program on PATH or an absolute path, run with args; nothing is installed'),
+  url: z
+    .string()
+    .optional()
+    .describe("Instead of package: a remote server's URL (Streamable HTTP or HTTP+SSE); a sign-in gives a URL to open"),
+  official: z
+    .string()
+    .optional()
+    .describe('Instead of package: an official MCP Registry name from registry.search (e.g. "io.github.x/weather")'),
+  kind: z
+    .enum(['npm', 'pypi', 'oci', 'mcpb', 'remote'])
+    .optional()
+    .describe('With official: which package or remote (default: the first this machine can run)'),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'With url: HTTP headers, e.g. {"Authorization": "Bearer ${TOKEN}"} (${VAR} reads env); secrets, never shown',
+    ),
+  transport: z
+    .enum(['streamable-http', 'sse'])
+    .optional()
+    .describe('With url: default Streamable HTTP, falling back to HTTP+SSE'),
   name: z
     .string()
     .optional()

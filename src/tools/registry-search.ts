@@ -35,9 +35,9 @@ const SearchToolOutputSchema = SearchOutputSchema.extend({ next: z.string().desc
 
 export function nextAfterSearch(output: SearchOutput): string {
   if (output.results.length === 0) return 'No MCP servers found; try another word or registry.search with fewer words.';
-  const first = output.results.find(result => !result.installed);
-  const example = first ? ` (e.g. registry.install { package: "${first.package}", name: "${first.name}" })` : '';
-  return `Install one with registry.install { package, name } from a result, with env for its requiredEnv${example}; a result marked installed is ready: registry.list { server } shows its tools.`;
+  const first = output.results.find(result => !result.installed && result.runnable);
+  const example = first ? ` (e.g. registry.install ${JSON.stringify(first.install)})` : '';
+  return `Install one with registry.install and the result's "install" arguments, with env for its requiredEnv${example}; a result that is not runnable says what it needs first; a result marked installed is ready: registry.list { server } shows its tools.`;
 }
 
 /** The short text for clients that show only text: one line per result with how to install it. */
@@ -51,8 +51,13 @@ export function renderSearch(output: SearchOutput): string {
     const args = result.args ? `, args: ${JSON.stringify(result.args)}` : '';
     const hint = result.installed
       ? 'installed'
-      : `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}${argsHint}`;
-    return `- ${result.name}: ${result.title} (${result.package}${result.version ? `@${result.version}` : ''}) [${result.sources.join(', ')}] ${result.description} — ${hint}`;
+      : !result.runnable
+        ? `needs ${result.needs ?? 'a runtime this machine lacks'}`
+        : result.kind === 'npm'
+          ? `install: registry.install { package: "${result.package}", name: "${result.name}"${args} }${env}${argsHint}`
+          : `install: registry.install ${JSON.stringify(result.install)}${env}${argsHint}`;
+    const kind = result.kind === 'npm' ? '' : `${result.kind}${result.runtime ? ` via ${result.runtime}` : ''}: `;
+    return `- ${result.name}: ${result.title} (${kind}${result.package}${result.version ? `@${result.version}` : ''}) [${result.sources.join(', ')}] ${result.description} — ${hint}`;
   });
   const failed = output.sources
     .filter(source => !source.ok)
@@ -73,7 +78,7 @@ export function createSearchTool(deps: ToolDeps): HubTool {
     title: 'Search the MCP registry',
     description:
       'Search MCP servers to install (bundled catalog, official MCP Registry, npm; merged and ranked). ' +
-      'Results give the package, a server name, required env vars and args for registry.install; a source that fails is reported in sources[]. Read-only.',
+      'Results give the kind (npm, pypi, oci, mcpb, remote), whether this machine can run it, a server name, required env vars and the registry.install arguments; a source that fails is reported in sources[]. Read-only.',
     input: SearchInputSchema,
     output: SearchToolOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

@@ -4,6 +4,7 @@ import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
 import { readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
+import { urlSignInPrompt } from '../registry/sign-in-prompt.js';
 import {
   describeServer,
   exposedSpelling,
@@ -96,6 +97,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
         lookup: catalogHints,
         signal: call.signal,
         pathEnv: process.env.PATH,
+        signIn: urlSignInPrompt(server),
         ...progressReporter(call),
       }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
       const status = result.background

@@ -41,12 +41,17 @@ async function markStarted(machine: Machine, names: readonly string[]): Promise<
 const backupsIn = async (folder: string) => (await readdir(folder)).filter(name => name.includes('.bak-'));
 
 describe('hub import', () => {
-  test('registers stdio servers in command mode with command, args, env and cwd kept, names normalised', async () => {
+  test('registers stdio servers in command mode with command, args, env and cwd kept, names normalised; URL servers as remote', async () => {
     const machine = await makeMachine();
     await machine.place('cursor-mcp.json', cursorFile(machine));
     expect(await runImport(['cursor', '--no-start'], machine.deps())).toBe(0);
     const servers = await hubServers(machine);
-    expect(Object.keys(servers).sort()).toEqual(['git', 'github', 'my-notes']);
+    expect(Object.keys(servers).sort()).toEqual(['git', 'github', 'linear', 'my-notes']);
+    expect(servers.linear).toMatchObject({
+      kind: 'remote',
+      command: 'https://mcp.linear.app/sse',
+      remote: { url: 'https://mcp.linear.app/sse' },
+    });
     expect(servers.github).toMatchObject({
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-github'],
@@ -62,7 +67,7 @@ describe('hub import', () => {
       Object.values(servers)
         .map(server => server.order)
         .sort(),
-    ).toEqual([1, 2, 3]);
+    ).toEqual([1, 2, 3, 4]);
   });
 
   test('never prints env values (text or --json), masks secret-looking args, and lists env keys', async () => {
@@ -77,7 +82,7 @@ describe('hub import', () => {
     }
   });
 
-  test('skips remote, disabled and hub entries with a reason, and keeps them in the client', async () => {
+  test('skips disabled and hub entries with a reason, and keeps them in the client', async () => {
     const machine = await makeMachine();
     await machine.place('cursor-mcp.json', cursorFile(machine));
     const data = await readJson(cursorFile(machine));
@@ -85,9 +90,8 @@ describe('hub import', () => {
     await import('node:fs/promises').then(fs => fs.writeFile(cursorFile(machine), JSON.stringify(data, null, 2)));
     await runImport(['cursor', '--no-start', '--json'], machine.deps());
     const result = JSON.parse(machine.output()) as { skipped: { key: string; reason: string }[] };
-    expect(result.skipped.map(item => item.key).sort()).toEqual(['hub', 'linear', 'old-thing']);
-    expect(result.skipped.find(item => item.key === 'linear')!.reason).toMatch(/remote/);
-    expect(Object.keys(await hubServers(machine))).not.toContain('linear');
+    expect(result.skipped.map(item => item.key).sort()).toEqual(['hub', 'old-thing']);
+    expect(result.skipped.find(item => item.key === 'old-thing')!.reason).toMatch(/disabled/);
   });
 
   test('a name hub already has is skipped with a note, and the store record is not touched', async () => {
@@ -99,7 +103,10 @@ describe('hub import', () => {
       'brave-search': 'github',
     });
     await runImport(['windsurf', '--no-start'], machine.deps());
-    expect(await hubServers(machine)).toEqual(first);
+    // Its URL server (zapier) is new; github stays as it was.
+    const after = await hubServers(machine);
+    expect(after.github).toEqual(first.github);
+    expect(Object.keys(after).sort()).toEqual([...Object.keys(first), 'zapier'].sort());
     expect(machine.output()).toMatch(/= github +already in hub with a different command/);
     await runImport(['cursor', '--no-start'], machine.deps());
     expect(machine.output()).toMatch(/= github +already in hub \(same command\)/);
@@ -113,7 +120,8 @@ describe('hub import', () => {
       mcpServers: {
         first: echo,
         second: { ...echo, env: { WHICH: 'second' } },
-        linear: { url: 'https://mcp.linear.app/sse' },
+        // Nothing listens there: it does not connect, so it stays in the client.
+        linear: { url: 'http://127.0.0.1:9/sse' },
       },
       someOtherKey: { keep: true },
     };
@@ -133,7 +141,7 @@ describe('hub import', () => {
     const backups = await backupsIn(join(machine.home, '.cursor'));
     expect(backups).toHaveLength(1);
     expect(await readFile(join(machine.home, '.cursor', backups[0]!), 'utf8')).toBe(original);
-    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['first', 'second']);
+    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['first', 'linear', 'second']);
   });
 
   // Issue 10.12: the README promises that only servers that started under hub leave the client.
@@ -144,7 +152,9 @@ describe('hub import', () => {
     expect(await runImport(['cursor', '--no-start', '--remove', '--yes'], machine.deps())).toBe(0);
     expect(await readFile(file, 'utf8')).toBe(original);
     expect(await backupsIn(join(machine.home, '.cursor'))).toEqual([]);
-    expect(machine.output()).toMatch(/Kept first, second in Cursor's config: they have not started under hub yet/);
+    expect(machine.output()).toMatch(
+      /Kept first, second, linear in Cursor's config: they have not started under hub yet/,
+    );
 
     expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
     expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['linear']);
@@ -209,7 +219,7 @@ describe('hub import', () => {
     await runImport(['claude-code', '--no-start'], machine.deps());
     await markStarted(machine, ['memory', 'playwright', 'postgres']);
     await runImport(['claude-code', '--no-start', '--remove', '--yes'], machine.deps());
-    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres']);
+    expect(Object.keys(await hubServers(machine)).sort()).toEqual(['memory', 'playwright', 'postgres', 'sentry']);
     expect(machine.output()).not.toContain('hunter2');
     expect(machine.output()).not.toContain('secret-memory');
     const data = (await readJson(user)) as {
@@ -224,14 +234,22 @@ describe('hub import', () => {
     expect(await backupsIn(machine.home)).toHaveLength(1);
   });
 
-  test('vscode and gemini: "servers" and "mcpServers" keys, remote (type http / httpUrl) skipped', async () => {
+  test('vscode and gemini: "servers" and "mcpServers" keys, remote (type http / httpUrl) imported', async () => {
     const machine = await makeMachine();
     await machine.place('vscode-mcp.json', join(machine.project, '.vscode', 'mcp.json'));
     await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
     await runImport(['vscode', '--no-start'], machine.deps());
     await runImport(['gemini', '--no-start'], machine.deps());
     const servers = await hubServers(machine);
-    expect(Object.keys(servers).sort()).toEqual(['git', 'perplexity']);
+    expect(Object.keys(servers).sort()).toEqual(['git', 'github', 'github-remote', 'perplexity']);
+    expect(servers['github-remote']).toMatchObject({
+      remote: { url: 'https://api.githubcopilot.com/mcp/', transport: 'streamable-http' },
+    });
+    // Gemini's httpUrl server, with its header kept as a secret (never printed).
+    expect(servers.github).toMatchObject({
+      remote: { url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer SECRET' } },
+    });
+    expect(machine.output()).not.toContain('Bearer SECRET');
     expect(servers.perplexity!.env).toEqual({ PERPLEXITY_API_KEY: '${input:perplexity-key}' });
     expect(machine.output()).toMatch(/perplexity: env PERPLEXITY_API_KEY holds a VS Code variable/);
   });
@@ -247,7 +265,7 @@ describe('hub import', () => {
     await machine.place('gemini-settings.json', join(machine.home, '.gemini', 'settings.json'));
     expect(await runImport(['gemini', '--no-start'], machine.deps())).toBe(0);
     expect(machine.output()).toContain(`${join(machine.project, '.gemini', 'settings.json')} is not valid JSON`);
-    expect(Object.keys(await hubServers(machine))).toEqual(['git']);
+    expect(Object.keys(await hubServers(machine))).toEqual(['git', 'github']);
   });
 
   test('starts each imported server once so its tools are cached; one that does not start stays in the client', async () => {

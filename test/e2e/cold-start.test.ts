@@ -81,8 +81,8 @@ describe('cold-start lane', () => {
       expect(init).toEqual(reference.init);
       expect(list).toEqual(reference.list);
       const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
-      // hub's own 11 tools (registry.configure included), then the proxied ones.
-      expect(names).toHaveLength(11 + echoTools.length + longTools.length + 1);
+      // hub's 14 own tools (registry.configure included) beside the installed ones.
+      expect(names).toHaveLength(14 + echoTools.length + longTools.length + 1);
       expect(names).toContain(echo);
       // The instructions name tools in the same spelling.
       expect(JSON.stringify((init.result as Json).instructions)).toContain(

@@ -81,7 +81,7 @@ describe('registry.install refusals', () => {
         /^INVALID_INPUT: Field "name"/,
       );
       expect(textOf(await hub.call('registry.install', {}))).toMatch(
-        /^INVALID_INPUT: Give exactly one of "package" .* or "command"/,
+        /^INVALID_INPUT: Give exactly one of "package" .*"command".*"url".*"official"/,
       );
       expect(textOf(await hub.call('registry.install', { package: 'a', command: 'node' }))).toMatch(/exactly one/);
       expect(textOf(await hub.call('registry.install', { command: 'no-such-program-xyz', name: 'x' }))).toMatch(

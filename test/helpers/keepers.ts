@@ -28,13 +28,40 @@ export function liveKeepersOf(home: string): LiveKeeper[] {
   return found;
 }
 
-/** SIGKILL the groups of every keeper of home (cleanup for processes no record may know). */
+// Every live process under pid, by parent pid (a tty process's command runs in the terminal's own
+// session and group, under the keeper's `script`).
+function descendantsOf(pid: number): number[] {
+  const byParent = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      byParent.set(ppid, [...(byParent.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift())
+    for (const child of byParent.get(next) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  return found;
+}
+
+/** SIGKILL the groups of every keeper of home, and what runs under them (cleanup for processes no record may know). */
 export function reapKeepers(home: string): void {
   for (const keeper of liveKeepersOf(home)) {
-    try {
-      process.kill(-keeper.pid, 'SIGKILL');
-    } catch {
-      // already gone
+    const under = descendantsOf(keeper.pid);
+    for (const target of [-keeper.pid, ...under]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
   }
 }

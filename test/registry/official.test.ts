@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('official registry client', () => {
-  test('reads npm packages with required env and fixed args; skips remotes, pypi and broken entries', async () => {
+  test('reads every package and remote with its kind, npm ones with required env and fixed args; skips broken entries', async () => {
     registry = await startRegistryServer();
     const candidates = await searchOfficial({
       baseUrl: registry.registryUrl,
@@ -20,11 +20,16 @@ describe('official registry client', () => {
       signal: AbortSignal.timeout(4_000),
       log: silentLogger,
     });
-    expect(candidates.map(candidate => candidate.package)).toEqual([
-      '@modelcontextprotocol/server-memory',
-      '@example/weather-mcp',
-      'notes-memory-mcp',
+    expect(candidates.map(candidate => [candidate.kind, candidate.package])).toEqual([
+      ['npm', '@modelcontextprotocol/server-memory'],
+      ['npm', '@example/weather-mcp'],
+      ['npm', 'notes-memory-mcp'],
+      ['remote', 'https://memory.example.com/mcp'],
+      ['pypi', 'memory-py-mcp'],
     ]);
+    // Each kind says how registry.install takes it: npm by package, the others by registry name.
+    expect(candidates[0]?.install).toEqual({ package: '@modelcontextprotocol/server-memory', name: 'memory' });
+    expect(candidates[4]?.install).toMatchObject({ official: 'io.github.example/memory-py', kind: 'pypi' });
     expect(candidates[0]).toMatchObject({ source: 'official', title: 'Memory', version: '2026.8.31', requiredEnv: [] });
     expect(candidates[2]).toMatchObject({ title: 'notes-memory', version: '0.3.0' });
     expect(candidates[1]?.requiredEnv).toEqual([

@@ -69,8 +69,15 @@ describe('registry search', () => {
       args: ['--units', 'metric'],
       argsHint: 'required: city (Home city)',
     });
-    // Remote-only and pypi entries cannot be installed from npm, so they are not offered.
-    expect(packages(output)).not.toContain('memory-py-mcp');
+    // Remote and pypi entries are offered with their kind and how to install them.
+    expect(output.results.find(result => result.package === 'memory-py-mcp')).toMatchObject({
+      kind: 'pypi',
+      install: { official: 'io.github.example/memory-py', kind: 'pypi' },
+    });
+    expect(output.results.find(result => result.package === 'https://memory.example.com/mcp')).toMatchObject({
+      kind: 'remote',
+      runnable: true,
+    });
     expect(output.results.every(result => result.package.length > 0)).toBe(true);
   });
 

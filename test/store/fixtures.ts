@@ -168,6 +168,28 @@ export const STORE_FIXTURES: readonly StoreFixture[] = [
     coldAnswers: true,
   },
   {
+    name: 'servers of every kind, a remote one with headers and a transport',
+    db: db({
+      docs: server('docs', {
+        kind: 'remote',
+        command: 'https://mcp.example.com/mcp',
+        args: [],
+        remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' }, transport: 'sse' },
+        tools: [tool('search')],
+      }),
+      py: server('py', { order: 2, kind: 'pypi', command: 'uvx', args: ['mcp-server-time'] }),
+      box: server('box', { order: 3, kind: 'oci', command: 'docker', remote: undefined }),
+    }),
+    coldAnswers: true,
+  },
+  {
+    name: 'a remote record without a url, and a kind hub does not know',
+    db: db({
+      a: server('a', { kind: 'remote', remote: { headers: {} }, tools: [tool('x')] }),
+      b: server('b', { order: 2, kind: 'nuget', tools: [tool('y')] }),
+    }),
+  },
+  {
     name: 'toolsUpdatedAt set but tools/<name>.json gone: the inline list',
     db: db({ memory: cached('memory', { tools: [tool('old')] }) }),
     coldAnswers: true,

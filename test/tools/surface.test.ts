@@ -18,6 +18,9 @@ const HUB_TOOLS = [
   'get_process_logs',
   'kill_process',
   'get_free_port',
+  'send_input',
+  'get_process_screen',
+  'restart_process',
 ];
 const underscore = (name: string) => name.replaceAll('.', '_');
 

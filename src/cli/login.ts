@@ -1,0 +1,76 @@
+// hub login <server> / hub logout <server>: the OAuth sign-in of a remote server from a terminal.
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { HubError } from '../core/errors.js';
+import { SignIn, SIGN_IN_TIMEOUT_MS } from '../proxy/oauth-signin.js';
+import { removeOAuthState } from '../store/oauth-store.js';
+import { openContext } from '../store/open-context.js';
+import type { ServerRecord } from '../store/schema.js';
+import { parseCommandArgs } from './args.js';
+import { CLI_LOG, type CliCommand } from './command.js';
+import { EXIT_OK, EXIT_USAGE } from './errors.js';
+import { usageOf, type CommandName } from './usage.js';
+
+async function remoteRecord(command: CommandName, argv: readonly string[]) {
+  const { positionals } = parseCommandArgs(command, argv, {});
+  if (positionals.length !== 1) return undefined;
+  const name = positionals[0]!;
+  const { config, store } = openContext({ log: CLI_LOG });
+  const record: ServerRecord | undefined = (await store.read()).servers[name];
+  if (!record) throw new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub servers to see them.`);
+  if (!record.remote)
+    throw new HubError(
+      'INVALID_INPUT',
+      `Server "${name}" is not a remote server: only remote (URL) servers sign in; local servers take their keys in env.`,
+    );
+  return { name, record, remote: record.remote, file: config.paths.authFile(name) };
+}
+
+/** hub login <server>: sign in now (refresh when a refresh token works), waiting for the browser. */
+export const login: CliCommand = async (argv, io) => {
+  const found = await remoteRecord('login', argv);
+  if (!found) {
+    io.err(`hub login: give the name of one installed remote server.\n${usageOf('login')}\n`);
+    return EXIT_USAGE;
+  }
+  const { name, remote, file } = found;
+  if (Object.keys(remote.headers ?? {}).some(header => header.toLowerCase() === 'authorization'))
+    throw new HubError(
+      'INVALID_INPUT',
+      `Server "${name}" sends its own Authorization header (registry.install headers), so it does not sign in with OAuth.`,
+    );
+  const signIn = await SignIn.for(file, remote.url, name);
+  if ((await auth(signIn.provider, { serverUrl: remote.url })) === 'AUTHORIZED') {
+    io.out(`Signed in to ${name} (its stored sign-in was refreshed).\n`);
+    return EXIT_OK;
+  }
+  await signIn.ready();
+  const pending = signIn.required();
+  if (!pending) throw new HubError('INTERNAL', `The sign-in to ${name} did not start; try again.`);
+  io.out(
+    `Open this URL in a browser to sign in to ${name}:\n\n  ${pending.authorizationUrl}\n\nWaiting up to ${SIGN_IN_TIMEOUT_MS / 60_000} minutes...\n`,
+  );
+  // The loopback listener does not hold the process; this does, until the sign-in ends.
+  const hold = setInterval(() => undefined, 60_000);
+  try {
+    await pending.signedIn;
+  } finally {
+    clearInterval(hold);
+  }
+  io.out(`Signed in to ${name}. Running hubs start it on its next call (or at once, if they were waiting).\n`);
+  return EXIT_OK;
+};
+
+/** hub logout <server>: forget its tokens and client registration (HUB_HOME/auth/<server>.json). */
+export const logout: CliCommand = async (argv, io) => {
+  const found = await remoteRecord('logout', argv);
+  if (!found) {
+    io.err(`hub logout: give the name of one installed remote server.\n${usageOf('logout')}\n`);
+    return EXIT_USAGE;
+  }
+  io.out(
+    removeOAuthState(found.file)
+      ? `Signed out of ${found.name}: its tokens and client registration are removed (${found.file}).\n`
+      : `${found.name} was not signed in; nothing to remove.\n`,
+  );
+  return EXIT_OK;
+};

@@ -1,0 +1,130 @@
+// Restarts: the keeper's policy (backoff, crash loop → failed) and restart_process, on a live
+// keeper and on an ended record, with the log continued after a marker line.
+import { readFileSync } from 'node:fs';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
+import { hubPaths } from '../../src/core/paths.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { createProcessManager } from '../../src/process/manager.js';
+import { compileLinePattern } from '../../src/process/line-match.js';
+import { openStore } from '../../src/store/store.js';
+import { makeHubHome } from '../helpers/home.js';
+import { groupMembers } from '../helpers/processes.js';
+
+const never = new AbortController().signal;
+
+async function managerIn(home: string) {
+  const paths = hubPaths(home);
+  const manager = createProcessManager({
+    paths,
+    store: openStore(paths),
+    log: silentLogger,
+    maxRunning: 64,
+    logCapBytes: 50 * 1024 * 1024,
+    logReadBytes: 200 * 1024,
+    baseCwd: home,
+  });
+  onTestFinished(async () => {
+    for (const record of await manager.list({ status: 'running' }))
+      await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
+    manager.close();
+  });
+  return manager;
+}
+
+const markers = (logFile: string): string[] =>
+  readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter(line => line.startsWith('[hub: restart'));
+
+describe('restart policies (done by the keeper)', () => {
+  test('on-failure brings a crashing process back with backoff, then marks it failed', async () => {
+    const manager = await managerIn(await makeHubHome());
+    const started = Date.now();
+    const { record } = await manager.start(
+      { command: 'echo run $(date +%s%3N); exit 3', restart: { policy: 'on-failure', max: 2 } },
+      undefined,
+      never,
+    );
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('failed'), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    const ended = await manager.get(record.id);
+    expect(ended).toMatchObject({ exitCode: 3, restarts: 2 });
+    expect(ended.error).toMatch(/crash loop: exit code 3 after 2 restarts in a row/);
+    expect(markers(record.logFile)).toEqual([
+      '[hub: restart 1 (on-failure) after exit code 3]',
+      '[hub: restart 2 (on-failure) after exit code 3]',
+    ]);
+    // Backoff 1 s, then 2 s: the runs are spaced by the keeper, not by hub.
+    const runs = readFileSync(record.logFile, 'utf8')
+      .split('\n')
+      .filter(line => line.startsWith('run '))
+      .map(line => Number(line.slice(4)));
+    expect(runs).toHaveLength(3);
+    expect(runs[1]! - runs[0]!).toBeGreaterThanOrEqual(900);
+    expect(runs[2]! - runs[1]!).toBeGreaterThanOrEqual(1_900);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+  });
+
+  test('on-failure does not restart a clean exit; kill_process stops a restarting process for good', async () => {
+    const manager = await managerIn(await makeHubHome());
+    const clean = await manager.start(
+      { command: 'exit 0', restart: { policy: 'on-failure', max: 5 } },
+      { timeoutMs: 5_000 },
+      never,
+    );
+    expect(await manager.get(clean.record.id)).toMatchObject({ status: 'exited', exitCode: 0 });
+    const looping = await manager.start(
+      { command: 'sleep 0.2; exit 1', restart: { policy: 'always', max: 100 } },
+      undefined,
+      never,
+    );
+    await vi.waitFor(async () => expect((await manager.get(looping.record.id)).restarts).toBeGreaterThanOrEqual(1), {
+      timeout: 10_000,
+    });
+    const killed = await manager.kill({
+      reference: looping.record.id,
+      signal: 'SIGTERM',
+      graceMs: 2_000,
+      remove: false,
+    });
+    expect(killed.record.status).toBe('killed');
+    expect(groupMembers(looping.record.pid)).toEqual([]);
+  });
+});
+
+describe('restart_process', () => {
+  test('a running process is rerun by its keeper: same record and pid, new command, log continued', async () => {
+    const manager = await managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: "trap 'echo bye; exit 0' TERM; echo hello $$; while :; do sleep 0.1; done", name: 'web' },
+      { pattern: compileLinePattern('^hello', 'p'), timeoutMs: 5_000 },
+      never,
+    );
+    const outcome = await manager.restart('web', 5_000);
+    expect(outcome.via).toBe('keeper');
+    expect(outcome.record).toMatchObject({ id: record.id, pid: record.pid, status: 'running', restarts: 1 });
+    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/^hello/gm)).toHaveLength(2));
+    const log = readFileSync(record.logFile, 'utf8');
+    expect(log).toMatch(/bye\n\[hub: restart 1 \(requested\) after exit code 0\]\nhello/);
+  });
+
+  test('an ended process is respawned under the same record with its env', async () => {
+    const manager = await managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: 'echo "secret=$SECRET"; exit 4', env: { SECRET: 's3' }, name: 'job' },
+      { timeoutMs: 5_000 },
+      never,
+    );
+    expect(await manager.get(record.id)).toMatchObject({ status: 'exited', exitCode: 4 });
+    const outcome = await manager.restart(record.id, 1_000);
+    expect(outcome.via).toBe('respawned');
+    expect(outcome.record).toMatchObject({ id: record.id, name: 'job', restarts: 1 });
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'));
+    expect(readFileSync(record.logFile, 'utf8')).toBe(
+      'secret=s3\n[hub: restart 1 (requested) after exit code 4]\nsecret=s3\n',
+    );
+    expect((await manager.list()).find(view => view.id === record.id)).toMatchObject({ restarts: 1, exitCode: 4 });
+  });
+});
