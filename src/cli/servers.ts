@@ -51,10 +51,15 @@ export async function withManager<T>(
 }
 
 export const servers: CliCommand = async (argv, io) => {
+  const settings = await (await import('./servers-settings.js')).serversSettings(argv, io);
+  if (settings !== undefined) return settings;
   const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
   const list = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;
-    return (await manager.status()).map(view => sharedView(toSummary(view), records[view.name], context.config.paths));
+    return (await manager.status()).map(view => ({
+      ...sharedView(toSummary(view), records[view.name], context.config.paths),
+      ...(records[view.name]?.settings?.enabled === false && { disabled: true }),
+    }));
   });
   if (values.json) {
     io.out(`${JSON.stringify(list, null, 2)}\n`);
@@ -69,7 +74,7 @@ export const servers: CliCommand = async (argv, io) => {
     ...list.map(s => [
       s.name,
       s.package ? `${s.package}@${s.version ?? '?'}` : `(command)`,
-      s.missingEnv.length > 0 && s.state === 'stopped' ? 'needs env' : s.state,
+      s.disabled ? 'disabled' : s.missingEnv.length > 0 && s.state === 'stopped' ? 'needs env' : s.state,
       String(s.tools.length),
       String(s.calls),
       String(s.errors),

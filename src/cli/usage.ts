@@ -21,7 +21,11 @@ export const COMMANDS = {
     usage: 'hub attach <id>',
     summary: 'watch a process live and type into it; Ctrl-] detaches (the process runs on)',
   },
-  servers: { usage: 'hub servers [--json]', summary: 'list installed MCP servers, their state and calls' },
+  servers: {
+    usage:
+      'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
+    summary: 'list installed MCP servers; enable, disable or configure one; approve its changed tools',
+  },
   search: {
     usage: 'hub search <query> [--limit N] [--source catalog|official|npm]... [--json]',
     summary: 'find MCP servers',

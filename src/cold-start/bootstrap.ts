@@ -11,9 +11,17 @@ import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
 import { claimOf, discoverResult, modernResult } from '../wire/era.js';
 import { clientTakesTasks, toolsForClient } from '../proxy/task-listing.js';
-import { leanExposure, leanHasProcesses, leanHome, leanServers, leanToolNames } from '../store/cold-read.js';
+import {
+  leanExposure,
+  leanHasProcesses,
+  leanHome,
+  leanIntegrity,
+  leanServers,
+  leanToolNames,
+} from '../store/cold-read.js';
 import { listsEveryTool } from '../proxy/exposure.js';
 import { findProjectFile } from '../proxy/project-lookup.js';
+import { isDisabled } from '../proxy/tool-filter.js';
 
 /**
  * The cold-start lane. Loading the SDK and zod costs a fresh node ~250 ms of CPU, and a client
@@ -113,8 +121,10 @@ export function startFastStart(options: {
   const toolsList = (mode: NameMode): Json[] | undefined => {
     const home = leanHome(env);
     const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
-    if (!servers) return undefined;
-    const routes = buildRoutes(servers as unknown as ServerWithTools[]);
+    // Per-server settings and tool integrity apply here as in the full hub (proxy/tool-filter.ts).
+    const integrity = home === undefined ? undefined : leanIntegrity(home);
+    if (!servers || !integrity) return undefined;
+    const routes = buildRoutes(servers as unknown as ServerWithTools[], { integrity });
     // Only a session that lists every proxied tool is answered here (proxy/exposure.ts decides);
     // a project file, search mode or a capped client's choice is the full hub's.
     const exposure = leanExposure(env, home as string);
@@ -130,7 +140,9 @@ export function startFastStart(options: {
   const surfaceList = (method: string, params: unknown, mode: NameMode): Json | undefined => {
     const kind = SURFACE_METHODS[method];
     const home = leanHome(env);
-    const servers = home === undefined ? undefined : leanServers(home, listing.storeVersion);
+    // A disabled server lists nothing (proxy/tool-filter.ts), as in the full hub.
+    const servers =
+      home === undefined ? undefined : leanServers(home, listing.storeVersion)?.filter(s => !isDisabled(s));
     if (!kind || !servers || (params !== undefined && !isObject(params))) return undefined;
     // hub's own resources list the logs of recorded processes, which only the full hub builds.
     if (kind === 'resources' && leanHasProcesses(home as string) !== false) return undefined;

@@ -33,6 +33,8 @@ const FileConfigSchema = z
     callTimeoutMs: z.number().int().min(100),
     idleStopMs: z.number().int().min(0),
     searchTimeoutMs: z.number().int().min(100),
+    // A proxied tool whose definition differs from the approved one (README "Tool integrity").
+    integrity: z.enum(['withhold', 'flag', 'off']),
     install: z
       .object({
         confirm: z.enum(['if-supported', 'always', 'never']),
@@ -87,6 +89,8 @@ export interface HubConfig {
   readonly callTimeoutMs: number;
   readonly idleStopMs: number;
   readonly searchTimeoutMs: number;
+  /** withhold (default): not listed nor callable until approved; flag: listed with a warning; off: not checked. */
+  readonly integrity: 'withhold' | 'flag' | 'off';
   readonly install: {
     readonly confirm: 'if-supported' | 'always' | 'never';
     readonly allowScripts: boolean;
@@ -163,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     callTimeoutMs: file.callTimeoutMs ?? 60_000,
     idleStopMs: file.idleStopMs ?? 10 * 60_000,
     searchTimeoutMs: file.searchTimeoutMs ?? 4_000,
+    integrity: file.integrity ?? 'withhold',
     install: {
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,

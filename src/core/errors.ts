@@ -19,6 +19,10 @@ export type HubErrorCode =
   | 'REGISTRY_TIMEOUT'
   | 'REGISTRY_BAD_RESPONSE'
   | 'CHILD_UNAVAILABLE'
+  /** The server is disabled by its settings (registry.configure): not started, nothing listed. */
+  | 'SERVER_DISABLED'
+  /** The tool is left out by its server's settings or withheld by tool integrity. */
+  | 'TOOL_REFUSED'
   | 'CHILD_TIMEOUT'
   | 'CHILD_FAILED'
   /** The child answered a call with a JSON-RPC error of its own (not a hub failure). */

@@ -10,6 +10,7 @@ export const HUB_TOOL_NAMES: ReadonlySet<string> = new Set(
     'registry.list',
     'registry.uninstall',
     'registry.call',
+    'registry.configure',
     'tools.search',
     'start_process',
     'list_processes',

@@ -15,7 +15,7 @@ export const spell = (dotted: string, mode: NameMode): string =>
 export type Spelling = ReadonlyMap<string, string>;
 
 // Hub's own dotted tools, and the `<server>.<tool>` placeholders hub's texts use.
-const HUB_DOTTED = /(?<![\w.-])registry\.(search|install|list|uninstall|call)(?![\w-])/g;
+const HUB_DOTTED = /(?<![\w.-])registry\.(search|install|list|uninstall|call|configure)(?![\w-])/g;
 const HUB_SEARCH = /(?<![\w.-])tools\.search(?![\w-])/g;
 const PLACEHOLDER = /(?<![\w.-])(<[a-z]+>|[a-z][a-z0-9-]{0,19})\.<tool>/g;
 

@@ -2,6 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ClientSide } from './client-side.js';
 import type { Slots } from './slots.js';
+import { isDisabled } from './tool-filter.js';
 
 /**
  * autoStart servers start once the client has initialized: children can only be offered what
@@ -11,7 +12,7 @@ export function autoStartOnInitialize(client: ClientSide, slots: Slots, log: Log
   client.whenInitialized(() => {
     if (slots.closed) return;
     for (const slot of slots.values()) {
-      if (slot.record.autoStart && slot.state === 'stopped') {
+      if (slot.record.autoStart && slot.state === 'stopped' && !isDisabled(slot.record)) {
         slot
           .connection()
           .catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'autoStart server did not start'));

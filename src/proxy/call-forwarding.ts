@@ -4,7 +4,7 @@ import type { FastForwarder } from '../wire/fast-path.js';
 import { forwardCall, sdkCaller } from './forward.js';
 import type { Route, RouteTable } from './routes.js';
 import type { Slots } from './slots.js';
-import { unavailable } from './status-view.js';
+import { refusedResult, unavailable } from './status-view.js';
 import type { ServerExtra } from './types.js';
 import type { Caller } from '../wire/caller.js';
 import type { ServerSlot } from './server-slot.js';
@@ -66,16 +66,22 @@ export class CallForwarding {
     return forwarders;
   }
 
-  /** The fast path's forwarder for an exposed name in either spelling. */
+  /** The fast path's forwarder for an exposed name in either spelling (a refused tool answers why). */
   fast(name: string): FastForwarder | undefined {
     const route = this.table().byName.get(name);
-    return route && this.#forwarders(route).fast;
+    return route ? this.#forwarders(route).fast : this.#refusal(name);
   }
 
-  /** The SDK Server's forwarder for an exposed name in either spelling. */
+  /** The SDK Server's forwarder for an exposed name in either spelling (a refused tool answers why). */
   find(name: string): RouteForwarders['withExtra'] | undefined {
     const route = this.table().byName.get(name);
-    return route && this.#forwarders(route).withExtra;
+    return route ? this.#forwarders(route).withExtra : this.#refusal(name);
+  }
+
+  // A tool left out by its server's settings or by tool integrity: never "unknown tool", and never started.
+  #refusal(name: string): (() => Promise<CallToolResult>) | undefined {
+    const why = this.table().refused.get(name);
+    return why === undefined ? undefined : () => Promise.resolve(refusedResult(why));
   }
 
   /** By server and the tool's own name (registry.call); a server never listed yet is started to learn its tools. */
@@ -84,6 +90,8 @@ export class CallForwarding {
     if (slots.closed) return unavailable(serverName);
     if (!slots.has(serverName)) await this.refresh();
     const slot = slots.require(serverName);
+    const refused = this.table().refusedByServer.get(serverName)?.get(tool);
+    if (refused !== undefined) throw new HubError(refused.code, refused.message);
     let route = this.table().byServer.get(serverName)?.get(tool);
     // Never listed yet (installed elsewhere, cache empty): start it to learn its tools.
     if (!route && slot.state !== 'ready' && slot.record.tools.length === 0) {

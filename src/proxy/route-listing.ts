@@ -1,5 +1,6 @@
 import type { ServerWithTools } from '../store/schema.js';
 import { buildRoutes, type RouteTable } from './routes.js';
+import type { IntegrityMode } from './tool-integrity.js';
 
 /**
  * The routing table of every slot's tools, rebuilt whenever a slot's tools or the set of slots
@@ -11,8 +12,10 @@ export class RouteListing {
   constructor(
     private readonly records: () => readonly ServerWithTools[],
     private readonly changed: () => void,
+    /** config `integrity`: what a tool that differs from its approved definition gets (tool-filter.ts). */
+    private readonly integrity: IntegrityMode = 'withhold',
   ) {
-    this.#table = buildRoutes(records());
+    this.#table = buildRoutes(records(), { integrity });
   }
 
   get table(): RouteTable {
@@ -21,7 +24,7 @@ export class RouteListing {
 
   rebuild(): void {
     const before = this.#table.signature;
-    this.#table = buildRoutes(this.records());
+    this.#table = buildRoutes(this.records(), { integrity: this.integrity });
     if (this.#table.signature !== before) this.changed();
   }
 }

@@ -1,7 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
-import type { NameMode } from '../core/naming.js';
+import { spellText, type NameMode } from '../core/naming.js';
 import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName } from '../core/exposed-names.js';
+import { toolVerdicts, type Refusal, type ToolVerdict } from './tool-filter.js';
+import type { IntegrityMode } from './tool-integrity.js';
 
 /** One proxied tool: its exposed names and where a call goes. Never parsed back from a name. */
 export interface Route {
@@ -24,6 +26,10 @@ export interface RouteTable {
   readonly unlisted: ReadonlyMap<string, number>;
   /** Changes whenever what tools/list shows changes (list_changed is sent then). */
   readonly signature: string;
+  /** Exposed name (either spelling) of a tool left out by tool-filter.ts → why; a call to it is refused with this. */
+  readonly refused: ReadonlyMap<string, Refusal>;
+  /** server → the tool's own name → why it is left out (registry.call). */
+  readonly refusedByServer: ReadonlyMap<string, ReadonlyMap<string, Refusal>>;
 }
 
 /**
@@ -87,14 +93,34 @@ export function exposeNames<T extends { name: string }, L>(
  * The routing table of proxied tools (exposeNames); hub's own tools are never shadowed. Dotted
  * names always hold a dot and underscore names never do: the two spellings cannot clash.
  */
-export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
+export function buildRoutes(
+  records: readonly ServerWithTools[],
+  options: { readonly integrity?: IntegrityMode } = {},
+): RouteTable {
+  // Names are given over every cached tool, eligible or not, so a filter never renames another tool.
+  const verdicts = new Map(records.map(record => [record.name, toolVerdicts(record, options.integrity ?? 'withhold')]));
+  const verdict = (server: string, tool: string): ToolVerdict | undefined => verdicts.get(server)?.get(tool);
+  const flagged = (record: ServerWithTools): CachedTool[] =>
+    record.tools.map(tool => {
+      const flag = verdict(record.name, tool.name)?.flag;
+      return flag === undefined ? tool : { ...tool, description: `${flag} ${tool.description ?? ''}`.trimEnd() };
+    });
+  const refused = new Map<string, Refusal>();
+  const refusedByServer = new Map<string, Map<string, Refusal>>();
   const routes: Route[] = [];
   const byName = new Map<string, Route>();
   const byServer = new Map<string, Map<string, Route>>(records.map(record => [record.name, new Map()]));
   const unlisted = new Map<string, number>();
   const listed: Route[] = [];
-  for (const entry of exposeNames(records, record => record.tools, listedTool, HUB_TOOL_NAMES)) {
+  for (const entry of exposeNames(records, flagged, listedTool, HUB_TOOL_NAMES)) {
     const { server, item, dotted, underscore } = entry;
+    const why = verdict(server, item.name)?.refused;
+    if (why !== undefined) {
+      // Said in the spelling the client called it by (hub's own tool names in its text included).
+      refused.set(dotted, why).set(underscore, { ...why, message: spellText(why.message, 'underscore') });
+      refusedByServer.set(server, (refusedByServer.get(server) ?? new Map<string, Refusal>()).set(item.name, why));
+      continue;
+    }
     const route: Route = { server, tool: item.name, dotted, underscore, listed: entry.listed };
     routes.push(route);
     if (entry.inBudget) listed.push(route);
@@ -107,5 +133,14 @@ export function buildRoutes(records: readonly ServerWithTools[]): RouteTable {
     dotted: listed.map(route => route.listed.dotted),
     underscore: listed.map(route => route.listed.underscore),
   };
-  return { routes, byName, byServer, lists, unlisted, signature: JSON.stringify(lists.dotted) };
+  return {
+    routes,
+    byName,
+    byServer,
+    lists,
+    unlisted,
+    signature: JSON.stringify(lists.dotted),
+    refused,
+    refusedByServer,
+  };
 }

@@ -14,6 +14,7 @@ import { statusView } from './status-view.js';
 import { syncWithStore } from './store-sync.js';
 import { createProxiedSurface } from './proxied-surface.js';
 import { SurfaceListing } from './surface-listing.js';
+import { isDisabled } from './tool-filter.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
 import { createTaskForwarding } from './task-forwarding.js';
 import { TaskRoutes } from './task-routes.js';
@@ -88,8 +89,10 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const listing = new RouteListing(
     () => slots.records(),
     () => announce('tools'),
+    config.integrity,
   );
-  const surfaceListing = new SurfaceListing(() => slots.records(), announce);
+  // A disabled server lists no prompts or resources (its tools are refused in the routes).
+  const surfaceListing = new SurfaceListing(() => slots.records().filter(record => !isDisabled(record)), announce);
   const hooks = createProxiedSurface({
     slots,
     listing: surfaceListing,

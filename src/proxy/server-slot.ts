@@ -5,6 +5,7 @@ import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
 import { SignInRequired } from './oauth-required.js';
+import { disabledMessage, isDisabled } from './tool-filter.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from './instructions-section.js';
 import {
@@ -129,6 +130,8 @@ export class ServerSlot {
 
   /** The running child, starting it (once, however many callers wait) when needed. */
   connection(): Promise<ChildConnection> {
+    // Every start comes here (a call, registry.call, autoStart, registry.list, a prompt): none for a disabled server.
+    if (isDisabled(this.#record)) return Promise.reject(new HubError('SERVER_DISABLED', disabledMessage(this.name)));
     if (this.conn && this.state === 'ready') return Promise.resolve(this.conn);
     if (this.state === 'failed')
       return Promise.reject(new HubError('CHILD_FAILED', this.#failure ?? `Server "${this.name}" failed.`));
@@ -144,9 +147,7 @@ export class ServerSlot {
       return this.#attempt();
     })();
     this.#starting = attempt;
-    const settled = () => {
-      if (this.#starting === attempt) this.#starting = undefined;
-    };
+    const settled = () => this.#starting === attempt && (this.#starting = undefined);
     attempt.then(settled, settled);
     return attempt;
   }

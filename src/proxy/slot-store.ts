@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
-import { readToolIssues, writeToolCache } from '../store/tool-cache.js';
+import { readToolCacheFile, writeToolCache } from '../store/tool-cache.js';
+import { approvedDefinitions, fingerprintsOf } from './tool-integrity.js';
 import type { CachedSurface } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { capInstructions } from './instructions-section.js';
@@ -31,17 +32,29 @@ export function slotStoreWriter(deps: {
     async toolsListed(slot, tools) {
       // Unchanged and already in its own file: nothing to write (an inline list is moved out).
       const same = sameTools(tools, slot.record.tools);
-      if (same && existsSync(paths.toolsFile(slot.name))) return;
+      if (same && existsSync(paths.toolsFile(slot.name)) && slot.record.fingerprints) return;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
-      slot.keep(record => ({ ...record, tools, toolsUpdatedAt }));
+      // Tool integrity's baseline, taken the first time hub caches this server's tools since it
+      // keeps fingerprints (at install; for an older install, at its next listing). Changed later
+      // only by a person's approval.
+      const earlier = slot.record.tools;
+      const baseline = slot.record.fingerprints ?? fingerprintsOf(tools);
+      slot.keep(record => ({ ...record, tools, toolsUpdatedAt, fingerprints: record.fingerprints ?? baseline }));
       if (!same) deps.toolsChanged();
       // db.json gets the stamp; tools/<name>.json the list.
       await store
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
-          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools), slot.record.surface);
+          record.fingerprints ??= baseline;
+          const before = readToolCacheFile(paths, slot.name);
+          const approved = approvedDefinitions(tools, record.fingerprints, [
+            ...(before?.approvedTools ?? []),
+            ...earlier,
+          ]);
+          const { surface } = slot.record;
+          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools), surface, approved);
           memo.remember(slot.name, toolsUpdatedAt, tools, slot.record.surface);
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;
@@ -61,7 +74,8 @@ export function slotStoreWriter(deps: {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
           const { tools } = slot.record;
-          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, readToolIssues(paths, slot.name), surface);
+          const before = readToolCacheFile(paths, slot.name);
+          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, before?.issues ?? [], surface, before?.approvedTools);
           memo.remember(slot.name, toolsUpdatedAt, tools, surface);
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;

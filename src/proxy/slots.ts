@@ -2,6 +2,7 @@ import { HubError } from '../core/errors.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { launchKey } from './records.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
+import { isDisabled } from './tool-filter.js';
 
 /** The installed servers' slots, by name, kept in step with the store's records; closed once. */
 export class Slots {
@@ -61,7 +62,11 @@ export class Slots {
         this.#slots.delete(name);
         stopping.push(slot.stop());
       } else if (launchKey(record) !== launchKey(slot.record)) stopping.push(slot.replace(record));
-      else slot.update(record);
+      else {
+        slot.update(record);
+        // Disabled in any hub sharing the store: a child running here stops too.
+        if (isDisabled(record) && slot.state !== 'stopped') stopping.push(slot.stop());
+      }
     }
     for (const record of records)
       if (!this.#slots.has(record.name)) this.#slots.set(record.name, new ServerSlot(record, this.ctx));

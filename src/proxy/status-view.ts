@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Refusal } from './tool-filter.js';
 import type { ServerStatusView } from './manager-types.js';
 import type { RouteTable } from './routes.js';
 import type { ServerSlot } from './server-slot.js';
@@ -16,6 +17,12 @@ export function unavailable(name: string): CallToolResult {
     isError: true,
   };
 }
+
+/** A call to a tool tool-filter.ts left out: why, and what changes it, as a tool error the model reads. */
+export const refusedResult = (why: Refusal): CallToolResult => ({
+  content: [{ type: 'text', text: `${why.code}: ${why.message}` }],
+  isError: true,
+});
 
 export function statusView(slot: ServerSlot, table: RouteTable, logFile: string): ServerStatusView {
   const { record, metrics } = slot;

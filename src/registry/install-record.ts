@@ -1,7 +1,9 @@
 // The last steps of registry.install, shared by fresh installs, registrations and reconfigures.
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
-import { removeToolCache } from '../store/tool-cache.js';
+import { removeToolCache, withTools } from '../store/tool-cache.js';
+import { toolMarkers } from '../proxy/injection-markers.js';
+import { driftOf } from '../proxy/tool-integrity.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
@@ -87,6 +89,12 @@ export async function finish(
   const [status] = await context.manager.status(record.name);
   const tools = status?.tools ?? [];
   if (start && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
+  // Flagged at install, for the person to see (README "Tool integrity").
+  const saved = (await context.store.read()).servers[record.name];
+  const listed = saved ? withTools(context.config.paths, saved).tools : [];
+  const markers = toolMarkers(listed);
+  // An upgrade (or a reinstall) whose tools changed: withheld until approved (README "Tool integrity").
+  const withheld = context.config.integrity === 'off' ? [] : [...driftOf(listed, saved?.fingerprints).keys()];
   return {
     name: record.name,
     ...(record.package !== undefined && { package: record.package }),
@@ -98,6 +106,8 @@ export async function finish(
     missingEnv,
     logFile,
     next: nextStep(record.name, tools, missingEnv, start, record.package),
+    ...(withheld.length > 0 && { withheld }),
+    ...(markers.length > 0 && { toolMarkers: markers }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SkippedScriptSchema } from './install-scripts.js';
+import { ToolMarkersSchema } from './tool-review.js';
 
 // What registry.install returns (and `hub install --json` prints): never env values.
 export const InstallResultSchema = z.object({
@@ -36,5 +37,17 @@ export const InstallResultSchema = z.object({
     .array(z.string())
     .optional()
     .describe("npm's warnings, e.g. an unsupported Node version or a peer-dependency override"),
+  withheld: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Tools that changed since approved (an upgrade's new definitions): not listed until the user approves them",
+    ),
+  toolMarkers: z
+    .array(ToolMarkersSchema)
+    .optional()
+    .describe(
+      'Tools whose text looks like prompt injection: show these to the user (registry.configure tools.deny turns them off)',
+    ),
 });
 export type InstallResult = z.infer<typeof InstallResultSchema>;

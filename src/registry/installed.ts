@@ -35,6 +35,11 @@ export const ServerSummarySchema = z.object({
     .optional()
     .describe('Required env vars not set: the server is not started until registry.install gives them in env'),
   logFile: z.string(),
+  disabled: z.boolean().optional().describe('Disabled by its settings: not started, nothing of it listed'),
+  withheld: z
+    .number()
+    .optional()
+    .describe('Tools withheld or flagged because they changed since approval: registry.list { server } shows them'),
 });
 export type ServerSummary = z.infer<typeof ServerSummarySchema>;
 
@@ -118,7 +123,9 @@ export async function describeServer(
   if (!record) throw notInstalled(name);
   const known = withTools(paths, record).tools;
   const missingEnv = await missingEnvOf(record);
-  const cached = known.length > 0 || missingEnv.length > 0 ? known : await manager.start(name);
+  // A disabled server is never started, not even to learn its tools.
+  const cached =
+    known.length > 0 || missingEnv.length > 0 || record.settings?.enabled === false ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
   // Exposed names come from the same routing table the proxy lists (never parsed back).

@@ -12,6 +12,9 @@ export interface LeanServer {
   readonly name: string;
   readonly order: number;
   readonly tools: Json[];
+  /** What a person set (schema.ts ServerSettingsSchema) and the approved tool fingerprints: the listing applies them. */
+  readonly settings?: { enabled?: boolean; allow?: string[]; deny?: string[] };
+  readonly fingerprints?: Record<string, string>;
   /** Its cached prompts, resources and templates (schema.ts CachedSurfaceSchema), when it has them. */
   readonly surface?: { prompts: Json[]; resources: Json[]; resourceTemplates: Json[] };
 }
@@ -62,6 +65,12 @@ export function leanExposure(env: NodeJS.ProcessEnv, home: string): 'all' | 'sea
   return isObject(file) && !('exposure' in file) ? 'auto' : undefined;
 }
 
+/** config `integrity` when config.json leaves it at its default; undefined when only the full config validation can tell. */
+export function leanIntegrity(home: string): 'withhold' | undefined {
+  const file = readJson(hubPaths(home).configFile);
+  return file === null || (isObject(file) && !('integrity' in file)) ? 'withhold' : undefined;
+}
+
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isStringRecord = (value: unknown): boolean => isObject(value) && Object.values(value).every(isString);
 
@@ -81,6 +90,13 @@ const isToolIssue = (issue: unknown): boolean =>
   isString(issue.reason);
 
 type Check = (value: unknown) => boolean;
+
+// Unknown keys are dropped by the store's zod object; here they hand over, so both lanes agree.
+const COLD_SETTINGS_FIELDS: Readonly<Record<string, Check>> = {
+  enabled: isBoolean,
+  allow: isStringArray,
+  deny: isStringArray,
+};
 
 const isOptionalString = (value: unknown): boolean => value === undefined || isString(value);
 const listOf =
@@ -132,6 +148,8 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
     isString(value.url) &&
     (value.headers === undefined || isStringRecord(value.headers)) &&
     (value.transport === undefined || value.transport === 'streamable-http' || value.transport === 'sse'),
+  settings: value => hasOnly(value, COLD_SETTINGS_FIELDS, []),
+  fingerprints: isStringRecord,
 };
 export const COLD_SERVER_REQUIRED = ['name', 'command', 'args', 'env', 'mode', 'installedAt', 'order'] as const;
 
@@ -141,6 +159,7 @@ export const COLD_TOOL_FILE_FIELDS: Readonly<Record<string, Check>> = {
   tools: isToolList,
   issues: value => Array.isArray(value) && value.every(isToolIssue),
   surface: value => hasOnly(value, COLD_SURFACE_FIELDS, Object.keys(COLD_SURFACE_FIELDS)),
+  approvedTools: isToolList,
 };
 export const COLD_TOOL_FILE_REQUIRED = ['server', 'updatedAt', 'tools'] as const;
 
@@ -175,7 +194,13 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
     if (!isServerRecord(record, key)) return undefined;
     const cache = cacheOf(paths, record);
     if (!cache) return undefined;
-    servers.push({ name: key, order: record.order as number, ...cache });
+    servers.push({
+      name: key,
+      order: record.order as number,
+      ...cache,
+      ...(record.settings !== undefined && { settings: record.settings as LeanServer['settings'] & object }),
+      ...(record.fingerprints !== undefined && { fingerprints: record.fingerprints as Record<string, string> }),
+    });
   }
   return servers;
 }

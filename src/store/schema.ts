@@ -51,6 +51,20 @@ export const CachedToolSchema = z.looseObject({
 });
 export type CachedTool = z.infer<typeof CachedToolSchema>;
 
+/**
+ * What a person set for one server (registry.configure, `hub servers configure`): every hub sharing
+ * HUB_HOME applies it when db.json changes (proxy/tool-filter.ts).
+ */
+export const ServerSettingsSchema = z.object({
+  /** false: the server is not started and nothing of it is listed. */
+  enabled: z.boolean().optional(),
+  /** Only the server's own tool names matching one of these (names, or globs with * and ?) are listed. */
+  allow: z.array(z.string()).optional(),
+  /** Tool names (or globs) never listed nor callable; deny wins over allow. */
+  deny: z.array(z.string()).optional(),
+});
+export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
+
 export const ServerRecordSchema = z.object({
   name: z.string(),
   /** npm package name, when installed from npm. */
@@ -94,6 +108,9 @@ export const ServerRecordSchema = z.object({
       transport: z.enum(['streamable-http', 'sse']).optional(),
     })
     .optional(),
+  settings: ServerSettingsSchema.optional(),
+  /** Tool name → sha256 of the approved definition (proxy/tool-integrity.ts); taken when first listed, changed only by approval. */
+  fingerprints: z.record(z.string(), z.string()).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
@@ -140,6 +157,8 @@ export const ToolCacheFileSchema = z.object({
   tools: z.array(CachedToolSchema),
   issues: z.array(ToolIssueSchema).optional(),
   surface: CachedSurfaceSchema.optional(),
+  /** The approved definitions of tools the server now lists changed (registry.list shows old against new). */
+  approvedTools: z.array(CachedToolSchema).optional(),
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 

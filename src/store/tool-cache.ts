@@ -54,6 +54,7 @@ export function writeToolCache(
   updatedAt: string,
   issues: readonly ToolIssue[] = [],
   surface?: CachedSurface,
+  approvedTools: readonly CachedTool[] = [],
 ): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
   const body = ToolCacheFileSchema.parse({
@@ -62,6 +63,7 @@ export function writeToolCache(
     tools,
     ...(issues.length > 0 && { issues }),
     ...(surface !== undefined && { surface }),
+    ...(approvedTools.length > 0 && { approvedTools }),
   });
   const file = paths.toolsFile(name);
   sweepAtomicTemps(file);

@@ -1,7 +1,8 @@
 // The inputs and outputs of the registry tools: the zod schemas hub lists and validates with.
 import { z } from 'zod';
 import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed.js';
-import { ToolIssueSchema } from '../store/schema.js';
+import { IntegrityReportSchema } from '../registry/tool-review.js';
+import { ServerSettingsSchema, ToolIssueSchema } from '../store/schema.js';
 
 const ServerNameFieldSchema = z.string().min(1).max(64);
 
@@ -79,6 +80,10 @@ export const ListOutputSchema = z.object({
     .array(ToolIssueSchema)
     .optional()
     .describe("With server: tools hub skipped or cut when it read the server's list, and why"),
+  settings: ServerSettingsSchema.optional().describe('With server: its settings (registry.configure)'),
+  integrity: IntegrityReportSchema.optional().describe(
+    'With server: changed tools awaiting approval, injection markers',
+  ),
   next: z.string(),
 });
 

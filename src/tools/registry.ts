@@ -14,6 +14,7 @@ import {
 } from '../registry/installed.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
+import { createConfigureTool, settingsView } from './registry-configure.js';
 import { serverListResult, type ServerListResult } from './server-list.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
@@ -110,6 +111,15 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
           `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
           ...result.tools,
           ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
+          ...(result.withheld?.length
+            ? [
+                `Withheld until the user approves them (they changed): ${result.withheld.join(', ')}; registry.list { server: "${result.name}" } shows what changed.`,
+              ]
+            : []),
+          ...(result.toolMarkers ?? []).map(
+            entry =>
+              `! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')} — show this to the user`,
+          ),
           ...(result.skippedScripts?.length
             ? [
                 `Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`,
@@ -142,9 +152,11 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
       }
       if (input.server !== undefined) {
         const described = await describeServer(input.server, mode, store, config.paths, manager);
-        const { tools } = described;
         const summary = withOtherHubs(described.summary, config.paths);
         const toolIssues = readToolIssues(config.paths, summary.name);
+        // Settings, changed tools waiting for approval and injection markers (registry-configure.ts).
+        const review = settingsView(config, (await store.read()).servers[summary.name]);
+        const tools = described.tools.filter(tool => !review.withheld.has(tool.tool));
         // An upgrade or a rebuild of an installed server going on in the background.
         const busy =
           pending?.state === 'installing'
@@ -165,9 +177,16 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
               `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
           ),
           ...toolIssues.map(issue => `! ${issue.action} ${issue.tool}: ${issue.reason}`),
+          ...review.lines,
           next,
         ];
-        const structured = { servers: [summary], tools, ...(toolIssues.length > 0 && { toolIssues }), next };
+        const structured = {
+          servers: [summary],
+          tools,
+          ...(toolIssues.length > 0 && { toolIssues }),
+          ...review.structured,
+          next,
+        };
         return { structured, text: text.join('\n') };
       }
       return serverListResult({ config, store, manager, spell: await spelling() });
@@ -229,7 +248,14 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     },
   });
 
-  const tools: HubTool[] = [createSearchTool(deps), install, list, uninstall, callTool];
+  const tools: HubTool[] = [
+    createSearchTool(deps),
+    install,
+    list,
+    uninstall,
+    callTool,
+    createConfigureTool(deps, manager),
+  ];
   return {
     tools,
     proxied: manager,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CallContext, HubTool } from './define.js';
+import { listedInputSchema } from './listed-schema.js';
 import { spell, spellText, type NameMode, type Spelling } from '../core/naming.js';
 import { describeInputIssues, errorResult, successResult } from '../core/tool-result.js';
 
@@ -87,7 +88,7 @@ export function createToolTable(
       name: spell(tool.name, mode),
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchema(tool.input, 'input'),
+      inputSchema: listedInputSchema(jsonSchema(tool.input, 'input')),
       outputSchema: withWarningField(jsonSchema(tool.output, 'output')) as NonNullable<Tool['outputSchema']>,
       ...(tool.annotations && { annotations: { title: tool.title, ...tool.annotations } }),
     };

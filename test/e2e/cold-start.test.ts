@@ -81,8 +81,8 @@ describe('cold-start lane', () => {
       expect(init).toEqual(reference.init);
       expect(list).toEqual(reference.list);
       const names = ((list.result as Json).tools as Json[]).map(tool => tool.name);
-      // hub's 13 own tools beside the installed ones.
-      expect(names).toHaveLength(13 + echoTools.length + longTools.length + 1);
+      // hub's 14 own tools (registry.configure included) beside the installed ones.
+      expect(names).toHaveLength(14 + echoTools.length + longTools.length + 1);
       expect(names).toContain(echo);
       // The instructions name tools in the same spelling.
       expect(JSON.stringify((init.result as Json).instructions)).toContain(

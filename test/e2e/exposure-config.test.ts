@@ -52,7 +52,8 @@ test('hub config cursor --exposure search writes HUB_EXPOSURE, and a hub started
   try {
     const names = (await client.listTools()).tools.map(tool => tool.name);
     expect(names).toContain('tools_search');
-    expect(names).toHaveLength(11);
+    // hub's own 14 (registry_configure included) and tools_search.
+    expect(names).toHaveLength(15);
   } finally {
     await client.close();
   }

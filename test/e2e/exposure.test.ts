@@ -16,7 +16,8 @@ import { childrenOf } from '../helpers/install.js';
 import { toolListRecords } from '../helpers/tool-lists.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
-const OWN = 10;
+// hub's own tools without tools_search (registry_configure and the pty tools included).
+const OWN = 14;
 const echoTools = [
   {
     name: 'echo',

@@ -16,6 +16,7 @@ const HUB_TOOLS = [
   'registry_list',
   'registry_uninstall',
   'registry_call',
+  'registry_configure',
   'start_process',
   'list_processes',
   'get_process_logs',

@@ -4,6 +4,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readToolCache } from '../../src/store/tool-cache.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { configureServer } from '../../src/registry/server-settings.js';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
 import { ECHO, commandRecord, putRecords, startHarness, until } from './harness.js';
@@ -109,10 +111,14 @@ describe('forwarding', () => {
     await hub.manager.start('echo');
     await until(() => expect(hub.listChanged()).toBe(1));
     await hub.call('echo.add_tool', { name: 'brand_new' });
+    await until(() => expect(readToolCache(hub.config.paths, 'echo')?.map(tool => tool.name)).toContain('brand_new'));
+    // A tool added after the server's tools were approved waits for a person (README "Tool integrity").
+    expect(textOf(await hub.call('echo.brand_new'))).toMatch(/^TOOL_REFUSED: .*is new since/);
+    const { config, store, manager } = hub;
+    await configureServer({ server: 'echo', approve: ['brand_new'] }, { config, log: silentLogger, store, manager });
     await until(() => expect(hub.listChanged()).toBe(2));
     expect((await hub.client.listTools()).tools.map(tool => tool.name)).toContain('echo.brand_new');
     expect(textOf(await hub.call('echo.brand_new'))).toBe('brand_new');
-    await until(() => expect(readToolCache(hub.config.paths, 'echo')?.map(tool => tool.name)).toContain('brand_new'));
   });
 
   test("a child gets the safe environment plus its own env, never hub's secrets", async () => {

@@ -30,7 +30,8 @@ import {
   type StoreFixture,
 } from './fixtures.js';
 
-type Listing = { name: string; order: number; tools: string[]; surface: string[][] }[];
+// settings: the record's settings and fingerprints as JSON (the listing applies them: proxy/tool-filter.ts).
+type Listing = { name: string; order: number; tools: string[]; surface: string[][]; settings: string }[];
 type Named = { name?: unknown; uri?: unknown; uriTemplate?: unknown };
 type Surface = { prompts: Named[]; resources: Named[]; resourceTemplates: Named[] } | undefined;
 
@@ -68,6 +69,7 @@ function cold(fixture: StoreFixture): Listing | undefined {
         order: s.order,
         tools: s.tools.map(t => String(t.name)),
         surface: surfaceOf(s.surface),
+        settings: JSON.stringify([s.settings ?? null, s.fingerprints ?? null]),
       })),
     )
   );
@@ -84,6 +86,7 @@ async function full(fixture: StoreFixture): Promise<Listing | 'refused'> {
         order: s.order,
         tools: s.tools.map(t => t.name),
         surface: surfaceOf(s.surface),
+        settings: JSON.stringify([s.settings ?? null, s.fingerprints ?? null]),
       })),
     );
   } catch {

@@ -106,6 +106,18 @@ export const STORE_FIXTURES: readonly StoreFixture[] = [
     coldAnswers: true,
   },
   {
+    name: 'servers with settings (disabled, allow, deny), approved fingerprints and approved tool definitions',
+    db: db({
+      gh: cached('gh', { settings: { allow: ['get_*'], deny: ['get_secret'] }, fingerprints: { get_file: 'ab12' } }),
+      off: cached('off', { settings: { enabled: false } }),
+    }),
+    tools: {
+      gh: toolFile('gh', [tool('get_file'), tool('get_secret')], { approvedTools: [tool('get_file')] }),
+      off: toolFile('off', [tool('x')]),
+    },
+    coldAnswers: true,
+  },
+  {
     name: 'a server with prompts, resources and templates cached beside its tools',
     db: db({ everything: cached('everything') }),
     tools: {

@@ -12,6 +12,7 @@ const HUB_TOOLS = [
   'registry.list',
   'registry.uninstall',
   'registry.call',
+  'registry.configure',
   'start_process',
   'list_processes',
   'get_process_logs',
@@ -61,7 +62,7 @@ describe("hub's own tools", () => {
         expect(tool.annotations?.title ?? tool.title).toBe(tool.title);
         // No dotted name anywhere the model reads: descriptions, schema descriptions.
         expect(JSON.stringify(tool), tool.name).not.toMatch(
-          /registry\.(search|install|list|uninstall|call)|<(server|name)>\.<tool>/,
+          /registry\.(search|install|list|uninstall|call|configure)|<(server|name)>\.<tool>/,
         );
       }
       expect(tools.find(tool => tool.name === 'start_process')?.title).toBe('Start a process');

@@ -1,0 +1,201 @@
+import type { HubConfig } from '../core/config.js';
+import { HubError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { ServerManager } from '../proxy/server-manager.js';
+import { launchKey } from '../proxy/records.js';
+import { isDisabled } from '../proxy/tool-filter.js';
+import { driftOf, fingerprint } from '../proxy/tool-integrity.js';
+import type { ServerRecord, ServerSettings } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+import { withTools } from '../store/tool-cache.js';
+import { expandDataArgs } from './data-dir.js';
+import { checkEnvKeys } from './install-target.js';
+import { integrityReport, toolChanges, type IntegrityReport, type ToolChange } from './tool-review.js';
+
+// Per-server settings (registry.configure, `hub servers configure|enable|disable|approve`): written
+// to the server's record in db.json under the store's lock, so every hub sharing HUB_HOME applies
+// them when it sees db.json change (store-sync.ts), and sends list_changed.
+
+export interface ConfigureRequest {
+  readonly server: string;
+  readonly enabled?: boolean | undefined;
+  readonly tools?:
+    { readonly allow?: readonly string[] | undefined; readonly deny?: readonly string[] | undefined } | undefined;
+  /** Set these variables; an empty value removes one. Values are secrets: never shown back. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** Replace the server's arguments (for an npm install: the arguments after its bin). */
+  readonly args?: readonly string[] | undefined;
+  /** Tool names (or "*") whose changed definitions become the approved ones. */
+  readonly approve?: readonly string[] | undefined;
+}
+
+export interface ConfigureDeps {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly manager: ServerManager;
+  /** Asked before new args are used (registry.install's consent); the CLI passes none. */
+  readonly confirmArgs?: (record: ServerRecord, args: string[]) => Promise<void>;
+  /** Asked before changed tools are approved: the person, never the agent alone. The CLI passes none. */
+  readonly confirmApproval?: (server: string, changes: ToolChange[]) => Promise<void>;
+}
+
+export interface ConfigureResult {
+  name: string;
+  enabled: boolean;
+  tools: { allow?: string[]; deny?: string[] };
+  /** Names only: values are never shown. */
+  envKeys: string[];
+  args: string[];
+  state: string;
+  /** Tools listed and callable now. */
+  listed: number;
+  approved?: string[];
+  restarted?: boolean;
+  integrity: IntegrityReport;
+  next: string;
+}
+
+const MAX_PATTERNS = 200;
+const MAX_PATTERN_CHARS = 256;
+
+function checkPatterns(field: string, patterns: readonly string[] | undefined): string[] | undefined {
+  if (patterns === undefined) return undefined;
+  if (patterns.length > MAX_PATTERNS)
+    throw new HubError('INVALID_INPUT', `Field "${field}" has ${patterns.length} entries; at most ${MAX_PATTERNS}.`);
+  for (const pattern of patterns)
+    if (pattern === '' || pattern.length > MAX_PATTERN_CHARS)
+      throw new HubError(
+        'INVALID_INPUT',
+        `Field "${field}" has an empty or over-long entry: give tool names as the server names them (registry.list { server }), or globs with * and ? (e.g. "get_*"), up to ${MAX_PATTERN_CHARS} characters.`,
+      );
+  return [...patterns];
+}
+
+const notInstalled = (name: string) =>
+  new HubError('NOT_FOUND', `No server named "${name}" is installed; registry.list shows the installed servers.`);
+
+/** Which changed tools an approval covers; a name that is not waiting for approval is refused by name. */
+function approvedNames(changes: readonly ToolChange[], asked: readonly string[], server: string): string[] {
+  const pending = changes.map(change => change.tool);
+  if (asked.includes('*')) return pending;
+  const unknown = asked.filter(name => !pending.includes(name));
+  if (unknown.length > 0)
+    throw new HubError(
+      'INVALID_INPUT',
+      `Field "approve": ${unknown.map(name => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not waiting for approval on server "${server}"${pending.length > 0 ? ` (waiting: ${pending.join(', ')})` : ' (nothing is)'}.`,
+    );
+  return [...asked];
+}
+
+function nextSettings(current: ServerSettings | undefined, request: ConfigureRequest): ServerSettings | undefined {
+  const settings: ServerSettings = { ...current };
+  if (request.enabled !== undefined) {
+    if (request.enabled) delete settings.enabled;
+    else settings.enabled = false;
+  }
+  for (const key of ['allow', 'deny'] as const) {
+    const patterns = checkPatterns(`tools.${key}`, request.tools?.[key]);
+    if (patterns === undefined) continue;
+    if (patterns.length === 0) delete settings[key];
+    else settings[key] = patterns;
+  }
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+/** Applies a configure request to the store and to this hub; other hubs follow db.json. */
+export async function configureServer(request: ConfigureRequest, deps: ConfigureDeps): Promise<ConfigureResult> {
+  const { config, store, manager } = deps;
+  if (request.env) checkEnvKeys(request.env);
+  const existing = (await store.read()).servers[request.server];
+  if (!existing) throw notInstalled(request.server);
+  const args =
+    request.args === undefined
+      ? undefined
+      : existing.mode === 'npm'
+        ? [existing.args[0] ?? '', ...expandDataArgs(request.args, existing.dataDir)]
+        : [...request.args];
+  if (args && args.join('\0') !== existing.args.join('\0')) await deps.confirmArgs?.(existing, args);
+  let approved: string[] | undefined;
+  let prints: Record<string, string> | undefined;
+  if (request.approve !== undefined) {
+    const changes = toolChanges(config.paths, existing, 'withhold');
+    approved = approvedNames(changes, request.approve, existing.name);
+    if (approved.length > 0)
+      await deps.confirmApproval?.(
+        existing.name,
+        changes.filter(change => approved!.includes(change.tool)),
+      );
+    // What was shown is what is approved, even if the server changes its tools again meanwhile.
+    prints = reviewedPrints(config.paths, existing, approved);
+  }
+  const before = (await manager.status(existing.name))[0]?.state;
+  const record = await store.update(data => {
+    const current = data.servers[existing.name];
+    if (!current) throw notInstalled(existing.name);
+    const settings = nextSettings(current.settings, request);
+    if (settings) current.settings = settings;
+    else delete current.settings;
+    if (request.env)
+      for (const [key, value] of Object.entries(request.env)) {
+        if (value === '') delete current.env[key];
+        else current.env[key] = value;
+      }
+    if (args) current.args = args;
+    if (prints && approved && approved.length > 0) current.fingerprints = prints;
+    return { ...current };
+  });
+  await manager.reload();
+  // New env or args apply to a running child: it is started again (other hubs stop theirs).
+  const relaunch = launchKey(record) !== launchKey(existing) && (before === 'ready' || before === 'starting');
+  if (relaunch && !isDisabled(record)) await manager.start(record.name);
+  return resultOf(record, deps, approved, relaunch);
+}
+
+/** The definitions the person reviewed become the approved ones; approvals of tools no longer listed go. */
+function reviewedPrints(
+  paths: HubConfig['paths'],
+  record: ServerRecord,
+  names: readonly string[],
+): Record<string, string> {
+  const { tools } = withTools(paths, record);
+  const listed = new Set(tools.map(tool => tool.name));
+  const kept = Object.entries(record.fingerprints ?? {}).filter(([name]) => listed.has(name));
+  const reviewed = tools.filter(tool => names.includes(tool.name)).map(tool => [tool.name, fingerprint(tool)]);
+  return Object.fromEntries([...kept, ...reviewed]);
+}
+
+async function resultOf(
+  record: ServerRecord,
+  deps: ConfigureDeps,
+  approved: string[] | undefined,
+  restarted: boolean,
+): Promise<ConfigureResult> {
+  const { config, manager } = deps;
+  const [status] = await manager.status(record.name);
+  const integrity = integrityReport(config.paths, record, config.integrity);
+  const enabled = !isDisabled(record);
+  const tools = {
+    ...(record.settings?.allow && { allow: record.settings.allow }),
+    ...(record.settings?.deny && { deny: record.settings.deny }),
+  };
+  const waiting = driftOf(withTools(config.paths, record).tools, record.fingerprints).size;
+  const next = !enabled
+    ? `${record.name} is disabled: not started, nothing listed. registry.configure { server: "${record.name}", enabled: true } enables it.`
+    : waiting > 0
+      ? `${waiting} tool(s) of ${record.name} wait for approval; registry.list { server: "${record.name}" } shows what changed.`
+      : `registry.list { server: "${record.name}" } shows the tools it lists now.`;
+  return {
+    name: record.name,
+    enabled,
+    tools,
+    envKeys: Object.keys(record.env).sort(),
+    args: record.mode === 'npm' ? record.args.slice(1) : record.args,
+    state: status?.state ?? 'stopped',
+    listed: status?.tools.length ?? 0,
+    ...(approved !== undefined && { approved }),
+    ...(restarted && { restarted }),
+    integrity,
+    next,
+  };
+}
