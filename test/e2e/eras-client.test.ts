@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
@@ -59,6 +59,8 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
 describe.each<Negotiation>(['pinned', 'auto'])('a v2 client (%s) through hub', negotiation => {
   test('discovers hub, lists, calls a proxied tool, gets a prompt, reads a resource, hears list_changed', async () => {
     const home = await homeWithChildren();
+    // Its child adds a tool while it runs; not withheld for approval here (README "Tool integrity").
+    await writeFile(join(home, 'config.json'), JSON.stringify({ integrity: 'off' }));
     const client = await v2Client(home, negotiation);
     expect(client.getProtocolEra()).toBe('modern');
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
