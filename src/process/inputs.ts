@@ -24,7 +24,7 @@ export const ProcessReferenceSchema = z
     REFERENCE_PATTERN,
     'must be a process id or name from start_process/list_processes (letters, digits, ".", "_", "-"; no "/")',
   )
-  .describe('The id (or name) of a process, as start_process or list_processes returned it');
+  .describe('Process id or name');
 
 export const ProcessNameSchema = z
   .string()

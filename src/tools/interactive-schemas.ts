@@ -19,14 +19,12 @@ export const SendInputSchema = z.strictObject({
     .array(z.string().max(16))
     .max(256)
     .optional()
-    .describe(
-      'Sent after text: Enter Tab Escape Backspace Up Down Left Right Home End PageUp PageDown F1-F12 C-a..C-z',
-    ),
-  resize: SizeSchema.optional().describe('tty only: new size, applied first (SIGWINCH)'),
-  wait_for: RegexTextSchema.optional().describe('Return once new output matches this regex (RE2)'),
-  idle_ms: z.number().int().min(0).max(60_000).default(300).describe('Else return once output is quiet this long'),
+    .describe('After text: Enter Tab Escape Backspace Up Down Left Right Home End PageUp PageDown F1-F12 C-a..C-z'),
+  resize: SizeSchema.optional().describe('tty: new size first'),
+  wait_for: RegexTextSchema.optional().describe('Return once output matches (RE2)'),
+  idle_ms: z.number().int().min(0).max(60_000).default(300).describe('Else once quiet this long'),
   timeout_ms: z.number().int().min(100).max(WAIT_MAX_MS).default(10_000),
-  lines: z.number().int().min(1).max(2_000).default(200).describe('Most output lines returned'),
+  lines: z.number().int().min(1).max(2_000).default(200).describe('Most lines returned'),
 });
 
 export const SendOutputSchema = z.object({

@@ -16,8 +16,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'send_input',
     title: 'Send input to a process',
     description:
-      "Type text and keys into a start_process process's stdin or terminal, then return its new output " +
-      '(once wait_for matches or output is idle_ms quiet). Works on processes started by an earlier hub.',
+      "Type text and keys into a process's stdin or terminal, then return its new output (once wait_for matches or output is idle_ms quiet).",
     input: SendInputSchema,
     output: SendOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -60,8 +59,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'get_process_screen',
     title: 'Read a terminal screen',
     description:
-      'The current screen of a tty process (start_process tty: true) as text rows, with cursor and title: ' +
-      'what to read for full-screen programs (vi, less, top, watch modes). Read-only.',
+      'The current screen of a tty process as text rows, with cursor and title: what to read for full-screen programs (vi, less, top). Read-only.',
     input: ScreenInputSchema,
     output: ScreenOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -78,8 +76,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'restart_process',
     title: 'Restart a process',
     description:
-      'Run a start_process process again (same command, cwd, env, tty) under the same id, name and log; ' +
-      'stops it first if running (SIGTERM, SIGKILL after grace_ms).',
+      'Run a process again (same command, cwd, env, tty) under the same id and log, stopping it first if running.',
     input: RestartInputSchema,
     output: RestartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

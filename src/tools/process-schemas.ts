@@ -17,47 +17,35 @@ import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/pty.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 export const StartInputSchema = z.strictObject({
-  command: z
-    .string()
-    .min(1)
-    .describe(
-      'A shell command line run by $SHELL ("npm run dev -- --port 5173"); with args, the program, run without a shell',
-    ),
-  args: z.array(z.string()).max(256).optional().describe('Arguments; command then runs without a shell'),
-  cwd: z.string().min(1).optional().describe("Working directory (must exist); default: hub's working directory"),
-  env: z
-    .record(EnvKeySchema, z.string())
-    .optional()
-    .describe("Added to hub's environment; values are never shown back"),
-  name: ProcessNameSchema.optional().describe('Unique among running processes; usable as the id'),
-  tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels to filter list_processes by'),
-  ports: z.array(PortNumberSchema).max(32).optional().describe('Ports it will listen on (get_free_port skips them)'),
+  command: z.string().min(1).describe('Shell command line ("npm run dev"); with args, the program run without a shell'),
+  args: z.array(z.string()).max(256).optional().describe('Arguments (no shell)'),
+  cwd: z.string().min(1).optional().describe("Working directory (default: hub's)"),
+  env: z.record(EnvKeySchema, z.string()).optional().describe('Added to the environment; never shown back'),
+  name: ProcessNameSchema.optional().describe('Unique name, usable as the id'),
+  tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels for list_processes'),
+  ports: z.array(PortNumberSchema).max(32).optional().describe('Ports it will use (get_free_port skips them)'),
   wait_for: z
     .strictObject({
-      port: PortNumberSchema.optional().describe('Ready when this port accepts TCP on localhost'),
-      pattern: RegexTextSchema.optional().describe(
-        'Ready when a log line matches this RE2 regex (no lookaround or backreferences)',
-      ),
+      port: PortNumberSchema.optional().describe('Ready when it accepts TCP'),
+      pattern: RegexTextSchema.optional().describe('Ready when a log line matches (RE2 regex)'),
       timeout_ms: z
         .number()
         .int()
         .min(100)
         .max(WAIT_MAX_MS)
         .default(WAIT_DEFAULT_MS)
-        .describe(
-          `Give up waiting after this long (default ${WAIT_DEFAULT_MS}, max ${WAIT_MAX_MS}); the process keeps running`,
-        ),
+        .describe('Stop waiting after this; the process keeps running'),
     })
     .optional()
-    .describe('Return once it is ready (port or pattern), exited, or timed out'),
-  tty: z.boolean().default(false).describe('Run in a terminal (prompts, REPLs, full-screen programs)'),
+    .describe('Return once ready, exited or timed out'),
+  tty: z.boolean().default(false).describe('Run in a terminal (prompts, REPLs, TUIs)'),
   cols: z.number().int().min(10).max(500).default(DEFAULT_COLS).describe('With tty'),
   rows: z.number().int().min(3).max(200).default(DEFAULT_ROWS).describe('With tty'),
   restart: z
     .enum(['no', 'on-failure', 'always'])
     .default('no')
-    .describe('Rerun when it ends (even with no hub running); backoff 1 s doubling to 60 s'),
-  max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before it is failed'),
+    .describe('Rerun when it ends, with backoff, even with no hub running'),
+  max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before failed'),
 });
 
 export const StartOutputSchema = z.object({
@@ -84,23 +72,10 @@ export const ListOutputSchema = z.object({
 
 export const LogsInputSchema = z.strictObject({
   id: ProcessReferenceSchema,
-  lines: z
-    .number()
-    .int()
-    .min(1)
-    .max(2_000)
-    .default(100)
-    .describe('How many lines (default 100, max 2000): the last ones, or with cursor the next ones'),
-  cursor: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('next_cursor of an earlier call: return only output written since (follow mode)'),
-  grep: RegexTextSchema.optional().describe(
-    'Only lines matching this regular expression (RE2 syntax: no lookaround or backreferences)',
-  ),
-  raw: z.boolean().default(false).describe('Keep ANSI escape codes (colours); stripped by default'),
+  lines: z.number().int().min(1).max(2_000).default(100).describe('The last lines, or with cursor the next ones'),
+  cursor: z.number().int().min(0).optional().describe('next_cursor of an earlier call: only newer output'),
+  grep: RegexTextSchema.optional().describe('Only lines matching (RE2 regex)'),
+  raw: z.boolean().default(false).describe('Keep ANSI escape codes'),
 });
 
 export const LogsOutputSchema = z.object({
@@ -119,17 +94,9 @@ export const LogsOutputSchema = z.object({
 
 export const KillInputSchema = z.strictObject({
   id: ProcessReferenceSchema,
-  signal: KillSignalNameSchema.default('SIGTERM').describe(
-    'First signal sent to the whole process group (default SIGTERM)',
-  ),
-  grace_ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(120_000)
-    .optional()
-    .describe('Wait this long for the group to exit before SIGKILL (default 5000)'),
-  remove: z.boolean().default(false).describe('Also delete the record, its log and exit file'),
+  signal: KillSignalNameSchema.default('SIGTERM').describe('First signal to the process group'),
+  grace_ms: z.number().int().min(0).max(120_000).optional().describe('Then SIGKILL after this (default 5000)'),
+  remove: z.boolean().default(false).describe('Also delete its record and log'),
 });
 
 export const KillOutputSchema = z.object({
@@ -163,14 +130,12 @@ const PortListSchema = z.preprocess(value => {
 }, z.array(PortNumberSchema).min(1).max(64));
 
 export const PortInputSchema = z.strictObject({
-  preferred: PortListSchema.optional().describe(
-    'Ports to use when free, in order of preference (one port may be given alone, e.g. 5173)',
-  ),
+  preferred: PortListSchema.optional().describe('Ports to use when free, in order (or one port)'),
   host: z
     .string()
     .refine(value => isIP(value) !== 0, 'must be an IP address such as 127.0.0.1 or ::1')
     .optional()
-    .describe('Check only this IP address (default: all local addresses)'),
+    .describe('Check only this IP (default: all)'),
 });
 
 export const PortOutputSchema = z.object({

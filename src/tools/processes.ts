@@ -57,9 +57,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'start_process',
     title: 'Start a process',
     description:
-      'Start a long-running command (dev server, watcher, build) detached from hub: it survives hub and client restarts; ' +
-      'stdout+stderr go to a log under HUB_HOME. wait_for {port} or {pattern} returns once it is ready (no sleep-and-poll). ' +
-      'Next: get_process_logs, kill_process. get_free_port picks a port.',
+      'Start a long-running command (dev server, watcher, build) that survives hub and client restarts; output goes to a log. ' +
+      'wait_for {port} or {pattern} returns once it is ready (no sleep-and-poll). get_free_port picks a port.',
     input: StartInputSchema,
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -111,8 +110,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'list_processes',
     title: 'List processes',
     description:
-      'Every process started with start_process (by any hub on this machine) with its current status: running, exited (with exit code), ' +
-      'killed or failed. Read-only. Next: get_process_logs {id} or kill_process {id}.',
+      'Every process started with start_process (by any hub here) and its status: running, exited (with code), killed or failed. Read-only.',
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -123,8 +121,8 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_process_logs',
     title: 'Read process logs',
     description:
-      "The last lines of a process's output (stdout+stderr), cheap on any log size; the result text is the log itself. " +
-      'Pass next_cursor back as cursor for only what was written since (follow mode); grep filters lines. Read-only.',
+      "The last lines of a process's output (stdout+stderr); the result text is the log itself. " +
+      'Pass next_cursor back as cursor for only newer output. Read-only.',
     input: LogsInputSchema,
     output: LogsOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -157,8 +155,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'kill_process',
     title: 'Stop a process',
     description:
-      'Stop a start_process process and all it spawned (its process group): signal (default SIGTERM), then SIGKILL after grace_ms; ' +
-      'returns once none of it is left (an ended process: its record). remove: true also deletes its record and log.',
+      'Stop a process and all it spawned (its process group): signal, then SIGKILL after grace_ms; returns once none of it is left.',
     input: KillInputSchema,
     output: KillOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -191,8 +188,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     name: 'get_free_port',
     title: 'Get a free port',
     description:
-      'A TCP port free now, preferring the given port(s), reserved for 30 s across every hub sharing HUB_HOME ' +
-      "(running processes' ports are never handed out). Next: start_process with it in ports / wait_for.port.",
+      'A TCP port free now (preferring the given ones), reserved for 30 s for every hub here. Then start_process with it in ports.',
     input: PortInputSchema,
     output: PortOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -10,24 +10,9 @@ import {
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 const SearchInputSchema = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('What to look for: a service or task such as "github", "postgres", "browser", "web search"'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_SEARCH_LIMIT)
-    .default(DEFAULT_SEARCH_LIMIT)
-    .describe(`Most results to return (default ${DEFAULT_SEARCH_LIMIT}, max ${MAX_SEARCH_LIMIT})`),
-  sources: z
-    .array(SearchSourceSchema)
-    .min(1)
-    .optional()
-    .describe('Sources to ask (default all): catalog (bundled, offline), official (MCP Registry), npm'),
+  query: z.string().trim().min(1).max(200).describe('A service or task: "github", "postgres", "web search"'),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT).describe('Most results'),
+  sources: z.array(SearchSourceSchema).min(1).optional().describe('Sources to ask (default all)'),
 });
 
 // Claude Code and Codex show the model only structuredContent: what to do next goes there too.
@@ -77,8 +62,8 @@ export function createSearchTool(deps: ToolDeps): HubTool {
     name: 'registry.search',
     title: 'Search the MCP registry',
     description:
-      'Search MCP servers to install (bundled catalog, official MCP Registry, npm; merged and ranked). ' +
-      'Results give the kind (npm, pypi, oci, mcpb, remote), whether this machine can run it, a server name, required env vars and the registry.install arguments; a source that fails is reported in sources[]. Read-only.',
+      'Search MCP servers to install (bundled catalog, official MCP Registry, npm). ' +
+      'Each result gives its kind, whether this machine can run it, required env vars and the registry.install arguments. Read-only.',
     input: SearchInputSchema,
     output: SearchToolOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

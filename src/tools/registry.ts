@@ -69,9 +69,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.install',
     title: 'Install an MCP server',
     description:
-      'Install an MCP server from npm (package) or register a command on this machine, start it and expose its tools as <name>.<tool> (list_changed follows). ' +
-      '`npm install` runs into ~/.hub/servers/<name> without install scripts; the user may be asked to approve. Pass API keys in env; find packages with registry.search. ' +
-      'Again for an installed package: updates env/args and restarts; upgrade: true installs a newer version keeping settings and data.',
+      'Install an MCP server (npm package, local command, remote url or registry entry), start it and expose its tools as <name>.<tool>. ' +
+      'The user may be asked to approve. API keys go in env. Again for an installed server: updates env/args; upgrade: true updates it.',
     input: InstallInputSchema,
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -135,8 +134,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.list',
     title: 'List installed MCP servers',
     description:
-      "Installed MCP servers with state, tool names, calls, errors, latency, restarts and last error. With server: that server's tools with descriptions and input schemas, " +
-      'to call them with registry.call when your client does not show them.',
+      'Installed MCP servers: state, tools, calls, errors, latency, last error. With server: its tools and input schemas, for registry.call.',
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
@@ -197,7 +195,7 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
     description:
-      'Stop an installed MCP server and remove its tools (list_changed follows), record and ~/.hub/servers/<name> folder. Its log and data folder (~/.hub/data/<name>) stay unless purge is true.',
+      'Stop and remove an installed MCP server (its tools, record and ~/.hub/servers/<name>). Its log and data folder stay unless purge is true.',
     input: UninstallInputSchema,
     output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -230,8 +228,8 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
     name: 'registry.call',
     title: 'Call a tool of an installed server',
     description:
-      "Call a tool of an installed server by server and tool name (starting it if needed); returns the tool's own result. " +
-      'For tools your list does not show: registry.list { server } or tools.search give their names and input schemas.',
+      "Call an installed server's tool by server and tool name (starts it if needed). " +
+      'Unlisted tools: registry.list { server } or tools.search give names and input schemas.',
     input: CallInputSchema,
     output: CallOutputSchema,
     annotations: { openWorldHint: true },
