@@ -1,7 +1,7 @@
 // Remote MCP servers through the built hub: registry.install { url } over Streamable HTTP and
 // the HTTP+SSE fallback, header secrets, list_changed, a server that forgets its session, and a
 // server that goes away. Real SDK servers on 127.0.0.1 (test/fixtures/remote-server.mjs).
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
@@ -16,6 +16,9 @@ describe('registry.install { url }', () => {
   test('a Streamable HTTP server: tools proxied, header secrets never shown, list_changed, a new session after a restart', async () => {
     const home = await makeHubHome();
     let server = await startRemoteFixture('remote-server.mjs', ['--require-header', `X-Api-Key=${SECRET}`]);
+    // The server adds a tool while it runs: listed with a warning rather than withheld for a
+    // person's approval (README "Tool integrity"; withholding is tested in integrity.test.ts).
+    await writeFile(join(home, 'config.json'), JSON.stringify({ integrity: 'flag' }));
     const hub = await spawnHub(home);
     const outputs: string[] = [];
     try {

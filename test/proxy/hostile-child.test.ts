@@ -146,8 +146,9 @@ describe('what hub takes from a tools/list', () => {
     expect(textOf(await first.call('bad.say', { text: 'up' }))).toBe('up');
     const issues = await issuesOf(first);
     expect(issues.at(-1)?.reason).toMatch(/tools over hub's limit/);
-    // A new session over stdio: the SDK client reads at most 10 MiB per message.
-    const second = await spawnHub(home);
+    // A new session over stdio: the SDK client reads at most 10 MiB per message. Every tool is
+    // listed (HUB_EXPOSURE=all): what is bounded here is the list, not a capped client's share of it.
+    const second = await spawnHub(home, { env: { HUB_EXPOSURE: 'all' } });
     onTestFinished(() => second.close());
     const { tools } = await second.client.listTools();
     expect(byName(tools, 'echo_echo')).toBeDefined();
