@@ -26,6 +26,8 @@ export interface ServerStatusView {
   package?: string;
   version?: string;
   mode: 'npm' | 'command';
+  /** What runs it: an npm package, a program on this machine, a URL, or a registry package of another kind. */
+  kind: 'npm' | 'command' | 'remote' | 'pypi' | 'oci' | 'mcpb';
   state: ServerState;
   pid?: number;
   /** Exposed dotted names. */

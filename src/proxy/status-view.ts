@@ -29,6 +29,7 @@ export function statusView(slot: ServerSlot, table: RouteTable, logFile: string)
   const view: ServerStatusView = {
     name: record.name,
     mode: record.mode,
+    kind: record.kind ?? record.mode,
     state: slot.state,
     tools: [...(table.byServer.get(record.name)?.values() ?? [])].map(route => route.dotted),
     calls: metrics.calls,

@@ -20,6 +20,9 @@ export const ServerSummarySchema = z.object({
   package: z.string().optional(),
   version: z.string().optional(),
   mode: z.enum(['npm', 'command']),
+  kind: z
+    .enum(['npm', 'command', 'remote', 'pypi', 'oci', 'mcpb'])
+    .describe('What runs it: an npm package, a program on this machine, a URL, or a pypi, oci or mcpb package'),
   state: z.enum(['stopped', 'starting', 'ready', 'degraded', 'failed']),
   tools: z.array(z.string()).describe('Exposed tool names'),
   calls: z.number(),
@@ -56,6 +59,7 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
   ...(view.package !== undefined && { package: view.package }),
   ...(view.version !== undefined && { version: view.version }),
   mode: view.mode,
+  kind: view.kind,
   state: view.state,
   tools: view.tools,
   calls: view.calls,

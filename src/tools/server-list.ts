@@ -55,7 +55,7 @@ export async function serverListResult(deps: {
         : "registry.list { server } shows a server's tools with input schemas.";
   const lines = servers.map(
     s =>
-      `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.mode}  ${s.state}${s.protocolVersion ? ` (MCP ${s.protocolVersion})` : ''}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}${s.disabled ? '  disabled' : ''}${s.withheld ? `  ${s.withheld} changed tools await approval` : ''}`,
+      `${s.name}  ${s.package ? `${s.package}@${s.version ?? '?'}` : s.kind}  ${s.state}${s.protocolVersion ? ` (MCP ${s.protocolVersion})` : ''}  ${s.tools.length} tools  calls ${s.calls} errors ${s.errors}${s.p95Ms !== null ? ` p95 ${s.p95Ms} ms` : ''}${s.lastError ? `  last error: ${s.lastError}` : ''}${s.missingEnv ? `  missing env: ${s.missingEnv.join(', ')}` : ''}${s.disabled ? '  disabled' : ''}${s.withheld ? `  ${s.withheld} changed tools await approval` : ''}`,
   );
   return { structured: { servers, next }, text: [...lines, next].join('\n') };
 }

@@ -274,7 +274,14 @@ describe("hub's own resources", () => {
       const servers = JSON.parse(textIn(read)) as { servers: Record<string, unknown>[] };
       expect(servers).toEqual(listed);
       expect(servers.servers).toEqual([
-        expect.objectContaining({ name: 'echo', mode: 'command', state: 'ready', calls: 1, errors: 0 }),
+        expect.objectContaining({
+          name: 'echo',
+          mode: 'command',
+          kind: 'command',
+          state: 'ready',
+          calls: 1,
+          errors: 0,
+        }),
       ]);
       expect(servers.servers[0]!.tools).toContain('echo_echo');
     } finally {

@@ -34,6 +34,11 @@ describe('registry.install { url }', () => {
       expect((installed.structuredContent as { tools: string[] }).tools).toEqual(
         expect.arrayContaining(['docs_echo', 'docs_add_tool', 'docs_header_ok']),
       );
+      const listed = await hub.call('registry_list', {});
+      expect((listed.structuredContent as { servers: unknown[] }).servers).toEqual([
+        expect.objectContaining({ name: 'docs', kind: 'remote', state: 'ready' }),
+      ]);
+      expect(textOf(listed)).toMatch(/^docs {2}remote {2}ready/);
       const echo = await hub.call('docs_echo', { text: 'hi' });
       expect(textOf(echo)).toBe('echo: hi');
       expect(textOf(await hub.call('docs_header_ok'))).toBe('true');
