@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { silentLogger } from '../../src/core/logger.js';
+import { hubPaths } from '../../src/core/paths.js';
+import { createProcessManager } from '../../src/process/manager.js';
+import { openStore } from '../../src/store/store.js';
 import { reapKeepers } from './keepers.js';
 
 function statFields(pid: number | string): string[] | undefined {
@@ -49,4 +54,25 @@ export async function reapAll(home: string): Promise<void> {
       }
     }
   }
+}
+
+/** A process manager on home with hub's default caps; its running processes are SIGKILLed when the test ends. */
+export function managerIn(home: string) {
+  const paths = hubPaths(home);
+  const store = openStore(paths);
+  const manager = createProcessManager({
+    paths,
+    store,
+    log: silentLogger,
+    maxRunning: 64,
+    logCapBytes: 50 * 1024 * 1024,
+    logReadBytes: 200 * 1024,
+    baseCwd: home,
+  });
+  onTestFinished(async () => {
+    for (const record of await manager.list({ status: 'running' }))
+      await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
+    manager.close();
+  });
+  return { paths, store, manager };
 }

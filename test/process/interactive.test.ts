@@ -3,37 +3,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { describe, expect, onTestFinished, test, vi } from 'vitest';
-import { hubPaths } from '../../src/core/paths.js';
-import { silentLogger } from '../../src/core/logger.js';
-import { createProcessManager } from '../../src/process/manager.js';
+import { describe, expect, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/line-match.js';
 import { descendantsOf } from '../../src/process/process-tree.js';
-import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
-import { isAlive } from '../helpers/processes.js';
+import { isAlive, managerIn } from '../helpers/processes.js';
 
 const never = new AbortController().signal;
-
-async function managerIn(home: string) {
-  const paths = hubPaths(home);
-  const store = openStore(paths);
-  const manager = createProcessManager({
-    paths,
-    store,
-    log: silentLogger,
-    maxRunning: 64,
-    logCapBytes: 50 * 1024 * 1024,
-    logReadBytes: 200 * 1024,
-    baseCwd: home,
-  });
-  onTestFinished(async () => {
-    for (const record of await manager.list({ status: 'running' }))
-      await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
-    manager.close();
-  });
-  return { paths, store, manager };
-}
 
 const send = (text?: string, keys?: string[], waitFor?: string) => ({
   text,
@@ -62,7 +38,7 @@ describe('send_input without a terminal (stdin pipe)', () => {
       "const rl = require('readline').createInterface({ input: process.stdin, output: process.stdout });\n" +
         "rl.question('name? ', n => rl.question('color? ', c => { console.log(`hello ${n}, you like ${c}`); rl.close(); process.exit(0); }));\n",
     );
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       { command: process.execPath, args: [script] },
       { pattern: compileLinePattern('name\\?', 'p'), timeoutMs: 10_000 },
@@ -79,7 +55,7 @@ describe('send_input without a terminal (stdin pipe)', () => {
 
   test('1 MB pasted in one call arrives whole', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const size = 1024 * 1024;
     const { record } = await manager.start(
       {
@@ -101,7 +77,7 @@ describe('send_input without a terminal (stdin pipe)', () => {
 
   test('unknown keys, C-d and a closed stdin are refused naming the field', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start({ command: 'exec 0<&-; sleep 30' }, undefined, never);
     // The shell has closed its stdin once it runs the sleep.
     await vi.waitFor(() => expect(commandLines(record.pid)).toContain('sleep 30'), { timeout: 5_000 });
@@ -118,7 +94,7 @@ describe('send_input without a terminal (stdin pipe)', () => {
 describe('tty processes', () => {
   test('node -i computes 6*7 in a terminal', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       { command: process.execPath, args: ['-i'], tty: { cols: 100, rows: 20 } },
       { pattern: compileLinePattern('^> ', 'p'), timeoutMs: 10_000 },
@@ -132,7 +108,7 @@ describe('tty processes', () => {
 
   test('C-c interrupts a sleep in bash, which then runs the next command', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       { command: 'bash', args: ['--norc', '--noprofile', '-i'], tty: { cols: 80, rows: 24 } },
       { pattern: compileLinePattern('[$#] $', 'p'), timeoutMs: 10_000 },
@@ -150,7 +126,7 @@ describe('tty processes', () => {
     const home = await makeHubHome();
     const file = join(home, 'lines.txt');
     writeFileSync(file, Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join('\n') + '\n');
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       { command: 'less', args: [file], tty: { cols: 60, rows: 10 }, env: { LESS: '' } },
       undefined,
@@ -172,7 +148,7 @@ describe('tty processes', () => {
 
   test('resize reaches the program as SIGWINCH and the screen takes the new size', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       {
         command: process.execPath,
@@ -199,7 +175,7 @@ describe('tty processes', () => {
 describe('tty processes and the rest of hub', () => {
   test('kill_process stops what runs in the terminal even when it ignores SIGHUP and SIGTERM', async () => {
     const home = await makeHubHome();
-    const { manager } = await managerIn(home);
+    const { manager } = managerIn(home);
     const { record } = await manager.start(
       { command: "trap '' HUP TERM; echo armed; sleep 300", tty: { cols: 80, rows: 24 } },
       { pattern: compileLinePattern('^armed', 'p'), timeoutMs: 10_000 },
@@ -215,7 +191,7 @@ describe('tty processes and the rest of hub', () => {
 
   test('a keeper whose record was lost is found again with its terminal size and restart policy', async () => {
     const home = await makeHubHome();
-    const first = await managerIn(home);
+    const first = managerIn(home);
     const { record } = await first.manager.start(
       { command: 'cat', args: [], tty: { cols: 90, rows: 25 }, restart: { policy: 'always', max: 3 } },
       undefined,
@@ -224,7 +200,7 @@ describe('tty processes and the rest of hub', () => {
     await first.store.update(data => {
       delete data.processes[record.id];
     });
-    const second = await managerIn(home);
+    const second = managerIn(home);
     const found = (await second.manager.list()).find(view => view.id === record.id);
     expect(found).toMatchObject({
       status: 'running',

@@ -1,35 +1,12 @@
 // Restarts: the keeper's policy (backoff, crash loop → failed) and restart_process, on a live
 // keeper and on an ended record, with the log continued after a marker line.
 import { readFileSync } from 'node:fs';
-import { describe, expect, onTestFinished, test, vi } from 'vitest';
-import { hubPaths } from '../../src/core/paths.js';
-import { silentLogger } from '../../src/core/logger.js';
-import { createProcessManager } from '../../src/process/manager.js';
+import { describe, expect, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/line-match.js';
-import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
-import { groupMembers } from '../helpers/processes.js';
+import { groupMembers, managerIn } from '../helpers/processes.js';
 
 const never = new AbortController().signal;
-
-async function managerIn(home: string) {
-  const paths = hubPaths(home);
-  const manager = createProcessManager({
-    paths,
-    store: openStore(paths),
-    log: silentLogger,
-    maxRunning: 64,
-    logCapBytes: 50 * 1024 * 1024,
-    logReadBytes: 200 * 1024,
-    baseCwd: home,
-  });
-  onTestFinished(async () => {
-    for (const record of await manager.list({ status: 'running' }))
-      await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
-    manager.close();
-  });
-  return manager;
-}
 
 const markers = (logFile: string): string[] =>
   readFileSync(logFile, 'utf8')
@@ -38,7 +15,7 @@ const markers = (logFile: string): string[] =>
 
 describe('restart policies (done by the keeper)', () => {
   test('on-failure brings a crashing process back with backoff, then marks it failed', async () => {
-    const manager = await managerIn(await makeHubHome());
+    const { manager } = managerIn(await makeHubHome());
     const started = Date.now();
     const { record } = await manager.start(
       { command: 'echo run $(date +%s%3N); exit 3', restart: { policy: 'on-failure', max: 2 } },
@@ -68,7 +45,7 @@ describe('restart policies (done by the keeper)', () => {
   });
 
   test('on-failure does not restart a clean exit; kill_process stops a restarting process for good', async () => {
-    const manager = await managerIn(await makeHubHome());
+    const { manager } = managerIn(await makeHubHome());
     const clean = await manager.start(
       { command: 'exit 0', restart: { policy: 'on-failure', max: 5 } },
       { timeoutMs: 5_000 },
@@ -96,7 +73,7 @@ describe('restart policies (done by the keeper)', () => {
 
 describe('restart_process', () => {
   test('a running process is rerun by its keeper: same record and pid, new command, log continued', async () => {
-    const manager = await managerIn(await makeHubHome());
+    const { manager } = managerIn(await makeHubHome());
     const { record } = await manager.start(
       { command: "trap 'echo bye; exit 0' TERM; echo hello $$; while :; do sleep 0.1; done", name: 'web' },
       { pattern: compileLinePattern('^hello', 'p'), timeoutMs: 5_000 },
@@ -111,7 +88,7 @@ describe('restart_process', () => {
   });
 
   test('an ended process is respawned under the same record with its env', async () => {
-    const manager = await managerIn(await makeHubHome());
+    const { manager } = managerIn(await makeHubHome());
     const { record } = await manager.start(
       { command: 'echo "secret=$SECRET"; exit 4', env: { SECRET: 's3' }, name: 'job' },
       { timeoutMs: 5_000 },
