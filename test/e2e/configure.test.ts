@@ -2,18 +2,13 @@
 // live in the store, so every running hub sharing HUB_HOME applies them without a restart and
 // sends tools/list_changed; a refused call says why and how to change it; env values are never
 // shown. Real hubs (dist/server.js over stdio), a real child (test/fixtures/changing-server.mjs).
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
+import { cliStdout } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
+import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 import { spawnCount, until } from '../proxy/harness.js';
-
-const run = promisify(execFile);
-const cli = async (home: string, ...args: string[]) =>
-  (await run(process.execPath, [SERVER_JS, ...args], { env: { ...process.env, HUB_HOME: home } })).stdout;
 
 const CHANGING = fixture('changing-server.mjs');
 
@@ -76,14 +71,14 @@ test('allow, deny and disable made in one hub or the CLI apply in a second runni
 
     // From a terminal: allow only "add" (deny cleared); both hubs follow.
     seen = changes();
-    await cli(home, 'servers', 'configure', 'chg', '--no-deny', '--allow', 'add');
+    await cliStdout(home, 'servers', 'configure', 'chg', '--no-deny', '--allow', 'add');
     await until(async () => expect(await names(b)).toEqual(['chg_add']));
     await until(async () => expect(await names(a)).toEqual(['chg_add']));
     expect(changes()).toBeGreaterThan(seen);
     expect(textOf(await b.call('chg_env', { key: 'PATH' }))).toMatch(/not in tools\.allow \["add"\]/);
 
     // Disabled: nothing listed, the running child in hub A stops, calls refused without a start.
-    const disabled = await cli(home, 'servers', 'disable', 'chg');
+    const disabled = await cliStdout(home, 'servers', 'disable', 'chg');
     expect(disabled).toContain('chg: disabled, 0 tools listed');
     await until(async () => expect(await names(b)).toEqual([]));
     await until(async () => expect(await names(a)).toEqual([]));
@@ -96,14 +91,17 @@ test('allow, deny and disable made in one hub or the CLI apply in a second runni
       expect(textOf(listed)).toContain('disabled: not started, nothing listed');
     }
     expect(textOf(await b.call('registry_list'))).toMatch(/^chg .* 0 tools .*disabled/m);
-    expect(await cli(home, 'servers')).toMatch(/^chg\s+\(command\)\s+disabled\s/m);
+    expect(await cliStdout(home, 'servers')).toMatch(/^chg\s+\(command\)\s+disabled\s/m);
     await until(async () =>
-      expect(JSON.parse(await cli(home, 'servers', '--json'))[0]).toMatchObject({ name: 'chg', state: 'stopped' }),
+      expect(JSON.parse(await cliStdout(home, 'servers', '--json'))[0]).toMatchObject({
+        name: 'chg',
+        state: 'stopped',
+      }),
     );
     // Listing, refusing and describing started nothing.
     expect(spawnCount(starts)).toBe(started);
 
-    await cli(home, 'servers', 'enable', 'chg');
+    await cliStdout(home, 'servers', 'enable', 'chg');
     await until(async () => expect(await names(b)).toEqual(['chg_add']));
     expect(textOf(await b.call('chg_add', { a: 2, b: 3 }))).toBe('5');
     expect(spawnCount(starts)).toBe(started + 1);
@@ -129,7 +127,7 @@ test('env values are secrets: set through registry.configure and the CLI, never 
     expect(JSON.stringify(await hub.call('registry_list', { server: 'chg' }))).not.toContain(secret);
 
     const other = 'another-secret-77c2';
-    const printed = await cli(home, 'servers', 'configure', 'chg', '--env', `TOKEN=${other}`, '--json');
+    const printed = await cliStdout(home, 'servers', 'configure', 'chg', '--env', `TOKEN=${other}`, '--json');
     expect(printed).not.toContain(other);
     expect(JSON.parse(printed)).toMatchObject({ name: 'chg', envKeys: expect.arrayContaining(['TOKEN']) });
     // The hub running it saw its launch settings change: its child starts again with the new value.

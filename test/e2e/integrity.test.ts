@@ -3,19 +3,14 @@
 // approves it (`hub servers approve`, or registry.configure asking through elicitation), and
 // prompt-injection markers are shown at install and in registry.list. Real hubs over stdio, a real
 // child whose tools come from a file (test/fixtures/changing-server.mjs).
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
+import { cliStdout } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
+import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 import { until } from '../proxy/harness.js';
-
-const run = promisify(execFile);
-const cli = async (home: string, ...args: string[]) =>
-  (await run(process.execPath, [SERVER_JS, ...args], { env: { ...process.env, HUB_HOME: home } })).stdout;
 
 const CHANGING = fixture('changing-server.mjs');
 const POISONED =
@@ -114,7 +109,7 @@ test('a description changed between two starts is withheld (both lanes, every ca
     }
 
     // A person approves from a terminal, seeing what changed; every hub lists the new definition.
-    const approved = await cli(home, 'servers', 'approve', 'chg');
+    const approved = await cliStdout(home, 'servers', 'approve', 'chg');
     expect(approved).toContain('was: "Greets someone by name."');
     expect(approved).toContain('approved: greet');
     await until(async () => expect((await listed(hub)).get('chg_greet')).toBe(`[chg] ${POISONED}`));

@@ -4,20 +4,13 @@ import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { spawnHub, textOf, type HubSession } from '../helpers/hub.js';
-import { groupMembers, isAlive } from '../helpers/processes.js';
+import { spawnHub, textOf } from '../helpers/hub.js';
+import { groupMembers, killHub } from '../helpers/processes.js';
 
 const ok = (result: CallToolResult): Record<string, unknown> => {
   expect(result.isError, textOf(result)).toBeFalsy();
   return result.structuredContent as Record<string, unknown>;
 };
-
-async function killHub(hub: HubSession): Promise<void> {
-  const pid = hub.pid ?? 0;
-  process.kill(pid, 'SIGKILL');
-  await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5_000, interval: 20 });
-  await hub.close().catch(() => undefined);
-}
 
 describe('interactive processes over stdio', () => {
   test('a REPL in a terminal and one on a pipe take input from a hub started after the first was SIGKILLed', async () => {

@@ -1,23 +1,9 @@
 // hub ps / logs / kill for people, over the same store the MCP tools write.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, startHubInProcess } from '../helpers/hub.js';
+import { startHubInProcess } from '../helpers/hub.js';
+import { cli } from '../helpers/cli.js';
 import { groupMembers } from '../helpers/processes.js';
-
-const run = promisify(execFile);
-const cli = async (home: string, ...args: string[]) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SERVER_JS, ...args], {
-      env: { ...process.env, HUB_HOME: home },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
 
 describe('hub ps, logs, kill', () => {
   test('ps shows a table and JSON, logs -f follows until the process ends, kill stops a group', async () => {

@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { fixture, SERVER_JS, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
-import { groupMembers, isAlive } from '../helpers/processes.js';
+import { fixture, SERVER_JS, spawnHub, textOf } from '../helpers/hub.js';
+import { groupMembers, killHub } from '../helpers/processes.js';
 
 const run = promisify(execFile);
 
@@ -28,13 +28,6 @@ const ok = (result: CallToolResult): Record<string, unknown> => {
   expect(result.isError, textOf(result)).toBeFalsy();
   return result.structuredContent as Record<string, unknown>;
 };
-
-async function killHub(hub: HubSession): Promise<void> {
-  const pid = hub.pid ?? 0;
-  process.kill(pid, 'SIGKILL');
-  await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5_000, interval: 20 });
-  await hub.close().catch(() => undefined);
-}
 
 describe('processes over stdio', () => {
   test('a dev server is ready by port, answers HTTP, survives a SIGKILLed hub, and the next hub kills it', async () => {

@@ -1,23 +1,10 @@
 // hub start / send / attach / restart for people, against the built CLI and real programs.
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS } from '../helpers/hub.js';
+import { cli } from '../helpers/cli.js';
 import { groupMembers } from '../helpers/processes.js';
-
-const run = promisify(execFile);
-const cli = async (home: string, ...args: string[]) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SERVER_JS, ...args], {
-      env: { ...process.env, HUB_HOME: home },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
 
 describe('hub start, send, attach, restart', () => {
   test('a REPL started in a terminal answers hub send, is driven through hub attach, detaches with Ctrl-] and restarts', async () => {

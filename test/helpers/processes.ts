@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished, vi } from 'vitest';
+import type { HubSession } from './hub.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { hubPaths } from '../../src/core/paths.js';
 import { createProcessManager } from '../../src/process/manager.js';
@@ -75,4 +76,12 @@ export function managerIn(home: string) {
     manager.close();
   });
   return { paths, store, manager };
+}
+
+/** SIGKILLs a stdio hub (no shutdown of its own) and waits until it is gone. */
+export async function killHub(hub: HubSession): Promise<void> {
+  const pid = hub.pid ?? 0;
+  process.kill(pid, 'SIGKILL');
+  await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5_000, interval: 20 });
+  await hub.close().catch(() => undefined);
 }
