@@ -56,10 +56,17 @@ describe('escapes', () => {
     const home = await makeHubHome();
     const { manager } = await managerIn(home);
     const { record } = await manager.start({ command: 'sleep', args: ['300'] }, undefined, never);
-    const command = groupMembers(record.pid).find(
-      pid => pid !== record.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'),
+    // The keeper makes the stdin FIFO before it runs the command: wait until the command is there.
+    const command = await vi.waitFor(
+      () => {
+        const found = groupMembers(record.pid).find(
+          pid => pid !== record.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'),
+        );
+        expect(found).toBeDefined();
+        return found;
+      },
+      { timeout: 5_000, interval: 20 },
     );
-    expect(command).toBeDefined();
     process.kill(record.pid, 'SIGKILL');
     await vi.waitFor(() => expect(isAlive(record.pid)).toBe(false), { timeout: 5_000, interval: 20 });
     expect(isAlive(command ?? 0)).toBe(true);
