@@ -175,18 +175,31 @@ const readText = (file: string): string | undefined => {
   }
 };
 
+// The keeper's traps are set once its SigCgt has SIGINT (bit 2) and SIGTERM (bit 15): before
+// that, the keeper's own helpers (rm, mkfifo) run as children with other cmdlines, and a signal
+// would end the keeper unrecorded.
+const TRAPPED = (1n << 1n) | (1n << 14n);
+function trapsSet(pid: number): boolean {
+  const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readText(`/proc/${pid}/status`) ?? '')?.[1];
+  return caught !== undefined && (BigInt(`0x${caught}`) & TRAPPED) === TRAPPED;
+}
+
+// The restart policy's clock (`t0=$(date +%s)`) runs after the traps, before the command.
+const KEEPER_HELPERS = new Set(['date\0+%s\0']);
+
 // The command has started once the keeper's child has exec'd: its cmdline is no longer the
-// keeper's (the log-cap subshell, also a child, keeps the keeper's cmdline).
+// keeper's (the log-cap subshell, also a child, keeps the keeper's cmdline) nor a helper's.
 function commandExeced(pid: number, keeperCommandLine: string | undefined): boolean {
   const children = readText(`/proc/${pid}/task/${pid}/children`);
   if (children === undefined) return liveGroupMembers(pid).length > 2;
+  if (!trapsSet(pid)) return false;
   return children
     .trim()
     .split(' ')
     .filter(Boolean)
     .some(child => {
       const commandLine = readText(`/proc/${child}/cmdline`);
-      return commandLine !== undefined && commandLine !== keeperCommandLine;
+      return commandLine !== undefined && commandLine !== keeperCommandLine && !KEEPER_HELPERS.has(commandLine);
     });
 }
 

@@ -66,6 +66,17 @@ describe('keeper', () => {
     expect(outcome.record).toMatchObject({ status: 'killed', exitCode: 130, signal: 'SIGINT' });
     expect(groupMembers(record.pid)).toEqual([]);
   });
+
+  // A fresh-clone CI run once signalled the group while the keeper's mkfifo ran, before its
+  // traps: the keeper died unrecorded (exitCode null). start now waits for the traps too.
+  test('a signal sent right after start always meets the command, never the keeper before its traps', async () => {
+    const { manager } = await managerIn(await makeHubHome());
+    for (let round = 0; round < 40; round++) {
+      const { record } = await manager.start({ command: 'sleep', args: ['999'] }, undefined, never);
+      const outcome = await manager.kill({ reference: record.id, signal: 'SIGINT', graceMs: 10_000, remove: true });
+      expect(outcome.record).toMatchObject({ status: 'killed', exitCode: 130, signal: 'SIGINT' });
+    }
+  });
 });
 
 describe('kill', () => {
