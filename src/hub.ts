@@ -1,4 +1,4 @@
-import type { LineKind } from './wire/stdio-transport.js';
+import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -219,4 +219,101 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
       await server.close().catch(() => undefined);
     },
   };
+}
+
+// One hub per user (issue 15, docs/shared-hub.md): the core (children, processes, store watch)
+// is built once per process; a session (one MCP Server, its naming, exposure, roots) per client.
+
+/** What a session is built from besides the core: who is on the other end and where it runs. */
+export interface SessionOptions {
+  /** What carries the session: the in-process stdio hub, an entry over the socket, or Streamable HTTP. */
+  readonly transport: 'stdio' | 'socket' | 'http';
+  /** The client's working directory (its entry's cwd): relative start_process cwd, the project file. */
+  readonly cwd?: string;
+  /** The client's environment (its entry's env): start_process's base env, per-session HUB_* settings. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly relistWaitMs?: number;
+}
+
+/** Everything one hub process shares between its sessions. */
+export interface HubCore {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  /** Sessions attached now (the shared hub exits after sharedHub.idleMs with none). */
+  sessionCount(): number;
+  /** Called with the new count each time a session attaches or closes. */
+  onSessionsChanged(listener: (count: number) => void): void;
+  /** Closes every session and the child servers; dev processes keep running. */
+  close(): Promise<void>;
+}
+
+// A first cut: each session still builds its own proxy (children not yet shared); the interface
+// is what the shared hub and Streamable HTTP build on.
+interface CoreInternals {
+  attach(session: Hub): void;
+  detach(session: Hub): void;
+}
+const internals = new WeakMap<HubCore, CoreInternals>();
+
+export function createHubCore({ config, log, store }: Omit<HubOptions, 'relistWaitMs'>): HubCore {
+  const sessions = new Set<Hub>();
+  const listeners: ((count: number) => void)[] = [];
+  const changed = () => {
+    for (const listener of listeners) listener(sessions.size);
+  };
+  const core: HubCore = {
+    config,
+    log,
+    store,
+    sessionCount: () => sessions.size,
+    onSessionsChanged: listener => void listeners.push(listener),
+    async close() {
+      await Promise.allSettled([...sessions].map(session => session.close()));
+    },
+  };
+  internals.set(core, {
+    attach: session => (sessions.add(session), changed()),
+    detach: session => (sessions.delete(session), changed()),
+  });
+  return core;
+}
+
+export function createSession(core: HubCore, options: SessionOptions): Hub {
+  const own = internals.get(core);
+  if (!own) throw new Error('createSession needs a core made by createHubCore');
+  const hub = createHub({ config: core.config, log: core.log, store: core.store, relistWaitMs: options.relistWaitMs });
+  const session: Hub = {
+    ...hub,
+    async close() {
+      own.detach(session);
+      await hub.close();
+    },
+  };
+  own.attach(session);
+  return session;
+}
+
+/**
+ * Connects a session to a stream of JSON-RPC lines (stdin/stdout, or an entry's socket): the
+ * fast path and the 2026 lane before the SDK Server, the cold-start lane's bytes replayed first.
+ */
+export async function connectLines(
+  hub: Hub,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  handOff?: StdinReplay & { readonly listed?: string },
+): Promise<HubStdioServerTransport> {
+  const transport = new HubStdioServerTransport(input, output, handOff);
+  // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
+  // else, hub's own tools included, goes through the SDK Server.
+  const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
+  if (fastPath) transport.intercept = fastPath;
+  transport.era = hub.eraLane(message => transport.send(message as never));
+  await hub.server.connect(transport);
+  // Another hub changed the installed servers between the lane's tools/list and now.
+  if (handOff?.listed !== undefined && handOff.listed !== hub.proxiedSignature()) {
+    hub.server.sendToolListChanged().catch(() => undefined);
+  }
+  return transport;
 }

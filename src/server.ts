@@ -21,10 +21,9 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
-  const [{ openContext }, { createHub }, { HubStdioServerTransport }] = await Promise.all([
+  const [{ openContext }, { createHub, connectLines }] = await Promise.all([
     import('./store/open-context.js'),
     import('./hub.js'),
-    import('./wire/stdio-transport.js'),
   ]);
   const { config, log, store } = openContext();
   for (const warning of config.warnings) log.warn(warning);
@@ -52,20 +51,10 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (hub keeps running)'));
   process.on('unhandledRejection', error => log.error({ err: error }, 'unhandled rejection (hub keeps running)'));
 
-  // Proxied tools/call can skip the SDK Protocol (validated once by the child lane); everything
-  // else, hub's own tools included, goes through the SDK Server.
   const handOff: HandOff | undefined = fast?.handOff();
   // Counted now: the replay below drops the full hub's duplicates from the set.
   const coldStartAnswered = handOff?.answered.size ?? 0;
-  const transport = new HubStdioServerTransport(process.stdin, process.stdout, handOff);
-  const fastPath = hub.fastPath((line, kind) => transport.sendRaw(line, kind));
-  if (fastPath) transport.intercept = fastPath;
-  transport.era = hub.eraLane(message => transport.send(message as never));
-  await hub.server.connect(transport);
-  // Another hub changed the installed servers between the lane's tools/list and now.
-  if (handOff?.listed !== undefined && handOff.listed !== hub.proxiedSignature()) {
-    hub.server.sendToolListChanged().catch(() => undefined);
-  }
+  await connectLines(hub, process.stdin, process.stdout, handOff);
   log.info({ home: config.home, coldStartAnswered }, 'hub started');
   if (handOff?.ended) shutdown('stdin ended');
 }
