@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../core/errors.js';
+import { MCP_PATH, mcpUrl } from '../core/http-endpoint.js';
 import type { Logger } from '../core/logger.js';
 import { createSession, type Hub, type HubCore } from '../hub.js';
 import { allowedHostnames, checkBearer, checkHost, checkOrigin, isLoopback, type Refusal } from './guard.js';
@@ -37,7 +38,6 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-export const MCP_PATH = '/mcp';
 const DEFAULTS = { maxSessions: 64, maxBodyBytes: 4 * 1024 * 1024, sessionIdleMs: 60 * 60_000 };
 
 interface Session {
@@ -149,7 +149,9 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     const hub = createSession(core, { transport: 'http' });
     let settled = false;
     const settle = () => {
-      if (!settled) ((settled = true), (pending -= 1));
+      if (settled) return;
+      settled = true;
+      pending -= 1;
     };
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -267,8 +269,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
   });
   server.on('error', error => log.error({ err: error }, 'http listener error'));
   port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}${MCP_PATH}`;
+  const url = mcpUrl(host, port);
   if (!isLoopback(host))
     log.warn(
       { host, port },

@@ -1,13 +1,12 @@
 import { statSync } from 'node:fs';
+import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 import { openContext } from '../store/open-context.js';
 import { readOrCreateHttpToken, rotateHttpToken } from '../store/http-token.js';
 import { createHubCore } from '../hub.js';
 import { isLoopback } from './guard.js';
 import { listenHttp } from './listener.js';
 
-/** hub serve's default port: not one of the usual dev ports (3000, 5173, 8000, 8080, 9229, ...). */
-export const DEFAULT_HTTP_PORT = 7717;
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 
 export interface ServeOptions {
   readonly port: number;
