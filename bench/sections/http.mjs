@@ -148,6 +148,7 @@ export async function httpSection({ quick, log }) {
   ];
   return {
     section: {
+      status: serveExit === 0 ? 'ok' : 'partial',
       plan: `${sessionsWanted} Streamable HTTP sessions on one hub serve (connected 10 at a time), 1 warm-up call each, then ${calls} sequential ${TOOL} calls per session with every session at once; the same over stdio with one hub per session (spawned 5 at a time)`,
       http: { ...httpRun, rssKb: httpRssKb, cpuPerCallUs: httpCpuPerCallUs, connectMs: httpConnectMs, serveExit },
       stdio: { ...stdioRun, rssKb: stdioRssKb, cpuPerCallUs: stdioCpuPerCallUs, connectMs: stdioConnectMs },
