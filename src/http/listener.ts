@@ -25,7 +25,7 @@ export interface HttpListenOptions {
   readonly maxSessions?: number;
   /** Largest request body read, in bytes; more gets 413. */
   readonly maxBodyBytes?: number;
-  /** A session with no request for this long is closed (clients that vanish without DELETE). */
+  /** A session with no request and no open GET stream for this long is closed (clients that vanish without DELETE). */
   readonly sessionIdleMs?: number;
 }
 
@@ -44,6 +44,8 @@ interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly hub: Hub;
   lastSeen: number;
+  /** GET streams open now: a client listening for notifications is not idle. */
+  streams: number;
   closing?: Promise<void>;
 }
 
@@ -157,7 +159,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: id => {
         settle();
-        sessions.set(id, { transport, hub, lastSeen: Date.now() });
+        sessions.set(id, { transport, hub, lastSeen: Date.now(), streams: 0 });
         log.info({ session: id, sessions: sessions.size }, 'http session opened');
       },
       onsessionclosed: id => void closeSession(id, 'DELETE'),
@@ -215,6 +217,13 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
         return;
       }
       session.lastSeen = Date.now();
+      if (method === 'GET') {
+        session.streams += 1;
+        res.once('close', () => {
+          session.streams -= 1;
+          session.lastSeen = Date.now();
+        });
+      }
       await session.transport.handleRequest(req, res);
       return;
     }
@@ -281,7 +290,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     () => {
       const now = Date.now();
       for (const [id, session] of sessions) {
-        if (now - session.lastSeen > limits.sessionIdleMs) void closeSession(id, 'idle');
+        if (session.streams === 0 && now - session.lastSeen > limits.sessionIdleMs) void closeSession(id, 'idle');
       }
     },
     Math.min(60_000, limits.sessionIdleMs),

@@ -21,7 +21,12 @@ async function tempHome(): Promise<string> {
 }
 
 async function config(hubHome: string, home: string, ...args: string[]) {
-  const env = { ...process.env, HUB_HOME: hubHome, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HUB_HOME: hubHome,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+  };
   delete env.CODEX_HOME;
   try {
     const { stdout, stderr } = await run(process.execPath, [SERVER_JS, 'config', ...args], { env, cwd: home });

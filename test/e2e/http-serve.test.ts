@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
@@ -263,4 +264,34 @@ test('a port already taken: exit 1 with the port and the fix, nothing left runni
   } finally {
     blocker.close();
   }
+});
+
+test('--host 0.0.0.0 is said and logged, and still needs the token; Host may name the machine’s own address, not another', async () => {
+  const home = await makeHubHome();
+  const served = await startServe(home, '--host', '0.0.0.0');
+  expect(served.output()).toMatch(
+    /Reachable from the network \(0\.0\.0\.0\): anyone who can reach it still needs the token/,
+  );
+  const local = served.url.replace('0.0.0.0', '127.0.0.1');
+  const none = await rawRequest(local, { headers: JSON_HEADERS, body: INITIALIZE });
+  expect(none.status).toBe(401);
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .find(address => address && address.family === 'IPv4' && !address.internal)?.address;
+  const auth = { Authorization: `Bearer ${served.token()}` };
+  if (own !== undefined) {
+    const byAddress = await rawRequest(local, {
+      headers: { ...JSON_HEADERS, ...auth, Host: `${own}:${served.port}` },
+      body: INITIALIZE,
+    });
+    expect(byAddress.status).toBe(200);
+  }
+  const foreign = await rawRequest(local, {
+    headers: { ...JSON_HEADERS, ...auth, Host: `203.0.113.9:${served.port}` },
+    body: INITIALIZE,
+  });
+  expect(foreign.status).toBe(403);
+  await connectHttp(local, served.token());
+  expect(readFileSync(join(home, 'logs', 'hub.log'), 'utf8')).toMatch(/non-loopback bind/);
+  expect(await served.stop()).toBe(0);
 });
