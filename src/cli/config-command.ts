@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { ClientIdSchema } from '../clients/types.js';
 import { EXPOSURE_MODES } from '../core/config.js';
 import { findClient } from '../clients/index.js';
@@ -69,11 +70,14 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     const { plan, tokenFile } = await planHttp(client, scope, deps, flags.port);
     // The token goes into the file, never to the terminal (scrollback, an agent's transcript).
     const hidden: CommandDeps = { ...deps, io: hideToken(deps.io, tokenFile) };
+    const warning = await readableByOthers(plan.document.target.file);
+    if (warning && !flags.json) hidden.io.err(`hub config: warning: ${warning}\n`);
     return finish(
       plan,
       { ...flags, again: `--http${flags.port === undefined ? '' : ` --port ${flags.port}`}` },
       hidden,
       httpNotes(client, flags.port),
+      warning,
     );
   }
   const serverJs = deps.serverJs ?? defaultServerJs();
@@ -115,6 +119,18 @@ function hideToken(io: CliIo, secret: { token: string; file: string } | undefine
   if (!secret) return io;
   const hide = (text: string) => text.split(secret.token).join(`<token in ${secret.file}>`);
   return { out: text => io.out(hide(text)), err: text => io.err(hide(text)) };
+}
+
+// The token makes the file a secret: said when others can read it (hub keeps a file's mode).
+async function readableByOthers(file: string): Promise<string | undefined> {
+  try {
+    const mode = (await stat(file)).mode & 0o777;
+    return (mode & 0o077) === 0
+      ? undefined
+      : `${file} is readable by others (mode ${mode.toString(8)}) and will hold hub's token: chmod 600 ${file}`;
+  } catch {
+    return undefined; // a new file is made 0600
+  }
 }
 
 const httpNotes = (client: ClientSpec, port: string | undefined): string[] => [

@@ -2,7 +2,7 @@
 // the form each client reads (parsed back from the written file), user scope only, the token
 // never printed; Claude Desktop (stdio only) is refused with what to do instead. The built CLI.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +111,10 @@ test('switching a stdio entry to --http keeps a person’s own fields and drops 
   const token = readFileSync(join(hubHome, 'http-token'), 'utf8').trim();
   expect(json.stdout).not.toContain(token);
   expect(JSON.parse(json.stdout)).toMatchObject({ client: 'cursor', scope: 'user', state: 'replaced', wrote: true });
+  // The file was 0644 (made by this test): hub keeps the mode and says so, the token now being in it.
+  expect(JSON.parse(json.stdout).warnings).toEqual([
+    expect.stringMatching(/readable by others \(mode 644\).*chmod 600/),
+  ]);
   const written = readJson(file).mcpServers!;
   expect(written.hub).toEqual({
     url: 'http://127.0.0.1:7717/mcp',
