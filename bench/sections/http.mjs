@@ -31,9 +31,14 @@ async function startServe(home) {
   const url = await new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       const found = /at (http:\/\/\S+\/mcp)/.exec(output)?.[1];
-      if (found) (clearInterval(timer), resolve(found));
+      if (!found) return;
+      clearInterval(timer);
+      resolve(found);
     }, 20);
-    child.once('exit', code => (clearInterval(timer), reject(new Error(`hub serve exited ${code}: ${output}`))));
+    child.once('exit', code => {
+      clearInterval(timer);
+      reject(new Error(`hub serve exited ${code}: ${output}`));
+    });
   });
   const exited = new Promise(resolve => child.once('exit', resolve));
   return {

@@ -2,7 +2,7 @@
 // the form each client reads (parsed back from the written file), user scope only, the token
 // never printed; Claude Desktop (stdio only) is refused with what to do instead. The built CLI.
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,7 @@ test.each(Object.keys(CLIENTS))(
     expect(wrote.stdout + wrote.stderr).not.toContain(token);
     const [entry, expected] = CLIENTS[client]!(home, 'http://127.0.0.1:7717/mcp', token);
     expect(entry).toEqual(expected);
+    expect(statSync(join(hubHome, 'http-token')).mode & 0o777).toBe(0o600);
 
     // --port, and a second run that changes nothing.
     expect((await config(hubHome, home, client, '--http', '--port', '9911', '--write')).code).toBe(0);
