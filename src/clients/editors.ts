@@ -63,6 +63,8 @@ export const windsurf: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  // Streamable HTTP is supported (same page: "stdio, Streamable HTTP and SSE"); the endpoint goes in
+  // `serverUrl`, its headers in `headers` (the same keys `hub import windsurf` reads).
   urlEntry: (url, headers) => ({ serverUrl: url, headers: { ...headers } }),
   notes: () => ['In Windsurf, refresh the MCP list in Cascade (or restart Windsurf).'],
 };
