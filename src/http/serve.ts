@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 import { openContext } from '../store/open-context.js';
-import { readOrCreateHttpToken, rotateHttpToken } from '../store/http-token.js';
-import { createHubCore } from '../hub.js';
+import { readOrCreateHttpToken, rotateHttpToken, type HttpToken } from '../store/http-token.js';
+import type { Logger } from '../core/logger.js';
+import type { HubPaths } from '../core/paths.js';
+import { createHubCore, type HubCore } from '../hub.js';
 import { isLoopback } from './guard.js';
 import { listenHttp } from './listener.js';
 
@@ -48,13 +50,32 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const made = options.rotateToken ? rotateHttpToken(config.paths) : readOrCreateHttpToken(config.paths);
   if (made.repaired) options.err(`hub serve: warning: ${made.repaired}\n`);
   const core = createHubCore({ config, log, store });
+  // As the stdio hub does (server.ts): one failing child or request must not end every session.
+  const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub serve keeps running)');
+  process.on('uncaughtException', uncaught);
+  process.on('unhandledRejection', uncaught);
+  try {
+    return await serveUntilStopped(core, options, made, log, config.paths);
+  } finally {
+    process.off('uncaughtException', uncaught);
+    process.off('unhandledRejection', uncaught);
+  }
+}
+
+async function serveUntilStopped(
+  core: HubCore,
+  options: ServeOptions,
+  made: HttpToken,
+  log: Logger,
+  paths: HubPaths,
+): Promise<number> {
   let listener;
   try {
     listener = await listenHttp(core, {
       host: options.host,
       port: options.port,
       log,
-      token: tokenFollower(made.file, made.token, () => readOrCreateHttpToken(config.paths).token),
+      token: tokenFollower(made.file, made.token, () => readOrCreateHttpToken(paths).token),
     });
   } catch (error) {
     await core.close();
