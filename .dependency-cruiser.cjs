@@ -9,7 +9,8 @@ const layers = {
   registry: ['proxy', 'wire', 'process', 'store', 'core'],
   tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
-  cli: ['clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  dashboard: ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  cli: ['dashboard', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.

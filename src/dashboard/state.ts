@@ -1,0 +1,79 @@
+import { statSync } from 'node:fs';
+import type { HubConfig } from '../core/config.js';
+import type { ProcessManager } from '../process/manager.js';
+import type { ServerManager } from '../proxy/manager-types.js';
+import { readSharedStates } from '../proxy/shared-state.js';
+import { quarantinedFiles, storeHealth } from '../store/health.js';
+import type { Store } from '../store/store.js';
+import { processListResult, type ListProcessesResult } from '../tools/process-list.js';
+import { serverListResult } from '../tools/server-list.js';
+import type { ServerSummary } from '../registry/installed.js';
+
+// What the dashboard shows at a glance, built by the same code as list_processes and
+// registry.list (tools/process-list.ts, tools/server-list.ts) and the store's health check
+// (store/health.ts): there is no second implementation of status here.
+
+/** A client session attached to the hub serving the dashboard (given by the shared hub). */
+export interface SessionInfo {
+  readonly id: string;
+  readonly client?: string | undefined;
+  readonly transport?: string | undefined;
+  readonly startedAt?: string | undefined;
+}
+
+export interface StateDeps {
+  readonly config: HubConfig;
+  readonly store: Store;
+  readonly processes: ProcessManager;
+  readonly servers: ServerManager;
+  readonly sessions?: (() => readonly SessionInfo[]) | undefined;
+}
+
+export interface StoreView {
+  readonly path: string;
+  readonly home: string;
+  readonly sizeBytes: number | null;
+  readonly modifiedAt: string | null;
+  readonly quarantined: string[];
+  readonly warning: string | null;
+}
+
+export interface DashboardState {
+  readonly processes: ListProcessesResult['processes'];
+  readonly servers: ServerSummary[];
+  readonly serversNext: string;
+  readonly store: StoreView;
+  /** Hub processes that publish server state (HUB_HOME/state): every hub running a child. */
+  readonly hubs: number[];
+  readonly sessions: readonly SessionInfo[] | null;
+}
+
+function storeView(config: HubConfig): StoreView {
+  const info = statSync(config.paths.db, { throwIfNoEntry: false });
+  return {
+    path: config.paths.db,
+    home: config.paths.home,
+    sizeBytes: info ? info.size : null,
+    modifiedAt: info ? info.mtime.toISOString() : null,
+    quarantined: quarantinedFiles(config.paths),
+    warning: storeHealth(config.paths).warning ?? null,
+  };
+}
+
+export async function dashboardState(deps: StateDeps): Promise<DashboardState> {
+  const [processes, servers] = await Promise.all([
+    processListResult(deps.processes),
+    serverListResult({ config: deps.config, store: deps.store, manager: deps.servers, spell: dotted => dotted }),
+  ]);
+  const hubs = new Set<number>();
+  for (const server of servers.structured.servers)
+    for (const state of readSharedStates(deps.config.paths, server.name)) hubs.add(state.pid);
+  return {
+    processes: processes.structured.processes,
+    servers: servers.structured.servers,
+    serversNext: servers.structured.next,
+    store: storeView(deps.config),
+    hubs: [...hubs].sort((a, b) => a - b),
+    sessions: deps.sessions ? deps.sessions() : null,
+  };
+}
