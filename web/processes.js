@@ -168,7 +168,10 @@ function LogView({ view, logTick }) {
   const box = useRef(undefined);
   const id = encodeURIComponent(view.id);
 
-  const read = async () => {
+  // Reads run one after another, each from the cursor the last one returned: never a line twice.
+  const queue = useRef(Promise.resolve());
+  const read = () => (queue.current = queue.current.then(readNext));
+  const readNext = async () => {
     const query = cursor.current === undefined ? 'lines=500' : `cursor=${cursor.current}&lines=2000`;
     const slice = await api(`processes/${id}/logs?${query}`);
     cursor.current = slice.next_cursor;

@@ -41,6 +41,7 @@ export function createInstallJobs(
         const decide = (approve: boolean) => {
           clearTimeout(timer);
           waiting.delete(job);
+          emit({ job, kind: 'progress', message: approve ? 'approved' : 'declined' });
           if (approve) resolve();
           else reject(new HubError('CONSENT_DECLINED', `The install of "${plan.name}" was declined on the dashboard.`));
         };

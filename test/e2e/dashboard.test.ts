@@ -1,0 +1,178 @@
+// The dashboard in a real browser: Debian's Chromium driven headless by playwright-core, against
+// `hub ui` (dist/server.js) and a stdio hub (SDK Client) sharing one HUB_HOME. Screenshots go to
+// test-results/dashboard/ (git-ignored).
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startDashboard } from '../helpers/dashboard.js';
+import { makeHubHome } from '../helpers/home.js';
+import { fixture, spawnHub, type HubSession } from '../helpers/hub.js';
+import { fakeNpm } from '../helpers/install.js';
+import { groupMembers } from '../helpers/processes.js';
+
+const CHROMIUM = process.env.HUB_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = 'test-results/dashboard';
+const SECRET = 'sk-browser-secret-7373';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+const listed = async (hub: HubSession) =>
+  (await hub.call('list_processes', {})).structuredContent as {
+    processes: { name?: string; status: string; restarts?: number; pid: number }[];
+  };
+
+let browser: Browser;
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openPage(login: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(login);
+  return page;
+}
+
+describe('dashboard in Chromium', () => {
+  test('processes: appear live, log lines stream, kill and restart with the buttons', { timeout: 90_000 }, async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home);
+    try {
+      const ui = await startDashboard(home);
+      const page = await openPage(ui.login);
+      await expect.poll(() => page.url()).toBe(`${ui.base}/#processes`);
+      await page.getByRole('tab', { name: /Processes/ }).waitFor();
+      expect(await page.getByText('No processes').count()).toBe(1);
+
+      // Started through MCP by another hub: the page learns of it by itself.
+      const port = await freePort();
+      await hub.call('start_process', {
+        command: process.execPath,
+        args: [fixture('process-http-server.mjs'), String(port)],
+        name: 'web',
+        ports: [port],
+        env: { API_TOKEN: SECRET },
+        wait_for: { pattern: 'listening' },
+      });
+      await hub.call('start_process', {
+        command: process.execPath,
+        args: ['-e', "setInterval(() => console.log('\\u001b[31mred alert\\u001b[0m plain'), 300)"],
+        name: 'colours',
+      });
+      const web = page.locator('tr[data-process="web"]');
+      await web.waitFor({ timeout: 5_000 });
+      await expect.poll(() => web.locator('a').getAttribute('href')).toBe(`http://localhost:${port}`);
+
+      // Its log, then a line caused now arrives live.
+      await page.getByRole('button', { name: 'Show the log of web' }).click();
+      const log = page.getByRole('log');
+      await log.getByText(`listening on ${port}`).waitFor({ timeout: 5_000 });
+      await fetch(`http://127.0.0.1:${port}/arrives-live`);
+      await log.getByText('request /arrives-live').waitFor({ timeout: 3_000 });
+      // Search filters the lines; Pause stops following.
+      await page.getByLabel('Search').fill('arrives-live');
+      await expect.poll(() => log.locator('.line').count()).toBe(1);
+      await page.getByLabel('Search').fill('');
+      await page.screenshot({ path: `${SHOTS}/processes.png` });
+
+      // ANSI colours are rendered, not printed.
+      await page.getByRole('button', { name: 'Show the log of colours' }).click();
+      await page.locator('.lines span.fg-red', { hasText: 'red alert' }).first().waitFor({ timeout: 5_000 });
+      expect(await page.getByRole('log').textContent()).not.toContain('[31m');
+
+      // Kill with the button: the process group is gone, the row says so.
+      const webPid = (await listed(hub)).processes.find(view => view.name === 'web')!.pid;
+      await page.getByRole('button', { name: 'Kill web' }).click();
+      await web.locator('.badge', { hasText: 'killed' }).waitFor({ timeout: 10_000 });
+      expect((await listed(hub)).processes.find(view => view.name === 'web')?.status).toBe('killed');
+      expect(groupMembers(webPid)).toEqual([]);
+
+      // Restart another with its button: a new run under the same record.
+      await page.getByRole('button', { name: 'Restart colours' }).click();
+      await vi.waitFor(
+        async () => expect((await listed(hub)).processes.find(view => view.name === 'colours')?.restarts).toBe(1),
+        { timeout: 10_000, interval: 100 },
+      );
+      await page.locator('tr[data-process="colours"] td:nth-child(5)', { hasText: '1' }).waitFor({ timeout: 5_000 });
+
+      // Remove the killed one.
+      await page.getByRole('button', { name: 'Remove web' }).click();
+      await web.waitFor({ state: 'detached', timeout: 5_000 });
+
+      expect(await page.content()).not.toContain(SECRET);
+      // Half a laptop screen: still usable, nothing off to the side but the table's own scroll.
+      await page.setViewportSize({ width: 640, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/processes-narrow.png` });
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(640);
+      // Keyboard: the tabs move with the arrow keys.
+      await page.getByRole('tab', { name: /Processes/ }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.url()).toBe(`${ui.base}/#servers`);
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test(
+    'servers: install with consent and progress, call count after a tool call, store health',
+    { timeout: 90_000 },
+    async () => {
+      const home = await makeHubHome();
+      const npm = fakeNpm(home);
+      const hub = await spawnHub(home, { env: npm.env });
+      try {
+        const ui = await startDashboard(home, npm.env);
+        const page = await openPage(ui.login);
+        await page.getByRole('tab', { name: /MCP servers/ }).click();
+        await page.getByText('Find and install a server').click();
+        await page.getByLabel('npm package').fill('some-server');
+        await page.getByRole('button', { name: 'Install', exact: true }).click();
+        // The same consent as registry.install: the exact plan, approved by the person.
+        const consent = page.getByRole('alertdialog', { name: 'Approve install' });
+        await consent.waitFor({ timeout: 10_000 });
+        expect(await consent.textContent()).toContain('Install the npm package "some-server"');
+        await consent.getByRole('button', { name: 'Approve' }).click();
+        await page.getByText(/Installed some .*ready, \d+ tools/).waitFor({ timeout: 30_000 });
+        const row = page.locator('tr[data-server="some"]');
+        await row.waitFor();
+        expect(await row.locator('td[data-calls]').textContent()).toBe('0');
+
+        // A call through the stdio hub: its count reaches the page (HUB_HOME/state, every hub's).
+        const called = await hub.call('registry.call', { server: 'some', tool: 'echo', arguments: { message: 'hi' } });
+        expect(called.isError).toBeFalsy();
+        await row.locator('td[data-calls]', { hasText: '1' }).waitFor({ timeout: 5_000 });
+
+        // Details: tools with their schemas, the stderr log.
+        await row.getByRole('button', { name: 'some' }).click();
+        await page.getByRole('heading', { name: /^Tools \(/ }).waitFor({ timeout: 10_000 });
+        await page.locator('ul.tools code', { hasText: 'echo' }).first().waitFor();
+        await page.screenshot({ path: `${SHOTS}/servers.png` });
+
+        // Disable and enable with the button, as hub servers disable/enable do.
+        await row.getByRole('button', { name: 'Disable' }).click();
+        await row.locator('.badge', { hasText: 'disabled' }).waitFor({ timeout: 5_000 });
+        await row.getByRole('button', { name: 'Enable' }).click();
+        await row.locator('.badge', { hasText: 'disabled' }).waitFor({ state: 'detached', timeout: 5_000 });
+
+        await page.getByRole('tab', { name: /Store/ }).click();
+        await page.getByText(`${home}/db.json`).waitFor();
+        await page.screenshot({ path: `${SHOTS}/store.png` });
+      } finally {
+        await hub.close();
+      }
+    },
+  );
+});
