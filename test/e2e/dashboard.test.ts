@@ -126,6 +126,25 @@ describe('dashboard in Chromium', () => {
     }
   });
 
+  test('the start form: command, cwd, env and tty; the screen of a terminal process', { timeout: 60_000 }, async () => {
+    const home = await makeHubHome();
+    const ui = await startDashboard(home);
+    const page = await openPage(ui.login);
+    await page.getByText('Start a process').click();
+    await page.getByLabel('Command').fill(`printf '\\033[1mhello from %s\\033[0m\\n' "$GREETING"; sleep 30`);
+    await page.getByLabel('Name').fill('term');
+    await page.getByLabel('Working directory').fill(home);
+    await page.getByLabel(/Environment/).fill(`GREETING=tty\nAPI_KEY=${SECRET}`);
+    await page.getByLabel(/Run in a terminal/).check();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.locator('tr[data-process="term"] .badge', { hasText: 'running' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Show the log of term' }).click();
+    // A tty process: its current screen (get_process_screen), as well as its log.
+    await page.getByLabel('Terminal screen').getByText('hello from tty').waitFor({ timeout: 5_000 });
+    await page.locator('.lines span.bold', { hasText: 'hello from tty' }).waitFor();
+    expect(await page.content()).not.toContain(SECRET);
+  });
+
   test(
     'servers: install with consent and progress, call count after a tool call, store health',
     { timeout: 90_000 },
