@@ -2,6 +2,8 @@
 // `hub ui` (dist/server.js) and a stdio hub (SDK Client) sharing one HUB_HOME. Screenshots go to
 // test-results/dashboard/ (git-ignored).
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -10,6 +12,7 @@ import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub, type HubSession } from '../helpers/hub.js';
 import { fakeNpm } from '../helpers/install.js';
 import { groupMembers } from '../helpers/processes.js';
+import { startRegistryServer } from '../helpers/registry-server.js';
 
 const CHROMIUM = process.env.HUB_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = 'test-results/dashboard';
@@ -146,17 +149,29 @@ describe('dashboard in Chromium', () => {
   });
 
   test(
-    'servers: install with consent and progress, call count after a tool call, store health',
+    'servers: search, install with consent, call count, details, filter, uninstall; store health',
     { timeout: 90_000 },
     async () => {
       const home = await makeHubHome();
       const npm = fakeNpm(home);
       const hub = await spawnHub(home, { env: npm.env });
+      const registry = await startRegistryServer();
       try {
-        const ui = await startDashboard(home, npm.env);
+        const ui = await startDashboard(home, {
+          ...npm.env,
+          HUB_REGISTRY_URL: registry.registryUrl,
+          HUB_NPM_REGISTRY: registry.npmRegistry,
+        });
         const page = await openPage(ui.login);
         await page.getByRole('tab', { name: /MCP servers/ }).click();
         await page.getByText('Find and install a server').click();
+        // registry.search's sources (here a local official registry and npm), as the tool sees them.
+        await page.getByLabel('Search registries').fill('memory');
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await page
+          .getByRole('button', { name: 'Install @modelcontextprotocol/server-memory' })
+          .waitFor({ timeout: 10_000 });
+
         await page.getByLabel('npm package').fill('some-server');
         await page.getByRole('button', { name: 'Install', exact: true }).click();
         // The same consent as registry.install: the exact plan, approved by the person.
@@ -186,11 +201,24 @@ describe('dashboard in Chromium', () => {
         await row.getByRole('button', { name: 'Enable' }).click();
         await row.locator('.badge', { hasText: 'disabled' }).waitFor({ state: 'detached', timeout: 5_000 });
 
+        // Deny a tool: the server lists one tool fewer (registry.configure's filter).
+        const tools = Number(await row.locator('td:nth-child(5)').textContent());
+        await page.getByLabel('Deny tools').fill('echo');
+        await page.getByRole('button', { name: 'Save filter' }).click();
+        await row.locator('td:nth-child(5)', { hasText: String(tools - 1) }).waitFor({ timeout: 5_000 });
+
+        // Uninstall, after the browser's confirmation.
+        page.once('dialog', dialog => void dialog.accept());
+        await row.getByRole('button', { name: 'Uninstall' }).click();
+        await row.waitFor({ state: 'detached', timeout: 10_000 });
+        expect(Object.keys(JSON.parse(await readFile(join(home, 'db.json'), 'utf8')).servers)).toEqual([]);
+
         await page.getByRole('tab', { name: /Store/ }).click();
         await page.getByText(`${home}/db.json`).waitFor();
         await page.screenshot({ path: `${SHOTS}/store.png` });
       } finally {
         await hub.close();
+        await registry.close();
       }
     },
   );
