@@ -35,7 +35,16 @@ export async function runDashboardForeground(io: CliIo, options: ForegroundOptio
   const dashboard = await createDashboard(
     { ...context, servers, processes },
     { host: options.host, port: options.port },
-  );
+  ).catch(async (error: unknown) => {
+    await servers.close();
+    processes.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new HubError(
+        'INVALID_INPUT',
+        `--port ${options.port} is in use on ${options.host}; give another, or leave --port out for a free one.`,
+      );
+    throw error;
+  });
   const login = dashboard.oneTimeLoginUrl();
   const opener = options.open ? resolveExecutable('xdg-open', process.env.PATH, process.cwd()) : undefined;
   if (opener && (process.env.DISPLAY || process.env.WAYLAND_DISPLAY)) {

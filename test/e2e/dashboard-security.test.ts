@@ -1,6 +1,9 @@
 // The dashboard's door: one-time login → session cookie; nothing without the cookie; Host
 // checked on every request and Origin on every state-changing one; no secret in any body.
+import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { processesMentioning } from '../helpers/install.js';
 import { logIn, rawRequest, startDashboard } from '../helpers/dashboard.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub } from '../helpers/hub.js';
@@ -119,8 +122,33 @@ describe('hub ui security', () => {
       expect(bodies[0]).toContain('secretive');
       for (const body of bodies) expect(body).not.toContain(SECRET);
       expect(JSON.parse(bodies[3]!).lines).toEqual(['key is ***']);
+      // Reading its tools started the server in hub ui; stopping hub ui stops it.
+      expect(processesMentioning(`--token=${SECRET}`)).toHaveLength(1);
+      await ui.stop();
+      expect(processesMentioning(`--token=${SECRET}`)).toEqual([]);
     } finally {
       await hub.close();
+    }
+  });
+});
+
+describe('hub ui arguments', () => {
+  test('a busy port or a non-loopback host is refused with the flag named', async () => {
+    const home = await makeHubHome();
+    const busy = createServer();
+    await new Promise<void>(resolve => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as { port: number }).port;
+      const taken = await cli(home, 'ui', '--no-open', '--port', String(port));
+      expect(taken.code).toBe(2);
+      expect(taken.stderr).toMatch(new RegExp(`--port ${port} is in use`));
+      const open = await cli(home, 'ui', '--no-open', '--host', '0.0.0.0');
+      expect(open.code).toBe(2);
+      expect(open.stderr).toMatch(/--host must be a loopback address/);
+      const bad = await cli(home, 'ui', '--no-open', '--port', 'x');
+      expect(bad.stderr).toMatch(/--port must be a whole number/);
+    } finally {
+      busy.close();
     }
   });
 });
