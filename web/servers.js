@@ -167,7 +167,7 @@ export function ServersView({ servers, next, installs, report }) {
                   <th scope="col">Tools</th>
                   <th scope="col">Calls</th>
                   <th scope="col">Errors</th>
-                  <th scope="col">Mean</th>
+                  <th scope="col">p50</th>
                   <th scope="col">p95</th>
                   <th scope="col">Restarts</th>
                   <th scope="col">Actions</th>
@@ -198,7 +198,7 @@ export function ServersView({ servers, next, installs, report }) {
                         <td>${server.tools.length}</td>
                         <td data-calls>${server.calls}</td>
                         <td>${server.errors}</td>
-                        <td>${ms(server.meanMs)}</td>
+                        <td title=${`mean ${ms(server.meanMs)}`}>${ms(server.p50Ms)}</td>
                         <td>${ms(server.p95Ms)}</td>
                         <td>${server.restarts}</td>
                         <td class="actions">

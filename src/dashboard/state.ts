@@ -40,7 +40,7 @@ export interface StoreView {
 
 export interface DashboardState {
   readonly processes: ListProcessesResult['processes'];
-  readonly servers: ServerSummary[];
+  readonly servers: (ServerSummary & { p50Ms: number | null })[];
   readonly serversNext: string;
   readonly store: StoreView;
   /** Hub processes that publish server state (HUB_HOME/state): every hub running a child. */
@@ -65,12 +65,20 @@ export async function dashboardState(deps: StateDeps): Promise<DashboardState> {
     processListResult(deps.processes),
     serverListResult({ config: deps.config, store: deps.store, manager: deps.servers, spell: dotted => dotted }),
   ]);
+  // The hubs running each server publish their metrics (HUB_HOME/state): registry.list sums
+  // them; the median is read from the same files (the worst of the hubs', as p95 is).
   const hubs = new Set<number>();
-  for (const server of servers.structured.servers)
-    for (const state of readSharedStates(deps.config.paths, server.name)) hubs.add(state.pid);
+  const withMedian = servers.structured.servers.map(server => {
+    const medians: number[] = [];
+    for (const state of readSharedStates(deps.config.paths, server.name)) {
+      hubs.add(state.pid);
+      if (typeof state.p50Ms === 'number') medians.push(state.p50Ms);
+    }
+    return { ...server, p50Ms: medians.length === 0 ? null : Math.max(...medians) };
+  });
   return {
     processes: processes.structured.processes,
-    servers: servers.structured.servers,
+    servers: withMedian,
     serversNext: servers.structured.next,
     store: storeView(deps.config),
     hubs: [...hubs].sort((a, b) => a - b),

@@ -188,6 +188,7 @@ describe('dashboard in Chromium', () => {
         const called = await hub.call('registry.call', { server: 'some', tool: 'echo', arguments: { message: 'hi' } });
         expect(called.isError).toBeFalsy();
         await row.locator('td[data-calls]', { hasText: '1' }).waitFor({ timeout: 5_000 });
+        await row.locator('td:nth-child(8)', { hasText: / ms$/ }).waitFor({ timeout: 5_000 });
 
         // Details: tools with their schemas, the stderr log.
         await row.getByRole('button', { name: 'some' }).click();
