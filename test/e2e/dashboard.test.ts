@@ -110,6 +110,14 @@ describe('dashboard in Chromium', () => {
         { timeout: 10_000, interval: 100 },
       );
       await page.locator('tr[data-process="colours"] td:nth-child(5)', { hasText: '1' }).waitFor({ timeout: 5_000 });
+      // The open log follows the new run (same record, same log, the cursor carries on).
+      const marker = page.getByRole('log').getByText(/hub: restart 1/);
+      await marker.waitFor({ timeout: 5_000 });
+      await page
+        .getByRole('log')
+        .locator('.line:below(:text("hub: restart 1"))', { hasText: 'red alert' })
+        .first()
+        .waitFor({ timeout: 5_000 });
 
       // Remove the killed one.
       await page.getByRole('button', { name: 'Remove web' }).click();
