@@ -12,6 +12,8 @@ export function sdkCaller(extra: ServerExtra): Caller {
   const token = extra._meta?.progressToken;
   return {
     meta: extra._meta,
+    // What the child asks during the call (elicitation, sampling, roots) goes out related to it.
+    requestId: extra.requestId,
     onprogress:
       token === undefined
         ? undefined

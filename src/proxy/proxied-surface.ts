@@ -195,7 +195,8 @@ export function createProxiedSurface(deps: SurfaceDeps): {
       client.sendResourceUpdated(uri).catch(() => undefined);
     },
     message(server, params: LoggingMessageNotification['params']) {
-      if (!client.initialized() || (level !== undefined && !levelAtLeast(params.level, level))) return;
+      // No initialized() check: the ClientSide knows who wants it (a 2026 request's logLevel).
+      if (level !== undefined && !levelAtLeast(params.level, level)) return;
       client.sendLog(childLogMessage(server, params)).catch(() => undefined);
     },
   };

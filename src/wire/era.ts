@@ -16,6 +16,18 @@ export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 
+/** MCP's log levels (RFC 5424 order), as a request's logLevel may name them. */
+export const LOG_LEVELS: readonly string[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
 /** -32022: the request names a revision hub does not speak. */
 export const UNSUPPORTED_VERSION = -32022;
 
@@ -78,8 +90,8 @@ function envelopeProblem(meta: Json): string | undefined {
   if (info !== undefined && !(isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'))
     return `params._meta["${META_CLIENT_INFO}"] must be {"name": string, "version": string} when present`;
   const level = meta[META_LOG_LEVEL];
-  if (level !== undefined && typeof level !== 'string')
-    return `params._meta["${META_LOG_LEVEL}"] must be a log level name when present`;
+  if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.includes(level)))
+    return `params._meta["${META_LOG_LEVEL}"] must be one of ${LOG_LEVELS.join(', ')} when present`;
   return undefined;
 }
 

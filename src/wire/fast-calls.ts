@@ -103,11 +103,15 @@ export class FastCalls {
     const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${JSON.stringify({ name: tool, arguments: args ?? {}, ...options.params, _meta: meta })}}\n`;
     this.#pending.set(id, new Pending(resolve, takeRaw, reject, options.onprogress, options.timeoutMs));
     this.#armSweeper(options.timeoutMs);
+    let sent = false;
     options.cancellable?.(reason => {
       if (!this.#pending.delete(id)) return;
-      this.#cancelInChild(id, reason);
+      if (sent) this.#cancelInChild(id, reason);
       reject(new CallCancelledError(reason));
     });
+    // Cancelled already (while the child was starting): the child never sees the call.
+    if (!this.#pending.has(id)) return;
+    sent = true;
     this.transport.sendRaw(line).catch((error: Error) => this.#settle(id)?.reject(error));
   }
 

@@ -42,6 +42,13 @@ export function createFastPath(
     const meta = given !== null && typeof given === 'object' ? (given as Record<string, unknown>) : {};
     const token = meta.progressToken;
     let cancelled = false;
+    // A cancel that arrives before the call reaches the child (it is still starting) is kept here
+    // and applied as soon as the call is handed its cancel: the child never gets the call.
+    let early: string | undefined;
+    inFlight.set(id, reason => {
+      cancelled = true;
+      early = reason;
+    });
     const caller: RawCaller = {
       raw: true,
       meta,
@@ -56,6 +63,7 @@ export function createFastPath(
               )
           : undefined,
       cancellable(cancel) {
+        if (early !== undefined) return cancel(early);
         inFlight.set(id, reason => {
           cancelled = true;
           cancel(reason);

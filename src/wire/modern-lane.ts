@@ -1,4 +1,5 @@
 import {
+  META_LOG_LEVEL,
   META_SUBSCRIPTION,
   claimOf,
   discoverResult,
@@ -74,7 +75,9 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
       if (id === undefined) {
         if (method !== 'notifications/cancelled') return false;
         const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
-        return isId(requestId) && listeners.cancel(requestId);
+        if (!isId(requestId)) return false;
+        listeners.requestEnded(requestId);
+        return listeners.cancel(requestId);
       }
       if (!isId(id)) return false;
       const claim = claimOf(params);
@@ -84,6 +87,8 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
         return method === 'subscriptions/listen' ? reply(id, { error: missingEnvelope(method) }) : false;
       if (method === 'subscriptions/listen') return listen(id, params);
       modern.set(id, method);
+      const level = claim.meta[META_LOG_LEVEL];
+      if (typeof level === 'string') listeners.requestStarted(id, level);
       return false;
     },
     outgoing(message) {
@@ -91,6 +96,7 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
       const method = modern.get(message.id);
       if (method === undefined) return message;
       modern.delete(message.id);
+      listeners.requestEnded(message.id);
       const result = message.result;
       if (result === null || typeof result !== 'object') return message;
       return { ...message, result: modernResult(method, result as Json, serverInfo) };

@@ -59,6 +59,9 @@ export class ModernListeners {
   #streams = new Map<Id, ListenFilter>();
   #uses = new Map<string, number>();
   #send: ((message: Json) => Promise<void>) | undefined;
+  // The logLevel of each modern request in flight: the era has no logging/setLevel, so a log
+  // message goes out only while a request that asked for that level is open (its stream).
+  #logLevels = new Map<Id, string>();
 
   constructor(private readonly host: ListenHost) {}
 
@@ -69,6 +72,26 @@ export class ModernListeners {
 
   get active(): boolean {
     return this.#streams.size > 0;
+  }
+
+  /** A modern request with a logLevel started (until requestEnded: answered or cancelled). */
+  requestStarted(id: Id, logLevel: string): void {
+    // Bounded as the listens are: requests answered never stay, cancelled ones are ended too.
+    if (this.#logLevels.size < MAX_LISTENS * 16) this.#logLevels.set(id, logLevel);
+  }
+
+  requestEnded(id: Id): void {
+    this.#logLevels.delete(id);
+  }
+
+  /** The log levels asked for by the modern requests in flight. */
+  get logLevels(): Iterable<string> {
+    return this.#logLevels.values();
+  }
+
+  /** A log message to the modern client (modern-client-side.ts decides whether it is wanted). */
+  log(params: Json): void {
+    this.#send?.({ jsonrpc: '2.0', method: 'notifications/message', params }).catch(() => undefined);
   }
 
   /** Opens a stream; answers with the acknowledgement of what it honours. */

@@ -175,6 +175,34 @@ describe('the modern era on the wire (raw JSON-RPC)', () => {
     expect(await hub.end()).toBe(0);
   });
 
+  test("a child's log messages reach a 2026 client on the requests that name a logLevel, at that level", async () => {
+    const home = await homeWithChildren();
+    const hub = spawnRawHub(home);
+    const LEVEL = 'io.modelcontextprotocol/logLevel';
+    const call = (id: string, extra: Json = {}) => ({
+      id,
+      method: 'tools/call',
+      params: { name: 'bulk_log', arguments: {}, _meta: envelope(extra) },
+    });
+    // No logLevel: nothing unasked. 'emergency': above what the child sends. 'error': its two errors.
+    hub.write(call('quiet'));
+    expect((await hub.response('quiet')).result).toMatchObject({ resultType: 'complete' });
+    hub.write(call('high', { [LEVEL]: 'emergency' }));
+    expect((await hub.response('high')).result).toMatchObject({ resultType: 'complete' });
+    const before = hub.received.length;
+    hub.write(call('loud', { [LEVEL]: 'error' }));
+    expect((await hub.response('loud')).result).toMatchObject({ resultType: 'complete' });
+    const logs = (messages: Json[]) => messages.filter(message => message.method === 'notifications/message');
+    expect(logs(hub.received.slice(0, before))).toEqual([]);
+    expect(logs(hub.received.slice(before)).map(message => message.params)).toEqual([
+      { level: 'error', logger: 'bulk', data: 'db: connection lost' },
+      { level: 'error', logger: 'bulk', data: { code: 7 } },
+    ]);
+    hub.write(call('bad', { [LEVEL]: 'loud' }));
+    expect((await hub.response('bad')).error).toMatchObject({ code: -32602, message: expect.stringContaining(LEVEL) });
+    expect(await hub.end()).toBe(0);
+  });
+
   test('a 2025 client after initialize gets no modern fields', async () => {
     const home = await homeWithChildren();
     const hub = spawnRawHub(home);

@@ -68,6 +68,25 @@ describe('fast path', () => {
     expect(textOf(await call(hub, 'echo.echo', { text: 'fine' }))).toBe('fine');
   });
 
+  test('a call cancelled while its child is still starting never reaches the child', async () => {
+    const home = await makeHubHome();
+    const events = join(await mkdtemp(join(home, 'ev-')), 'events');
+    const store = openStore(loadConfig({ HUB_HOME: home }).paths);
+    await putRecords(
+      store,
+      commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events }, tools: cached('hang', 'echo') }),
+    );
+    const { client: hub } = await fastHubOn(home, { START_TIMEOUT_MS: '60000' });
+    const abort = new AbortController();
+    const hanging = hub.callTool({ name: 'echo.hang', arguments: {} }, undefined, { signal: abort.signal });
+    // The request and its notifications/cancelled are both written before the child has started.
+    abort.abort('test cancels at once');
+    await expect(hanging).rejects.toThrow();
+    // The child answers in order: had it been sent the hang call, it would have logged it first.
+    expect(textOf(await call(hub, 'echo.echo', { text: 'after' }))).toBe('after');
+    expect(await readFile(events, 'utf8').catch(() => '')).not.toContain('started hang');
+  });
+
   test('closing stdin ends the hub-like process and its child', async () => {
     const home = await makeHubHome();
     const store = openStore(loadConfig({ HUB_HOME: home }).paths);
