@@ -7,11 +7,15 @@ import { RpcError } from '../wire/rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 
+/** A request context tagged with the session that made the request (hub.ts tags it). */
+export type SessionExtra = ServerExtra & { readonly session?: object };
+
 /** The caller as the SDK Server sees it: its abort signal and sendNotification. */
 export function sdkCaller(extra: ServerExtra): Caller {
   const token = extra._meta?.progressToken;
   return {
     meta: extra._meta,
+    session: (extra as SessionExtra).session,
     onprogress:
       token === undefined
         ? undefined
@@ -67,7 +71,7 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
-  slot.callStarted();
+  slot.callStarted(caller.session);
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const options = {
@@ -101,6 +105,6 @@ export async function forwardCall(
       ),
     );
   } finally {
-    slot.callEnded();
+    slot.callEnded(caller.session);
   }
 }
