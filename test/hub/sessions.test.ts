@@ -144,7 +144,7 @@ describe('one core, many sessions', () => {
     await core.servers.start('asker');
     const asked: string[] = [];
     let duringA: Promise<unknown> | undefined;
-    let b: Attached | undefined;
+    const other: { b?: Attached } = {};
     const a = await attach(core, {
       capabilities: { elicitation: {} },
       prepare: client =>
@@ -152,7 +152,7 @@ describe('one core, many sessions', () => {
           asked.push(`A ${request.params.message}`);
           // B calls the same shared child while A's call waits on its person: two sessions in flight.
           if (request.params.message.endsWith('both')) {
-            duringA = b!.call('asker_ask', { message: 'from B' }).then(
+            duringA = other.b!.call('asker_ask', { message: 'from B' }).then(
               result => textOf(result),
               (error: Error) => error.message,
             );
@@ -161,14 +161,14 @@ describe('one core, many sessions', () => {
           return { action: 'accept', content: { ok: true } };
         }),
     });
-    b = await attach(core, {
+    const b = (other.b = await attach(core, {
       capabilities: { elicitation: {} },
       prepare: client =>
         client.setRequestHandler(ElicitRequestSchema, request => {
           asked.push(`B ${request.params.message}`);
           return { action: 'decline' };
         }),
-    });
+    }));
     expect(JSON.parse(textOf(await a.call('asker_ask', { message: 'from A' })))).toMatchObject({ action: 'accept' });
     expect(JSON.parse(textOf(await b.call('asker_ask', { message: 'from B' })))).toMatchObject({ action: 'decline' });
     expect(asked).toEqual(['A [server asker] from A', 'B [server asker] from B']);
