@@ -9,8 +9,9 @@ const layers = {
   registry: ['proxy', 'wire', 'process', 'store', 'core'],
   tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
-  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts.
-  cli: ['http', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts;
+  // cli/ui.ts loads dashboard/ (which reads through tools/) for `hub ui`.
+  cli: ['http', 'dashboard', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
