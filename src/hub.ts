@@ -18,7 +18,15 @@ import { instructionsSectionFromDb } from './proxy/instructions-section.js';
 import { sdkClientSide } from './proxy/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
-import { createProcessTools } from './tools/processes.js';
+import { createProcessTools, lazyProcessManager } from './tools/processes.js';
+import type { ProcessManager } from './process/manager.js';
+import { createServerManager, type ServerManager } from './proxy/server-manager.js';
+import { clientSessions, type ClientSessions } from './proxy/client-sessions.js';
+import type { ClientSide } from './proxy/client-side.js';
+import type { SessionExtra } from './proxy/forward.js';
+import { serverListResult } from './tools/server-list.js';
+import { exposedSpelling } from './registry/installed.js';
+import { sessionConfig } from './core/config.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
@@ -73,9 +81,172 @@ export interface HubOptions {
   relistWaitMs?: number | undefined;
 }
 
-// The factory: no I/O at import, everything stateful built here from its dependencies.
-export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }: HubOptions): Hub {
-  // One spelling for every client (README "Tool names"): it is known before any client connects.
+// One hub per user (issue 15, docs/shared-hub.md): the core (children, processes, store watch,
+// hub's resources) is built once per process; a session (one MCP Server, its naming, exposure,
+// roots, capabilities) per client. The in-process hub is a core with one session.
+
+/** What a session is built from besides the core: who is on the other end and where it runs. */
+export interface SessionOptions {
+  /** What carries the session: the in-process stdio hub, an entry over the socket, or Streamable HTTP. */
+  readonly transport: 'stdio' | 'socket' | 'http';
+  /** The client's working directory (its entry's cwd): relative start_process cwd, the project file. */
+  readonly cwd?: string;
+  /** The client's environment (its entry's env): start_process's base env, per-session HUB_* settings. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly relistWaitMs?: number;
+}
+
+/** One attached session, as `hub status` and the dashboard show it. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly transport: SessionOptions['transport'];
+  /** The client's name and version from its initialize, once it has sent it. */
+  readonly client?: { readonly name: string; readonly version: string };
+  readonly cwd?: string;
+  /** When it attached (ISO time). */
+  readonly since: string;
+}
+
+/** Everything one hub process shares between its sessions. */
+export interface HubCore {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  /** The child MCP servers, shared by every session (per-session servers get one slot per session). */
+  readonly servers: ServerManager;
+  /** The dev-process manager, loaded on first use (the process code is not needed to list). */
+  processes(): Promise<ProcessManager>;
+  /** The sessions attached now. */
+  sessions(): SessionInfo[];
+  /** Sessions attached now (the shared hub exits after sharedHub.idleMs with none). */
+  sessionCount(): number;
+  /** Called with the new count each time a session attaches or closes. */
+  onSessionsChanged(listener: (count: number) => void): void;
+  /** Closes every session and the child servers; dev processes keep running. */
+  close(): Promise<void>;
+}
+
+// What a session needs of its core beyond the public face.
+interface CoreInternals {
+  readonly clients: ClientSessions;
+  readonly resources: SharedSubscriptions;
+  readonly sources: readonly ResourceSource[];
+  attach(session: Hub, info: () => SessionInfo): void;
+  detach(session: Hub): void;
+}
+const internals = new WeakMap<HubCore, CoreInternals>();
+
+/**
+ * Resource subscriptions of many sessions on one set of sources: the source is subscribed once
+ * and unsubscribed when the last session that asked lets go; each session remembers its own, so
+ * resources/updated reaches only sessions that subscribed.
+ */
+interface SharedSubscriptions {
+  subscribe(uri: string, mine: Set<string>): Promise<boolean>;
+  unsubscribe(uri: string, mine: Set<string>): Promise<void>;
+}
+
+function sharedSubscriptions(sources: () => readonly ResourceSource[]): SharedSubscriptions {
+  const counts = new Map<string, number>();
+  return {
+    async subscribe(uri, mine) {
+      const source = sources().find(candidate => candidate.owns(uri));
+      if (!source) return false;
+      if (!mine.has(uri)) {
+        mine.add(uri);
+        counts.set(uri, (counts.get(uri) ?? 0) + 1);
+      }
+      await source.subscribe(uri);
+      return true;
+    },
+    async unsubscribe(uri, mine) {
+      if (!mine.delete(uri)) return;
+      const left = (counts.get(uri) ?? 1) - 1;
+      if (left > 0) return void counts.set(uri, left);
+      counts.delete(uri);
+      await Promise.all(
+        sources()
+          .filter(source => source.owns(uri))
+          .map(source => source.unsubscribe(uri)),
+      );
+    },
+  };
+}
+
+export function createHubCore({ config, log, store }: Omit<HubOptions, 'relistWaitMs'>): HubCore {
+  const sessions = new Map<Hub, () => SessionInfo>();
+  const listeners: ((count: number) => void)[] = [];
+  const changed = () => {
+    for (const listener of listeners) listener(sessions.size);
+  };
+  // What the proxy sees of the clients: every attached session (proxy/client-sessions.ts).
+  const clients = clientSessions();
+  const deps = { config, log, store, client: clients };
+  const servers = createServerManager(deps);
+  const processes = lazyProcessManager(deps);
+  let processesUsed = false;
+  const mode = pickNameMode(config.toolNames);
+  // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
+  const hubResources = createHubResources({
+    store,
+    paths: config.paths,
+    log,
+    processes: () => ((processesUsed = true), processes()),
+    async servers() {
+      const spell = await exposedSpelling(store, config.paths, mode);
+      const { structured, text } = await serverListResult({ config, store, manager: servers, spell });
+      return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
+    },
+    notifyUpdated: uri => void clients.sendResourceUpdated(uri).catch(() => undefined),
+    notifyListChanged: () => void clients.sendListChanged('resources').catch(() => undefined),
+  });
+  // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
+  // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
+  const sources: ResourceSource[] = [servers.surface.resources, hubResources];
+  let closing: Promise<void> | undefined;
+  const core: HubCore = {
+    config,
+    log,
+    store,
+    servers,
+    processes: () => ((processesUsed = true), processes()),
+    sessions: () => [...sessions.values()].map(info => info()),
+    sessionCount: () => sessions.size,
+    onSessionsChanged: listener => void listeners.push(listener),
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...sessions.keys()].map(session => session.close()));
+        hubResources.close();
+        await Promise.allSettled([
+          servers.close(),
+          processesUsed ? processes().then(manager => manager.close()) : undefined,
+        ]);
+      })();
+      return closing;
+    },
+  };
+  internals.set(core, {
+    clients,
+    sources,
+    resources: sharedSubscriptions(() => sources),
+    attach: (session, info) => (sessions.set(session, info), changed()),
+    detach: session => {
+      if (sessions.delete(session)) changed();
+    },
+  });
+  return core;
+}
+
+let sessionSeq = 0;
+
+/** One client session on a core: its own Server, naming, exposure, roots and capabilities. */
+export function createSession(core: HubCore, options: SessionOptions): Hub {
+  const own = internals.get(core);
+  if (!own) throw new Error('createSession needs a core made by createHubCore');
+  const { log, store } = core;
+  const relistWaitMs = options.relistWaitMs ?? RELIST_WAIT_MS;
+  // This client's naming mode and exposure (its entry's HUB_* variables); HUB_HOME stays the core's.
+  const config = sessionConfig(core.config, options.env);
   const mode = pickNameMode(config.toolNames);
   const serverInfo = { name: 'hub', title: 'hub', version: HUB_VERSION };
   const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY };
@@ -85,22 +256,24 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
     jsonSchemaValidator: lazyAjvValidator(),
   });
-  // What the proxy sees of the client: this Server's side of the connection, and its listens.
-  const listeners = new ModernListeners({
-    async subscribe(uri) {
-      const source = resourceSources.find(candidate => candidate.owns(uri));
-      if (!source) return false;
-      await source.subscribe(uri);
-      return true;
-    },
-    async unsubscribe(uri) {
-      await Promise.all(resourceSources.filter(source => source.owns(uri)).map(source => source.unsubscribe(uri)));
-    },
-  });
-  const client = withModernListeners(sdkClientSide(server), listeners);
+  // This session's resource subscriptions: resources/updated reaches it only for these.
+  const subscribed = new Set<string>();
+  const subscriptions = {
+    subscribe: (uri: string) => own.resources.subscribe(uri, subscribed),
+    unsubscribe: (uri: string) => own.resources.unsubscribe(uri, subscribed),
+  };
+  const listeners = new ModernListeners(subscriptions);
+  // What the proxy sees of this client: this Server's side of the connection, and its listens.
+  const client: ClientSide = {
+    ...withModernListeners(sdkClientSide(server), listeners),
+    wantsResource: uri => subscribed.has(uri),
+  };
   const deps: ToolDeps = { config, log, store, server, client };
-  const processGroup = createProcessTools(deps);
-  const registryGroup = createRegistryTools(deps);
+  const processGroup = createProcessTools(deps, {
+    manager: () => core.processes(),
+    base: { cwd: options.cwd, env: options.env },
+  });
+  const registryGroup = createRegistryTools(deps, core.servers);
   const proxied = registryGroup.proxied;
   // Which proxied tools this session lists (tools/exposed-tools.ts); tools.search finds the rest.
   const searchTool = createToolsSearchTool({ session: () => exposed.session, mode });
@@ -119,26 +292,20 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     proxied,
     mode,
     ownListed: table.list(),
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
   });
   const ready = createToolListing(exposed.own, exposed.listed, mode, proxied);
-  // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
-  const hubResources = createHubResources({
-    store,
-    paths: config.paths,
-    log,
-    processes: processGroup.manager,
-    servers: registryGroup.servers,
-    notifyUpdated: uri => {
-      if (client.initialized()) client.sendResourceUpdated(uri).catch(() => undefined);
-    },
-    notifyListChanged: () => {
-      if (client.initialized()) client.sendListChanged('resources').catch(() => undefined);
-    },
-  });
-  // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
-  // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
-  const resourceSources: ResourceSource[] = [...(proxied.surface ? [proxied.surface.resources] : []), hubResources];
-  registerSurface(server, { mode, surface: proxied.surface, sources: resourceSources });
+  // The core's sources, with this session's subscriptions kept apart.
+  const sources: ResourceSource[] = own.sources.map(source => ({
+    resources: () => source.resources(),
+    templates: () => source.templates(),
+    owns: uri => source.owns(uri),
+    read: (uri, call) => source.read(uri, call),
+    subscribe: async uri => void (await subscriptions.subscribe(uri)),
+    unsubscribe: uri => subscriptions.unsubscribe(uri),
+    ...(source.complete && { complete: (params, call) => source.complete!(params, call) }),
+  }));
+  registerSurface(server, { mode, surface: proxied.surface, sources });
   // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
   const protocol = new ClientProtocol(client, log);
   registerTasks(server, proxied.tasks, protocol);
@@ -153,7 +320,9 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     return { tools };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, untagged) => {
+    // Calls carry their session: a child's request to the person during one goes back here.
+    const extra: SessionExtra = { ...untagged, session: client };
     const { name, arguments: args, task } = request.params;
     const tool = table.find(name);
     if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
@@ -184,10 +353,24 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
     );
   });
 
-  return {
+  const id = `s${++sessionSeq}`;
+  const since = new Date().toISOString();
+  const info = (): SessionInfo => {
+    const version = server.getClientVersion();
+    return {
+      id,
+      transport: options.transport,
+      ...(version && { client: { name: version.name, version: version.version } }),
+      ...(options.cwd !== undefined && { cwd: options.cwd }),
+      since,
+    };
+  };
+  const detachClient = own.clients.attach(client);
+  let closing: Promise<void> | undefined;
+  const session: Hub = {
     server,
     fastPath: sendRaw => {
-      const lane = proxied.fastPath?.(sendRaw);
+      const lane = proxied.fastPath?.(sendRaw, client);
       // Every message passes here first: the client's initialize tells its protocol revision.
       return message => {
         protocol.note(message);
@@ -212,86 +395,39 @@ export function createHub({ config, log, store, relistWaitMs = RELIST_WAIT_MS }:
         send,
       ),
     proxiedSignature: () => JSON.stringify(exposed.listed.list('dotted')),
-    async close() {
-      listeners.closeAll();
-      hubResources.close();
-      await Promise.allSettled([registryGroup.close(), processGroup.close?.(), exposed.close()]);
-      await server.close().catch(() => undefined);
+    // Detaches this session only: the core's children keep serving the others.
+    close() {
+      closing ??= (async () => {
+        detachClient();
+        own.detach(session);
+        await core.servers.closeSession(client);
+        listeners.closeAll();
+        await Promise.allSettled([...subscribed].map(uri => own.resources.unsubscribe(uri, subscribed)));
+        await Promise.allSettled([registryGroup.close(), processGroup.close?.(), exposed.close()]);
+        await server.close().catch(() => undefined);
+      })();
+      return closing;
     },
   };
-}
-
-// One hub per user (issue 15, docs/shared-hub.md): the core (children, processes, store watch)
-// is built once per process; a session (one MCP Server, its naming, exposure, roots) per client.
-
-/** What a session is built from besides the core: who is on the other end and where it runs. */
-export interface SessionOptions {
-  /** What carries the session: the in-process stdio hub, an entry over the socket, or Streamable HTTP. */
-  readonly transport: 'stdio' | 'socket' | 'http';
-  /** The client's working directory (its entry's cwd): relative start_process cwd, the project file. */
-  readonly cwd?: string;
-  /** The client's environment (its entry's env): start_process's base env, per-session HUB_* settings. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly relistWaitMs?: number;
-}
-
-/** Everything one hub process shares between its sessions. */
-export interface HubCore {
-  readonly config: HubConfig;
-  readonly log: Logger;
-  readonly store: Store;
-  /** Sessions attached now (the shared hub exits after sharedHub.idleMs with none). */
-  sessionCount(): number;
-  /** Called with the new count each time a session attaches or closes. */
-  onSessionsChanged(listener: (count: number) => void): void;
-  /** Closes every session and the child servers; dev processes keep running. */
-  close(): Promise<void>;
-}
-
-// A first cut: each session still builds its own proxy (children not yet shared); the interface
-// is what the shared hub and Streamable HTTP build on.
-interface CoreInternals {
-  attach(session: Hub): void;
-  detach(session: Hub): void;
-}
-const internals = new WeakMap<HubCore, CoreInternals>();
-
-export function createHubCore({ config, log, store }: Omit<HubOptions, 'relistWaitMs'>): HubCore {
-  const sessions = new Set<Hub>();
-  const listeners: ((count: number) => void)[] = [];
-  const changed = () => {
-    for (const listener of listeners) listener(sessions.size);
-  };
-  const core: HubCore = {
-    config,
-    log,
-    store,
-    sessionCount: () => sessions.size,
-    onSessionsChanged: listener => void listeners.push(listener),
-    async close() {
-      await Promise.allSettled([...sessions].map(session => session.close()));
-    },
-  };
-  internals.set(core, {
-    attach: session => (sessions.add(session), changed()),
-    detach: session => (sessions.delete(session), changed()),
-  });
-  return core;
-}
-
-export function createSession(core: HubCore, options: SessionOptions): Hub {
-  const own = internals.get(core);
-  if (!own) throw new Error('createSession needs a core made by createHubCore');
-  const hub = createHub({ config: core.config, log: core.log, store: core.store, relistWaitMs: options.relistWaitMs });
-  const session: Hub = {
-    ...hub,
-    async close() {
-      own.detach(session);
-      await hub.close();
-    },
-  };
-  own.attach(session);
+  own.attach(session, info);
   return session;
+}
+
+// The factory: no I/O at import, everything stateful built here from its dependencies. The
+// in-process hub: a core with one session, closed together.
+export function createHub(options: HubOptions): Hub {
+  const core = createHubCore(options);
+  const session = createSession(core, {
+    transport: 'stdio',
+    ...(options.relistWaitMs !== undefined && { relistWaitMs: options.relistWaitMs }),
+  });
+  return {
+    ...session,
+    async close() {
+      await session.close();
+      await core.close();
+    },
+  };
 }
 
 /**

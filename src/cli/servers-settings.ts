@@ -49,6 +49,8 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
     {
       enable: { type: 'boolean' },
       disable: { type: 'boolean' },
+      'per-session': { type: 'boolean' },
+      shared: { type: 'boolean' },
       allow: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
       'no-allow': { type: 'boolean' },
@@ -61,6 +63,8 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
     { positionals: false },
   );
   if (values.enable && values.disable) throw new HubError('INVALID_INPUT', `Give --enable or --disable, not both.`);
+  if (values['per-session'] && values.shared)
+    throw new HubError('INVALID_INPUT', `Give --per-session or --shared, not both.`);
   const allow = values['no-allow'] ? [] : values.allow;
   const deny = values['no-deny'] ? [] : values.deny;
   const args = values['no-args'] ? [] : values.arg;
@@ -69,6 +73,7 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
     request: {
       server: name,
       ...((values.enable || values.disable) && { enabled: values.enable === true }),
+      ...((values['per-session'] || values.shared) && { perSession: values['per-session'] === true }),
       ...((allow || deny) && { tools: { ...(allow && { allow }), ...(deny && { deny }) } }),
       ...(env && { env }),
       ...(args && { args }),
@@ -79,7 +84,7 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
 
 function render(result: ConfigureResult): string {
   return [
-    `${result.name}: ${result.enabled ? 'enabled' : 'disabled'}, ${result.listed} tools listed`,
+    `${result.name}: ${result.enabled ? 'enabled' : 'disabled'}${result.perSession ? ', per-session' : ''}, ${result.listed} tools listed`,
     ...(result.tools.allow ? [`  allow: ${result.tools.allow.join(', ')}`] : []),
     ...(result.tools.deny ? [`  deny: ${result.tools.deny.join(', ')}`] : []),
     ...(result.envKeys.length > 0 ? [`  env: ${result.envKeys.join(', ')} (values not shown)`] : []),

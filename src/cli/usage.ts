@@ -27,7 +27,7 @@ export const COMMANDS = {
   },
   servers: {
     usage:
-      'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
+      'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
     summary: 'list installed MCP servers; enable, disable or configure one; approve its changed tools',
   },
   search: {

@@ -188,3 +188,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     warnings,
   });
 }
+
+/**
+ * One client session's settings on a shared hub (issue 15): the naming mode and exposure come
+ * from that client's entry environment, layered on the hub's; HUB_HOME and its paths stay the
+ * hub's. A session with no environment of its own keeps the hub's settings as they are.
+ */
+export function sessionConfig(
+  base: HubConfig,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): HubConfig {
+  if (env === undefined) return base;
+  const parsed = EnvSchema.pick({ HUB_TOOL_NAMES: true, HUB_EXPOSURE: true }).safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
+  }
+  const { HUB_TOOL_NAMES: toolNames, HUB_EXPOSURE: exposure } = parsed.data;
+  if (toolNames === undefined && exposure === undefined) return base;
+  const file = (): FileConfig => readFileConfig(base.paths.configFile, []);
+  return Object.freeze({
+    ...base,
+    toolNames: toolNames ?? base.toolNames,
+    exposure:
+      exposure === undefined
+        ? base.exposure
+        : { ...exposureSettings(exposure, file()), reload: () => exposureSettings(exposure, file()) },
+  });
+}

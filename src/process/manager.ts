@@ -98,15 +98,24 @@ export function createProcessManager(options: ProcessManagerOptions) {
     tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
 
   return {
-    async start(spec: StartSpec, wait: WaitSpec | undefined, signal: AbortSignal): Promise<StartOutcome> {
+    /** base: the calling session's cwd and env (a shared hub's client runs elsewhere than hub). */
+    async start(
+      spec: StartSpec,
+      wait: WaitSpec | undefined,
+      signal: AbortSignal,
+      base?: {
+        readonly cwd?: string | undefined;
+        readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+      },
+    ): Promise<StartOutcome> {
       const started = await startProcess(
         {
           paths,
           store,
           maxRunning: options.maxRunning,
           logCapBytes: options.logCapBytes,
-          baseCwd: options.baseCwd ?? process.cwd(),
-          baseEnv: options.baseEnv ?? process.env,
+          baseCwd: base?.cwd ?? options.baseCwd ?? process.cwd(),
+          baseEnv: (base?.env as NodeJS.ProcessEnv | undefined) ?? options.baseEnv ?? process.env,
         },
         spec,
       );

@@ -41,24 +41,26 @@ export class CallForwarding {
     let forwarders = this.#cache.get(route);
     if (forwarders === undefined) {
       const { slots, timeoutMs, runTask } = this;
-      const live = () => {
-        const slot = slots.get(route.server);
+      // The shared slot, or a per-session server's slot of the calling session.
+      const live = (session: object | undefined) => {
+        const slot = slots.forSession(route.server, session);
         return slot && !slots.closed ? slot : undefined;
       };
       // A tool that requires a task, called without one: hub runs the task for the caller.
       const asTask = runTask && taskSupportOf(route.listed.dotted) === 'required' ? runTask : undefined;
       forwarders = {
         fast: (args, caller) => {
-          const slot = live();
+          const slot = live(caller.session);
           if (!slot) return Promise.resolve(unavailable(route.server));
           if (asTask) return asTask(slot, route, args, caller);
           return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
         },
         withExtra: (args, extra) => {
-          const slot = live();
+          const caller = sdkCaller(extra);
+          const slot = live(caller.session);
           if (!slot) return Promise.resolve(unavailable(route.server));
-          if (asTask) return asTask(slot, route, args, sdkCaller(extra));
-          return forwardCall(slot, route.tool, route.dotted, args, sdkCaller(extra), timeoutMs);
+          if (asTask) return asTask(slot, route, args, caller);
+          return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
         },
       };
       this.#cache.set(route, forwarders);

@@ -22,7 +22,7 @@ import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
 import { relayLabels } from './relay-labels.js';
-import type { ClientSide } from './client-side.js';
+import type { ClientSide, RelaySource } from './client-side.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
@@ -56,6 +56,8 @@ export interface ConnectOptions {
   authFile?: (name: string) => string;
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
+  /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
+  from?: RelaySource;
   onToolsChanged(): void;
   /** The child's prompts or resources changed (list_changed). */
   onSurfaceChanged(): void;
@@ -69,7 +71,7 @@ export interface ConnectOptions {
 /** What every child of one manager is opened with (the rest is per server and per start). */
 export type ChildSettings = Omit<
   ConnectOptions,
-  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
+  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'from' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
 >;
 
 // The stdio fast lane or a remote session's SDK lane, and the process behind it (none for a remote).
@@ -168,6 +170,7 @@ export class ChildConnection {
   // The child's requests to the person and its notifications, the same for every kind of child.
   static #wire(client: Client, connection: ChildConnection, options: ConnectOptions, serverLog: ServerLog): void {
     const { record, client: upstream, log } = options;
+    const from = options.from && { from: options.from };
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
     const relays = relayLabels(record.name, () => {
       if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
@@ -183,6 +186,7 @@ export class ChildConnection {
       return upstream.createMessage(relays.sampling(request.params), {
         signal: extra.signal,
         timeout: RELAY_TIMEOUT_MS,
+        ...from,
       });
     });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
@@ -190,11 +194,12 @@ export class ChildConnection {
       return upstream.elicitInput(relays.elicitation(request.params), {
         signal: extra.signal,
         timeout: RELAY_TIMEOUT_MS,
+        ...from,
       });
     });
     client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
       requireClient(upstream, 'roots');
-      return upstream.listRoots(request.params, { signal: extra.signal });
+      return upstream.listRoots(request.params, { signal: extra.signal, ...from });
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);

@@ -20,6 +20,16 @@ export interface RelayOptions {
   readonly timeout?: number;
   /** The client's request that caused it (a Streamable HTTP session answers on that request's stream). */
   readonly relatedRequestId?: string | number;
+  /** The child asking (a shared hub routes its request to the one session whose call caused it). */
+  readonly from?: RelaySource;
+}
+
+/** Which sessions have calls in flight to one child, and which session started it (server-slot.ts). */
+export interface RelaySource {
+  readonly server: string;
+  /** Calls in flight per session (keyed by the session's ClientSide, as Caller.session carries it). */
+  readonly callers: ReadonlyMap<object, number>;
+  readonly starter: object | undefined;
 }
 
 /**
@@ -51,6 +61,8 @@ export interface ClientSide {
   listRoots(params: ListRootsRequest['params'], options: RelayOptions): Promise<ListRootsResult>;
   /** Called each time the client sends notifications/roots/list_changed. */
   onRootsListChanged(listener: () => void): void;
+  /** Whether this session subscribed to uri (a shared hub sends resources/updated only where it did); absent: yes. */
+  wantsResource?(uri: string): boolean;
 }
 
 // Never reached through the proxy (a child's request is refused on capabilities first); kept as

@@ -68,8 +68,8 @@ export class ExposureSession {
     this.#starts = [deps.cwd ?? process.cwd()];
     this.#project = this.#resolve();
     this.#watch();
-    // After the initialize exchange has settled (a replayed initialize is handled a tick later).
-    deps.client.whenInitialized(() => setImmediate(() => void this.#fromRoots()));
+    // The client's capabilities are known by then (sdk-client-side.ts), roots among them.
+    deps.client.whenInitialized(() => void this.#fromRoots());
     deps.client.onRootsListChanged(() => void this.#fromRoots());
   }
 

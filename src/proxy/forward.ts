@@ -7,13 +7,18 @@ import { RpcError } from '../wire/rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 
+/** A request context tagged with the session that made the request (hub.ts tags it). */
+export type SessionExtra = ServerExtra & { readonly session?: object };
+
 /** The caller as the SDK Server sees it: its abort signal and sendNotification. */
 export function sdkCaller(extra: ServerExtra): Caller {
   const token = extra._meta?.progressToken;
   return {
     meta: extra._meta,
-    // What the child asks during the call (elicitation, sampling, roots) goes out related to it.
+    // What the child asks during the call (elicitation, sampling, roots) goes out related to it,
+    // to the session that made it.
     requestId: extra.requestId,
+    session: (extra as SessionExtra).session,
     onprogress:
       token === undefined
         ? undefined
@@ -69,7 +74,7 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
-  slot.callStarted();
+  slot.callStarted(caller.session);
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const options = {
@@ -103,6 +108,6 @@ export async function forwardCall(
       ),
     );
   } finally {
-    slot.callEnded();
+    slot.callEnded(caller.session);
   }
 }

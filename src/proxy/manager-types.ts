@@ -66,7 +66,12 @@ export interface ServerManager extends ProxiedTools {
    * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
    * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
    */
-  fastPath(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
+  fastPath(
+    sendRaw: (line: string, kind: LineKind) => Promise<void>,
+    session?: object,
+  ): (message: Record<string, unknown>) => boolean;
+  /** A client session ended: its children of per-session servers stop (shared children keep running). */
+  closeSession(session: object): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -12,10 +12,17 @@ export function sdkClientSide(server: Server): ClientSide {
   const waiting: (() => void)[] = [];
   const rootsListeners: (() => void)[] = [];
   const previous = server.oninitialized;
-  server.oninitialized = () => {
+  const ready = () => {
     initialized = true;
     previous?.();
     for (const run of waiting.splice(0)) run();
+  };
+  server.oninitialized = () => {
+    if (server.getClientCapabilities() !== undefined) return ready();
+    // initialize and notifications/initialized read in one chunk (a replayed hand-off, a socket):
+    // the SDK runs a notification's handler two microtasks before a request's, so the client's
+    // capabilities are set only after this. Whoever waits for initialized relies on them.
+    setImmediate(ready);
   };
   const listChanged: Record<ListKind, () => Promise<void>> = {
     tools: () => server.sendToolListChanged(),

@@ -144,7 +144,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
       return slots.sorted(chosen).map(slot => statusView(slot, listing.table, config.paths.serverLog(slot.name)));
     },
     call: (server, tool, args, extra) => forwarding.call(server, tool, args, extra),
-    fastPath: sendRaw => createFastPath(name => forwarding.fast(name), sendRaw),
+    fastPath: (sendRaw, session) => createFastPath(name => forwarding.fast(name), sendRaw, session),
+    closeSession: session => slots.closeSession(session),
     async close() {
       sync.close();
       taskRoutes.close();

@@ -1,6 +1,7 @@
 import { HubError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
+import type { RelaySource } from './client-side.js';
 import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
@@ -59,6 +60,11 @@ export class ServerSlot {
   #failure: string | undefined;
   #history: CrashHistory;
   #refreshing: Promise<void> = Promise.resolve();
+  // Per session (Caller.session), the calls in flight: whose a child's request to the person is.
+  readonly #callers = new Map<object, number>();
+  #starter: object | undefined;
+  /** What a relayed request of this child names (client-sessions.ts routes by it). */
+  readonly relaySource: RelaySource;
 
   constructor(
     record: ServerWithTools,
@@ -68,6 +74,18 @@ export class ServerSlot {
     this.#history = new CrashHistory(ctx.policy);
     this.#idle = new IdleStop(ctx.idleStopMs, this);
     if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
+    const callers = this.#callers;
+    const name = () => this.name;
+    const starter = () => this.#starter;
+    this.relaySource = {
+      get server() {
+        return name();
+      },
+      callers,
+      get starter() {
+        return starter();
+      },
+    };
   }
 
   get state(): ServerState {
@@ -99,13 +117,22 @@ export class ServerSlot {
   }
 
   /** A call is forwarded to this server now. */
-  callStarted(): void {
+  callStarted(session?: object): void {
     this.#active += 1;
+    if (session === undefined) return;
+    this.#callers.set(session, (this.#callers.get(session) ?? 0) + 1);
+    // The session whose call starts the child is the one its unsolicited requests go to.
+    if (this.#conn === undefined) this.#starter = session;
   }
 
   /** A forwarded call ended: with none left, the idle check is armed. */
-  callEnded(): void {
+  callEnded(session?: object): void {
     this.#active -= 1;
+    if (session !== undefined) {
+      const left = (this.#callers.get(session) ?? 1) - 1;
+      if (left > 0) this.#callers.set(session, left);
+      else this.#callers.delete(session);
+    }
     if (this.#active === 0) this.#idle.used();
   }
 
@@ -166,6 +193,7 @@ export class ServerSlot {
         logFile: this.ctx.logFile(this.name),
         log: this.ctx.log,
         startTimeoutMs: this.ctx.startTimeoutMs,
+        from: this.relaySource,
         onToolsChanged: () => this.#onToolsChanged(generation),
         onSurfaceChanged: () => this.#afterChange(generation, conn => this.ctx.surfaceSeen?.(this, conn, 'changed')),
         onExit: (code, signal) => this.#onExit(generation, code, signal),

@@ -7,6 +7,8 @@ import { isDisabled } from './tool-filter.js';
 /** The installed servers' slots, by name, kept in step with the store's records; closed once. */
 export class Slots {
   #slots = new Map<string, ServerSlot>();
+  // Per-session servers (settings.perSession): a slot per (server, session), made on first call.
+  #bySession = new Map<string, Map<object, ServerSlot>>();
   #closed = false;
 
   constructor(private readonly ctx: SlotContext) {}
@@ -18,6 +20,37 @@ export class Slots {
 
   get(name: string): ServerSlot | undefined {
     return this.#slots.get(name);
+  }
+
+  /** The slot a session's call goes to: the shared one, or for a per-session server that session's own. */
+  forSession(name: string, session: object | undefined): ServerSlot | undefined {
+    const shared = this.#slots.get(name);
+    if (shared === undefined || session === undefined || shared.record.settings?.perSession !== true) return shared;
+    let slots = this.#bySession.get(name);
+    if (slots === undefined) this.#bySession.set(name, (slots = new Map()));
+    let slot = slots.get(session);
+    if (slot === undefined) slots.set(session, (slot = new ServerSlot(shared.record, this.ctx)));
+    return slot;
+  }
+
+  /** A session ended: the children of per-session servers it had are stopped. */
+  async closeSession(session: object): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const slots of this.#bySession.values()) {
+      const slot = slots.get(session);
+      if (slot === undefined) continue;
+      slots.delete(session);
+      stopping.push(slot.stop());
+    }
+    await Promise.allSettled(stopping);
+  }
+
+  // A per-session server's record changed in how it runs, or went: its sessions' children go with it.
+  #dropSessions(name: string): Promise<void>[] {
+    const slots = this.#bySession.get(name);
+    if (slots === undefined) return [];
+    this.#bySession.delete(name);
+    return [...slots.values()].map(slot => slot.stop());
   }
 
   has(name: string): boolean {
@@ -58,6 +91,8 @@ export class Slots {
     const stopping: Promise<void>[] = [];
     for (const [name, slot] of this.#slots) {
       const record = wanted.get(name);
+      if (!record || launchKey(record) !== launchKey(slot.record) || record.settings?.perSession !== true)
+        stopping.push(...this.#dropSessions(name));
       if (!record) {
         this.#slots.delete(name);
         stopping.push(slot.stop());
@@ -76,6 +111,7 @@ export class Slots {
   /** Stops every child; nothing is forwarded or started after this. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.allSettled([...this.#slots.values()].map(slot => slot.stop()));
+    const perSession = [...this.#bySession.keys()].flatMap(name => this.#dropSessions(name));
+    await Promise.allSettled([...this.#slots.values()].map(slot => slot.stop()).concat(perSession));
   }
 }

@@ -25,5 +25,8 @@ export interface ProxiedTools {
   /** Task-augmented calls and tasks/* (task-forwarding.ts). */
   readonly tasks?: ProxiedTasks;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
-  fastPath?(sendRaw: (line: string, kind: LineKind) => Promise<void>): (message: Record<string, unknown>) => boolean;
+  fastPath?(
+    sendRaw: (line: string, kind: LineKind) => Promise<void>,
+    session?: object,
+  ): (message: Record<string, unknown>) => boolean;
 }

@@ -20,6 +20,8 @@ import { integrityReport, toolChanges, type IntegrityReport, type ToolChange } f
 export interface ConfigureRequest {
   readonly server: string;
   readonly enabled?: boolean | undefined;
+  /** One child per client session (true) or one shared by all (false, the default). */
+  readonly perSession?: boolean | undefined;
   readonly tools?:
     { readonly allow?: readonly string[] | undefined; readonly deny?: readonly string[] | undefined } | undefined;
   /** Set these variables; an empty value removes one. Values are secrets: never shown back. */
@@ -46,6 +48,8 @@ export interface ConfigureDeps {
 export interface ConfigureResult {
   name: string;
   enabled: boolean;
+  /** Each client session gets its own child. */
+  perSession?: boolean;
   tools: { allow?: string[]; deny?: string[] };
   /** Names only: values are never shown. */
   envKeys: string[];
@@ -96,6 +100,10 @@ function nextSettings(current: ServerSettings | undefined, request: ConfigureReq
   if (request.enabled !== undefined) {
     if (request.enabled) delete settings.enabled;
     else settings.enabled = false;
+  }
+  if (request.perSession !== undefined) {
+    if (request.perSession) settings.perSession = true;
+    else delete settings.perSession;
   }
   for (const key of ['allow', 'deny'] as const) {
     const patterns = checkPatterns(`tools.${key}`, request.tools?.[key]);
@@ -198,6 +206,7 @@ async function resultOf(
   return {
     name: record.name,
     enabled,
+    ...(record.settings?.perSession === true && { perSession: true }),
     tools,
     envKeys: Object.keys(record.env).sort(),
     args: record.mode === 'npm' ? record.args.slice(1) : record.args,

@@ -58,6 +58,8 @@ export type CachedTool = z.infer<typeof CachedToolSchema>;
 export const ServerSettingsSchema = z.object({
   /** false: the server is not started and nothing of it is listed. */
   enabled: z.boolean().optional(),
+  /** true: each client session of a shared hub gets its own child (state that must not be shared, e.g. a browser). */
+  perSession: z.boolean().optional(),
   /** Only the server's own tool names matching one of these (names, or globs with * and ?) are listed. */
   allow: z.array(z.string()).optional(),
   /** Tool names (or globs) never listed nor callable; deny wins over allow. */

@@ -32,6 +32,8 @@ export function exposeTools(deps: {
   mode: NameMode;
   /** hub's own tools as the table lists them, tools.search among them. */
   ownListed: readonly Tool[];
+  /** The client's working directory (where its project file is looked up); hub's own by default. */
+  cwd?: string;
 }): ExposedTools {
   const { proxied, mode } = deps;
   const searchName = spell('tools.search', mode);
@@ -49,6 +51,7 @@ export function exposeTools(deps: {
     log: deps.log,
     client: deps.client,
     clientName: deps.clientName,
+    ...(deps.cwd !== undefined && { cwd: deps.cwd }),
     table,
     ownCount: own.length,
     searchEntry: scope => {

@@ -37,11 +37,11 @@ function nextAfterLogs(id: string, cursor: number, more: boolean): string {
 
 // start_process, list_processes, get_process_logs, kill_process, get_free_port: thin handlers
 // over the ProcessManager (src/process/), which the CLI uses too.
-export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Promise<ProcessManager> } {
+/** The process manager, loaded on first use: the process code (spawning, logs, ports) is not needed to list. */
+export function lazyProcessManager(deps: Pick<ToolDeps, 'config' | 'store' | 'log'>): () => Promise<ProcessManager> {
   const { config } = deps;
-  // The process code (spawning, logs, ports) loads on the first call: listing needs only schemas.
   let manager: Promise<ProcessManager> | undefined;
-  const managerOf = () =>
+  return () =>
     (manager ??= import('../process/manager.js').then(module =>
       module.createProcessManager({
         paths: config.paths,
@@ -52,6 +52,24 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
         logReadBytes: Math.max(16 * 1024, config.resultCapBytes - LOG_TEXT_RESERVE_BYTES),
       }),
     ));
+}
+
+/** A session's own working directory and environment: what a relative cwd and the child env start from. */
+export interface ProcessBase {
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+export function createProcessTools(
+  deps: ToolDeps,
+  /** A hub core's manager (shared by its sessions) and this session's cwd and env. */
+  shared?: { manager: () => Promise<ProcessManager>; base?: ProcessBase },
+): ToolGroup & { manager(): Promise<ProcessManager> } {
+  const { config } = deps;
+  const source = shared?.manager ?? lazyProcessManager(deps);
+  let used = false;
+  const managerOf = () => ((used = true), source());
+  const base = shared?.base;
 
   const startProcess = defineTool({
     name: 'start_process',
@@ -90,6 +108,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
         },
         wait,
         call.signal,
+        base,
       );
       const view = toProcessView(outcome.record);
       const structured = {
@@ -221,6 +240,7 @@ export function createProcessTools(deps: ToolDeps): ToolGroup & { manager(): Pro
     ],
     // The same manager serves hub's own resources (tools/hub-resources.ts).
     manager: managerOf,
-    close: async () => (manager ? (await manager).close() : undefined),
+    // A shared manager is the core's to close.
+    close: async () => (shared || !used ? undefined : (await managerOf()).close()),
   };
 }

@@ -1,4 +1,4 @@
-import { createServerManager } from '../proxy/server-manager.js';
+import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
@@ -53,14 +53,18 @@ const loadInstall = () =>
   ]));
 
 // registry.search/install/list/uninstall/call and the proxied tools of installed servers.
-export function createRegistryTools(deps: ToolDeps): ToolGroup & {
+export function createRegistryTools(
+  deps: ToolDeps,
+  /** A hub core's manager, shared by its sessions (closed by the core, not here); else one of its own. */
+  shared?: ServerManager,
+): ToolGroup & {
   proxied: ProxiedTools;
   /** What registry.list shows of every installed server (hub://servers serves it). */
   servers(): Promise<ServerListResult>;
   close(): Promise<void>;
 } {
   const { config, log, store, server } = deps;
-  const manager = createServerManager(deps);
+  const manager = shared ?? createServerManager(deps);
   // Results name tools the way clients see them listed (README "Tool names").
   const mode: NameMode = pickNameMode(config.toolNames);
   const spelling = () => exposedSpelling(store, config.paths, mode);
@@ -262,6 +266,6 @@ export function createRegistryTools(deps: ToolDeps): ToolGroup & {
       // As the tool table spells registry.list's result for this client.
       return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
     },
-    close: () => manager.close(),
+    close: () => (shared ? Promise.resolve() : manager.close()),
   };
 }

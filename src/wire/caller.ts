@@ -10,6 +10,8 @@ export interface Caller {
   readonly requestId?: string | number | undefined;
   /** Request params passed on beside name and arguments (a 2026-07-28 retry's inputResponses and requestState). */
   readonly params?: Record<string, unknown> | undefined;
+  /** The session that made the call (a shared hub's children ask that session, and only it). */
+  readonly session?: object | undefined;
   /** Hands over the function that cancels the call in the child. */
   cancellable(cancel: (reason: string) => void): void;
 }

@@ -29,6 +29,8 @@ function retryParams(params: Record<string, unknown>): Record<string, unknown> |
 export function createFastPath(
   resolve: (name: string) => FastForwarder | undefined,
   send: SessionWriter,
+  /** The session these calls come from (Caller.session). */
+  session?: object,
 ): SessionInterceptor {
   const inFlight = new Map<JsonRpcId, (reason: string) => void>();
   // The transport holds a response that follows a progress line (an SDK client quirk).
@@ -52,6 +54,7 @@ export function createFastPath(
     const caller: RawCaller = {
       raw: true,
       meta,
+      session,
       requestId: id,
       params: retryParams(params),
       onprogress:
