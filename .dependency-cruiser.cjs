@@ -9,13 +9,17 @@ const layers = {
   registry: ['proxy', 'wire', 'process', 'store', 'core'],
   tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
-  cli: ['clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // How an entry or a command finds, starts and talks to the shared hub (no hub inside).
+  'hub-link': ['store', 'core'],
+  cli: ['hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
 const files = {
   'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
+  // The shared hub process: one hub core, a session per entry on its socket.
+  'shared-hub': ['hub.ts', 'hub-link', 'store', 'core'],
 };
 
 const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);

@@ -22,6 +22,8 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   import: async () => (await import('./clients.js')).importServers,
   login: async () => (await import('./login.js')).login,
   logout: async () => (await import('./login.js')).logout,
+  status: async () => (await import('./shared-hub.js')).status,
+  stop: async () => (await import('./shared-hub.js')).stop,
 };
 
 function usage(): string {
