@@ -35,7 +35,13 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
       import('./hub-link/entry.js'),
       import('./hub-link/paths.js'),
     ]);
-    const notes: string[] = [];
+    // As the in-process hub does: one bad message must not end the client's session.
+    const keepGoing = (error: unknown) =>
+      process.stderr.write(
+        `hub: error: ${error instanceof Error ? error.message : String(error)} (hub keeps running)\n`,
+      );
+    process.on('uncaughtException', keepGoing);
+    process.on('unhandledRejection', keepGoing);
     const end = await runEntry({
       home: config.home,
       paths: sharedHubPaths(config.home),
@@ -43,9 +49,11 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
       stdin: process.stdin,
       stdout: process.stdout,
       handOff,
-      note: message => notes.push(message),
+      note: message => process.stderr.write(`hub: warning: ${message}\n`),
     });
     if (end.kind === 'ended') process.exit(0);
+    process.off('uncaughtException', keepGoing);
+    process.off('unhandledRejection', keepGoing);
     fallback = { reason: end.reason, handOff: end.handOff };
   }
   await runInProcess(fallback.handOff, fallback.reason, config.sharedHub.enabled);

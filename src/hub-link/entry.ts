@@ -95,19 +95,21 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   // Client → hub: note requests (in flight) and the initialize to replay.
   const noteClientLines = (whole: Buffer) => {
     for (const line of linesOf(whole)) {
-      let message: { id?: Id; method?: unknown };
+      let message: { id?: unknown; method?: unknown } | null;
       try {
         message = JSON.parse(line) as typeof message;
       } catch {
         continue; // the hub answers a line that is not JSON
       }
-      if (typeof message.method !== 'string') continue;
+      // Anything but one request or notification (a batch, null, a bad id) is the hub's to refuse.
+      if (typeof message !== 'object' || message === null || typeof message.method !== 'string') continue;
+      if (message.id !== undefined && typeof message.id !== 'string' && typeof message.id !== 'number') continue;
       if (message.method === 'initialize' && message.id !== undefined) {
         initLines = [Buffer.from(`${line}\n`)];
-        initId = message.id;
+        initId = message.id as Id;
       } else if (message.method === 'notifications/initialized') initLines.push(Buffer.from(`${line}\n`));
-      if (message.id !== undefined && !lanesAnswered.delete(message.id))
-        inFlight.set(JSON.stringify(message.id), message.id);
+      const id = message.id as Id | undefined;
+      if (id !== undefined && !lanesAnswered.delete(id)) inFlight.set(JSON.stringify(id), id);
     }
   };
   const toHub = (whole: Buffer) => {
@@ -162,7 +164,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     beat.write(`${JSON.stringify({ hub: 'heartbeat' })}\n`);
   };
 
-  const wire = (connected: Socket, path: string, answered: Id[], replay: Buffer[], listed?: string) => {
+  const wire = (connected: Socket, path: string, answered: Id[], replay: Buffer[], first?: { listed?: string }) => {
     socket = connected;
     welcomed = false;
     hubTail = Buffer.alloc(0);
@@ -174,7 +176,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       cwd: process.cwd(),
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
       answered,
-      ...(listed !== undefined && { listed }),
+      // The first attach says what the cold-start lane did (the hub logs it); a reattach does not.
+      ...(first && { coldStartAnswered: answered.length }),
+      ...(first?.listed !== undefined && { listed: first.listed }),
     };
     connected.write(`${JSON.stringify(hello)}\n`);
     for (const part of replay) connected.write(part);
@@ -254,7 +258,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     const split = splitLines(Buffer.alloc(0), replay);
     clientTail = split.tail;
     if (split.whole) noteClientLines(split.whole);
-    wire(first.socket, first.path, laneAnswered, split.whole ? [split.whole] : [], handOff?.listed);
+    wire(first.socket, first.path, laneAnswered, split.whole ? [split.whole] : [], {
+      ...(handOff?.listed !== undefined && { listed: handOff.listed }),
+    });
     stdin.on('data', onClientData);
     const onEnd = () => {
       if (stdinEnded && socket?.writableEnded) return;
@@ -262,7 +268,8 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       // Whatever the client wrote last goes first; then the hub sees the end and closes the session.
       if (clientTail.length) toHub(Buffer.concat([clientTail, Buffer.from('\n')]));
       socket?.end();
-      setTimeout(() => end({ kind: 'ended' }), 2_000).unref();
+      // The hub ends its side once the session has closed; bounded as the in-process hub's close.
+      setTimeout(() => end({ kind: 'ended' }), 5_000).unref();
       socket?.once('close', () => end({ kind: 'ended' }));
     };
     if (stdinEnded) onEnd();

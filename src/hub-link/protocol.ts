@@ -14,6 +14,8 @@ export const HelloSchema = z.discriminatedUnion('hub', [
     env: z.record(z.string(), z.string()),
     /** Requests the entry's cold-start lane already answered (or a replayed initialize): not answered twice. */
     answered: z.array(Id),
+    /** How many requests the cold-start lane answered; absent when reattaching after a hub died. */
+    coldStartAnswered: z.number().int().nonnegative().optional(),
     /** The proxied tools the cold-start lane listed (dotted, as JSON). */
     listed: z.string().optional(),
   }),

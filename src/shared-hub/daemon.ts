@@ -57,7 +57,10 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
 
   mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
   rmSync(socketPath, { force: true }); // a dead hub's socket (no live hub is recorded)
-  const net: NetServer = createServer({ allowHalfOpen: false });
+  // Half-open: an entry whose client closed ends its side, and hears the end of ours only once
+  // its session has closed (usage counted, children of per-session servers stopped), as the
+  // in-process hub closed before it exited.
+  const net: NetServer = createServer({ allowHalfOpen: true });
   // Created 0600 from the start (umask), not chmod-ed after others could connect.
   const umask = process.umask(0o177);
   try {
@@ -117,9 +120,13 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
       ended = true;
       attached.delete(entry);
       log.info({ entryPid: hello.pid, why }, 'session closed');
-      hub.close().catch(error => log.warn({ err: error }, 'closing a session failed'));
+      hub
+        .close()
+        .catch(error => log.warn({ err: error }, 'closing a session failed'))
+        .finally(() => socket.end());
     };
-    // An entry gone (client closed, entry SIGKILLed) closes the socket: the session goes with it.
+    // An entry gone (client closed, entry SIGKILLed) ends the socket: the session goes with it.
+    socket.once('end', () => end('entry ended'));
     socket.once('close', () => end('socket closed'));
     socket.on('error', () => socket.destroy());
     socket.write(`${JSON.stringify({ hub: 'welcome', version: HUB_VERSION, pid: process.pid })}\n`);
@@ -128,7 +135,15 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
       answered: new Set(hello.answered),
       ...(hello.listed !== undefined && { listed: hello.listed }),
     });
-    log.info({ entryPid: hello.pid, entryVersion: hello.version, sessions: attached.size }, 'session attached');
+    log.info(
+      {
+        entryPid: hello.pid,
+        entryVersion: hello.version,
+        sessions: attached.size,
+        ...(hello.coldStartAnswered !== undefined && { coldStartAnswered: hello.coldStartAnswered }),
+      },
+      'session attached',
+    );
   };
 
   net.on('connection', socket => {

@@ -11,6 +11,7 @@ export function readFirstLine(socket: Socket, maxBytes: number): Promise<{ line:
     const done = (result: { line: string; rest: Buffer } | undefined) => {
       socket.off('data', onData);
       socket.off('close', onClose);
+      socket.off('end', onClose);
       socket.pause();
       resolve(result);
     };
@@ -28,5 +29,6 @@ export function readFirstLine(socket: Socket, maxBytes: number): Promise<{ line:
     const onClose = () => done(undefined);
     socket.on('data', onData);
     socket.once('close', onClose);
+    socket.once('end', onClose);
   });
 }
