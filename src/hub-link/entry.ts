@@ -33,9 +33,11 @@ export interface EntryOptions {
 /** How the entry ended: the client went away, or the shared hub cannot be used (run in-process). */
 export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; handOff: EntryHandOff };
 
-// A hub that has not ticked for this long is taken as hung (heartbeats come every 500 ms; a
-// loaded 2-core machine can stall an event loop for a second or two without anything wrong).
-const HUNG_MS = 5_000;
+// A hub that has not ticked for this long is taken as hung and ended (heartbeats come every
+// 500 ms). Generous: a loaded 2-core machine parsing a 10 MB tools/list stalls a hub's event loop
+// for seconds with nothing wrong, and ending a busy hub fails every session's calls. A hub that
+// dies is noticed at once (its sockets close); only a hung one waits this long.
+const HUNG_MS = 15_000;
 const RESTARTED = 'hub restarted; call again';
 const NEWLINE = 10;
 
@@ -153,14 +155,24 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     finish(result);
   };
 
-  const startHeartbeat = async (path: string) => {
+  let hubPath: string | undefined;
+  let beatConnecting = false;
+  // A heartbeat connection that fails or drops is made again on the next tick: only a hub that
+  // is connected and silent counts as hung.
+  const startHeartbeat = async () => {
+    if (beatConnecting || hubPath === undefined) return;
+    beatConnecting = true;
+    const beat = await tryConnect(hubPath);
+    beatConnecting = false;
+    if (!beat || attaching || done) return void beat?.destroy();
     heartbeat?.destroy();
-    lastBeat = Date.now();
-    const beat = await tryConnect(path);
-    if (!beat) return;
     heartbeat = beat;
+    lastBeat = Date.now();
     beat.on('error', () => undefined);
     beat.on('data', () => (lastBeat = Date.now()));
+    beat.once('close', () => {
+      if (heartbeat === beat) heartbeat = undefined;
+    });
     beat.write(`${JSON.stringify({ hub: 'heartbeat' })}\n`);
   };
 
@@ -187,7 +199,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     connected.once('close', () => {
       if (socket === connected) void hubGone('the shared hub closed the connection');
     });
-    void startHeartbeat(path);
+    hubPath = path;
+    lastBeat = Date.now();
+    void startHeartbeat();
   };
 
   // The hub died (or hung): fail what it had, find or start the next one, replay initialize.
@@ -227,7 +241,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   };
 
   const watch = setInterval(() => {
-    if (attaching || !socket || Date.now() - lastBeat < HUNG_MS) return;
+    if (attaching || !socket) return;
+    if (!heartbeat) return void startHeartbeat();
+    if (Date.now() - lastBeat < HUNG_MS) return;
     // Hung, not dead: end it, or the next entry would connect to it again.
     const record = readHubRecord(paths.record);
     if (record && record.pid === hubPid && isLiveHub(record)) {
