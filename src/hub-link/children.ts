@@ -36,7 +36,20 @@ export function recordChildGroups(file: string, log: Logger): { stop(): void; gr
       log.warn({ err: error }, `could not record child servers in ${file}`);
     }
   });
-  return { stop: () => onChildGroupsChanged(undefined), groups: () => [...known.keys()] };
+  return {
+    // Closed cleanly: nothing of ours is left to reap. The file goes only if still ours (a hub
+    // started while this one closed may have written its own).
+    stop: () => {
+      onChildGroupsChanged(undefined);
+      try {
+        const current = JSON.parse(readFileSync(file, 'utf8')) as { owner?: { pid?: number } };
+        if (current.owner?.pid === process.pid) rmSync(file, { force: true });
+      } catch {
+        // none written
+      }
+    },
+    groups: () => [...known.keys()],
+  };
 }
 
 /** Ends the recorded child groups of a shared hub that is gone; returns how many it signalled. */

@@ -199,8 +199,6 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
       await core.close();
       for (const socket of sockets) socket.destroy();
       children.stop();
-      // Closed cleanly: nothing of ours is left to reap.
-      rmSync(paths.children, { force: true });
       finished();
     })();
     return closing;
