@@ -258,6 +258,13 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   watch.unref();
 
   void (async () => {
+    const replay = handOff?.replay ?? Buffer.alloc(0);
+    const laneAnswered = [...lanesAnswered];
+    const split = splitLines(Buffer.alloc(0), replay);
+    clientTail = split.tail;
+    if (split.whole) noteClientLines(split.whole);
+    // The client left during the cold start with every request answered: nothing to attach for.
+    if (stdinEnded && inFlight.size === 0) return end({ kind: 'ended' });
     const first = await attachSharedHub(home, paths, env);
     if ('reason' in first) {
       clearInterval(watch);
@@ -269,11 +276,6 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       });
       return;
     }
-    const replay = handOff?.replay ?? Buffer.alloc(0);
-    const laneAnswered = [...lanesAnswered];
-    const split = splitLines(Buffer.alloc(0), replay);
-    clientTail = split.tail;
-    if (split.whole) noteClientLines(split.whole);
     wire(first.socket, first.path, laneAnswered, split.whole ? [split.whole] : [], {
       ...(handOff?.listed !== undefined && { listed: handOff.listed }),
     });
