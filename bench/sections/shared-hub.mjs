@@ -95,14 +95,21 @@ export async function sharedHubSection({ quick, log, shared }) {
   for (const target of targets) await timedRound(target.client, target.name, quick ? 50 : 500); // warm-up
   const p50 = { direct: [], inProcess: [], shared: [] };
   const cpu = { inProcess: [], shared: [] };
+  const entryCpu = [];
+  const daemonCpu = [];
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? targets : [...targets].reverse();
     for (const target of order) {
-      const before = target.pids.reduce((sum, pid) => sum + cpuNs(pid), 0);
+      const before = target.pids.map(pid => cpuNs(pid));
       const samples = await timedRound(target.client, target.name, calls);
-      const after = target.pids.reduce((sum, pid) => sum + cpuNs(pid), 0);
+      const spent = target.pids.map((pid, i) => (cpuNs(pid) - before[i]) / calls / 1000);
       p50[target.key].push(percentile(samples, 50));
-      if (target.key !== 'direct') cpu[target.key].push((after - before) / calls / 1000);
+      if (target.key !== 'direct') cpu[target.key].push(spent.reduce((a, b) => a + b, 0));
+      // Where the shared path's CPU goes: the entry's pipe, and the shared hub.
+      if (target.key === 'shared') {
+        entryCpu.push(spent[0]);
+        daemonCpu.push(spent[1]);
+      }
     }
   }
   await inHub.close();
@@ -122,7 +129,12 @@ export async function sharedHubSection({ quick, log, shared }) {
     shared: sharedRun,
     p50Ms: Object.fromEntries(Object.entries(p50).map(([k, v]) => [k, round(median(v), 3)])),
     addedP50Ms: { inProcess: round(addedIn, 3), shared: round(addedShared, 3) },
-    cpuUsPerCall: { inProcess: round(cpuIn, 1), shared: round(cpuShared, 1) },
+    cpuUsPerCall: {
+      inProcess: round(cpuIn, 1),
+      shared: round(cpuShared, 1),
+      sharedEntry: round(median(entryCpu), 1),
+      sharedHub: round(median(daemonCpu), 1),
+    },
     rounds,
     callsPerRound: calls,
   };
