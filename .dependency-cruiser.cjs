@@ -11,7 +11,8 @@ const layers = {
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
   // How an entry or a command finds, starts and talks to the shared hub (no hub inside).
   'hub-link': ['store', 'core'],
-  cli: ['hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts.
+  cli: ['http', 'hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
@@ -20,6 +21,8 @@ const files = {
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
   // The shared hub process: one hub core, a session per entry on its socket.
   'shared-hub': ['hub.ts', 'hub-link', 'store', 'core'],
+  // Streamable HTTP (hub serve): sessions built with hub.ts's createSession.
+  http: ['hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 
 const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);

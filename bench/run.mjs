@@ -25,6 +25,7 @@ const SECTIONS = {
   interactive: () => import('./sections/interactive.mjs').then(m => m.interactiveSection),
   eras: () => import('./sections/eras.mjs').then(m => m.erasSection),
   sharedHub: () => import('./sections/shared-hub.mjs').then(m => m.sharedHubSection),
+  http: () => import('./sections/http.mjs').then(m => m.httpSection),
 };
 
 const { values } = parseArgs({

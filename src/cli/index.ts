@@ -20,6 +20,7 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   uninstall: async () => (await import('./lifecycle.js')).uninstall,
   config: async () => (await import('./clients.js')).config,
   import: async () => (await import('./clients.js')).importServers,
+  serve: async () => (await import('./serve.js')).serve,
   login: async () => (await import('./login.js')).login,
   logout: async () => (await import('./login.js')).logout,
   status: async () => (await import('./shared-hub.js')).status,

@@ -44,12 +44,16 @@ export const COMMANDS = {
     summary: 'stop and remove installed servers (their data folders stay unless --purge)',
   },
   config: {
-    usage: 'hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
+    usage: 'hub config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',
     summary: 'add hub to an MCP client',
   },
   import: {
     usage: 'hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]',
     summary: "move a client's servers behind hub",
+  },
+  serve: {
+    usage: 'hub serve [--port N] [--host H] [--rotate-token]',
+    summary: 'serve MCP over Streamable HTTP (127.0.0.1:7717, bearer token) for clients that connect by URL',
   },
   login: { usage: 'hub login <server>', summary: 'sign in to a remote server (OAuth in a browser)' },
   logout: { usage: 'hub logout <server>', summary: "forget a remote server's sign-in (tokens, client registration)" },

@@ -21,6 +21,7 @@ const SECTIONS = [
   'listProcesses',
   'exposure',
   'sharedHub',
+  'http',
 ];
 
 interface Report {
