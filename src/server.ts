@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { startFastStart, type FastStart, type HandOff } from './cold-start/bootstrap.js';
 import { loadListing } from './cold-start/listing.js';
 import { HUB_VERSION } from './core/version.js';
@@ -107,6 +108,10 @@ async function runDaemon(): Promise<void> {
     import('./store/open-context.js'),
     import('./shared-hub/daemon.js'),
   ]);
+  // Started by an entry for a HUB_HOME removed since (its entry gone too): nothing to serve, and
+  // opening the store would create the folder again.
+  const { loadConfig } = await import('./core/config.js');
+  if (!existsSync(loadConfig(process.env).home)) return;
   const { config, log, store } = openContext({ log: { name: 'shared-hub', stderr: false } });
   for (const warning of config.warnings) log.warn(warning);
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (shared hub keeps running)'));
