@@ -11,8 +11,9 @@ const layers = {
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
   // How an entry or a command finds, starts and talks to the shared hub (no hub inside).
   'hub-link': ['store', 'core'],
-  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts.
-  cli: ['http', 'hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts;
+  // cli/ui.ts loads dashboard/ (which reads through tools/) for `hub ui`.
+  cli: ['http', 'dashboard', 'hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.

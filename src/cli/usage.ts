@@ -21,6 +21,10 @@ export const COMMANDS = {
     usage: 'hub attach <id>',
     summary: 'watch a process live and type into it; Ctrl-] detaches (the process runs on)',
   },
+  ui: {
+    usage: 'hub ui [--port N] [--host H] [--no-open]',
+    summary: 'open the dashboard in a browser (processes, live logs, MCP servers, store health)',
+  },
   servers: {
     usage:
       'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
