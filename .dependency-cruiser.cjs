@@ -9,15 +9,19 @@ const layers = {
   registry: ['proxy', 'wire', 'process', 'store', 'core'],
   tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
+  // How an entry or a command finds, starts and talks to the shared hub (no hub inside).
+  'hub-link': ['store', 'core'],
   // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts;
   // cli/ui.ts loads dashboard/ (which reads through tools/) for `hub ui`.
-  cli: ['http', 'dashboard', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  cli: ['http', 'dashboard', 'hub-link', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
 const files = {
   'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
+  // The shared hub process: one hub core, a session per entry on its socket.
+  'shared-hub': ['hub.ts', 'hub-link', 'store', 'core'],
   // Streamable HTTP (hub serve): sessions built with hub.ts's createSession.
   http: ['hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { startFastStart, type FastStart, type HandOff } from './cold-start/bootstrap.js';
 import { loadListing } from './cold-start/listing.js';
 import { HUB_VERSION } from './core/version.js';
@@ -21,12 +22,55 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
+  const handOff: HandOff | undefined = fast?.handOff();
+  // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
+  // user's shared hub; it falls back to the full hub in-process when that cannot be used.
+  const { loadConfig } = await import('./core/config.js');
+  const config = loadConfig(process.env);
+  let fallback: { reason: string; handOff: HandOff | undefined } = {
+    reason: 'HUB_SHARED=off or sharedHub.enabled is false',
+    handOff,
+  };
+  if (config.sharedHub.enabled) {
+    const [{ runEntry }, { sharedHubPaths }] = await Promise.all([
+      import('./hub-link/entry.js'),
+      import('./hub-link/paths.js'),
+    ]);
+    // As the in-process hub does: one bad message must not end the client's session.
+    const keepGoing = (error: unknown) =>
+      process.stderr.write(
+        `hub: error: ${error instanceof Error ? error.message : String(error)} (hub keeps running)\n`,
+      );
+    process.on('uncaughtException', keepGoing);
+    process.on('unhandledRejection', keepGoing);
+    const end = await runEntry({
+      home: config.home,
+      paths: sharedHubPaths(config.home),
+      env: process.env,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      handOff,
+      note: message => process.stderr.write(`hub: warning: ${message}\n`),
+    });
+    if (end.kind === 'ended') process.exit(0);
+    process.off('uncaughtException', keepGoing);
+    process.off('unhandledRejection', keepGoing);
+    fallback = { reason: end.reason, handOff: end.handOff };
+  }
+  await runInProcess(fallback.handOff, fallback.reason, config.sharedHub.enabled);
+}
+
+/** The full hub in this process, as before the shared hub: its own children, closed with it. */
+async function runInProcess(handOff: HandOff | undefined, why: string, wantedShared: boolean): Promise<void> {
   const [{ openContext }, { createHub, connectLines }] = await Promise.all([
     import('./store/open-context.js'),
     import('./hub.js'),
   ]);
   const { config, log, store } = openContext();
   for (const warning of config.warnings) log.warn(warning);
+  // Said once: a person asking why five hubs run finds it in logs/hub.log.
+  if (wantedShared) log.warn(`running in-process, not on the shared hub: ${why}`);
+  else log.info(`running in-process: ${why}`);
   const hub = createHub({ config, log, store });
 
   let closing = false;
@@ -51,7 +95,6 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (hub keeps running)'));
   process.on('unhandledRejection', error => log.error({ err: error }, 'unhandled rejection (hub keeps running)'));
 
-  const handOff: HandOff | undefined = fast?.handOff();
   // Counted now: the replay below drops the full hub's duplicates from the set.
   const coldStartAnswered = handOff?.answered.size ?? 0;
   await connectLines(hub, process.stdin, process.stdout, handOff);
@@ -59,9 +102,34 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   if (handOff?.ended) shutdown('stdin ended');
 }
 
+/** `hub daemon` (hidden; started by an entry): the shared hub of this HUB_HOME, until idle or stopped. */
+async function runDaemon(): Promise<void> {
+  const [{ openContext }, { runSharedHub }] = await Promise.all([
+    import('./store/open-context.js'),
+    import('./shared-hub/daemon.js'),
+  ]);
+  // Started by an entry for a HUB_HOME removed since (its entry gone too): nothing to serve, and
+  // opening the store would create the folder again.
+  const { loadConfig } = await import('./core/config.js');
+  if (!existsSync(loadConfig(process.env).home)) return;
+  const { config, log, store } = openContext({ log: { name: 'shared-hub', stderr: false } });
+  for (const warning of config.warnings) log.warn(warning);
+  process.on('uncaughtException', error => log.error({ err: error }, 'uncaught exception (shared hub keeps running)'));
+  process.on('unhandledRejection', error =>
+    log.error({ err: error }, 'unhandled rejection (shared hub keeps running)'),
+  );
+  const hub = await runSharedHub({ config, log, store });
+  for (const signal of SIGNALS) process.on(signal, () => void hub.shutdown(signal));
+  // A socket write to an entry that is gone must not end the hub.
+  process.on('SIGPIPE', () => undefined);
+  await hub.done;
+  process.exit(0);
+}
+
 // The bin: with a subcommand it is the CLI for people; with none, the stdio MCP server.
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  if (argv[0] === 'daemon' && argv.length === 1) return runDaemon();
   if (argv.length > 0) {
     const { runCli } = await import('./cli/index.js');
     // A command waits on child exits and grace timers that are unref'd (they must not hold a

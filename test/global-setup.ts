@@ -21,5 +21,12 @@ export default function setup(): () => void {
   }
   // The cold-start listing is part of the build (package.json "build"), as in a real install.
   execFileSync(process.execPath, ['dist/cold-start/generate-listing.js'], { stdio: 'pipe' });
-  return () => rmSync(unsetHome, { recursive: true, force: true });
+  return () => {
+    // A hub a test started without a HUB_HOME of its own attached to this home's shared hub.
+    execFileSync(process.execPath, ['dist/server.js', 'stop'], {
+      stdio: 'pipe',
+      env: { ...process.env, HUB_HOME: unsetHome },
+    });
+    rmSync(unsetHome, { recursive: true, force: true });
+  };
 }

@@ -55,6 +55,18 @@ function killEverything() {
     } catch {
       // no store
     }
+    // A shared hub (detached, not our descendant) and the child server groups it recorded.
+    try {
+      kill(JSON.parse(readFileSync(join(home, 'hub.json'), 'utf8')).pid);
+    } catch {
+      // none ran
+    }
+    try {
+      for (const group of JSON.parse(readFileSync(join(home, 'hub.children.json'), 'utf8')).groups ?? [])
+        if (group.pid > 1) kill(-group.pid);
+    } catch {
+      // none recorded
+    }
   }
   const tree = descendants(process.pid);
   for (const pid of tree) kill(pid);

@@ -53,7 +53,10 @@ export async function connectStdio({
   return { client, transport, pid: transport.pid, stderrTail: () => stderr, close };
 }
 
-export const spawnHub = (home, extraEnv = {}) => connectStdio({ args: [HUB_JS], env: { HUB_HOME: home, ...extraEnv } });
+// In-process (HUB_SHARED=off) unless a section asks for the shared hub: every other section
+// measures one hub process and its children, as before the shared hub (section sharedHub compares both).
+export const spawnHub = (home, extraEnv = {}) =>
+  connectStdio({ args: [HUB_JS], env: { HUB_HOME: home, HUB_SHARED: 'off', ...extraEnv } });
 export const spawnEverything = () => connectStdio({ args: [EVERYTHING_JS, 'stdio'] });
 export const spawnLeanProxy = () => connectStdio({ args: [LEAN_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 export const spawnRawProxy = () => connectStdio({ args: [LEAN_PROXY_JS, '--raw', EVERYTHING_JS, 'stdio'] });

@@ -24,6 +24,8 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   serve: async () => (await import('./serve.js')).serve,
   login: async () => (await import('./login.js')).login,
   logout: async () => (await import('./login.js')).logout,
+  status: async () => (await import('./shared-hub.js')).status,
+  stop: async () => (await import('./shared-hub.js')).stop,
 };
 
 function usage(): string {

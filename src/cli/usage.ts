@@ -61,6 +61,14 @@ export const COMMANDS = {
   },
   login: { usage: 'hub login <server>', summary: 'sign in to a remote server (OAuth in a browser)' },
   logout: { usage: 'hub logout <server>', summary: "forget a remote server's sign-in (tokens, client registration)" },
+  status: {
+    usage: 'hub status [--json]',
+    summary: 'show the shared hub: pid, uptime, socket, sessions and child servers',
+  },
+  stop: {
+    usage: 'hub stop [--json]',
+    summary: 'stop the shared hub and its child servers (dev processes keep running)',
+  },
 } as const satisfies Record<string, { usage: string; summary: string }>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -59,6 +59,14 @@ const FileConfigSchema = z
       .partial(),
     // Which proxied tools each client session lists (README "Many servers, few tools").
     exposure: ExposureConfigSchema.partial(),
+    // One hub process per user shared by every stdio entry (README "One hub per user").
+    sharedHub: z
+      .object({
+        enabled: z.boolean(),
+        // How long the shared hub stays up with no session attached before it exits.
+        idleMs: z.number().int().min(0),
+      })
+      .partial(),
   })
   .partial();
 
@@ -107,6 +115,8 @@ export interface HubConfig {
     /** The same, with config.json read again now (a running hub follows edits of it). */
     readonly reload: () => ExposureSettings;
   };
+  /** The shared hub (README "One hub per user"): `enabled` is HUB_SHARED over config.json. */
+  readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -120,6 +130,7 @@ const EnvSchema = z.object({
   HUB_EXPOSURE: z
     .enum(EXPOSURE_MODES, { message: 'HUB_EXPOSURE must be all, search or auto (README "Many servers, few tools")' })
     .optional(),
+  HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (README "One hub per user")' }).optional(),
 });
 
 function readFileConfig(file: string, warnings: string[]): FileConfig {
@@ -184,6 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     exposure: {
       ...exposureSettings(vars.HUB_EXPOSURE, file),
       reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
+    },
+    sharedHub: {
+      enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',
+      idleMs: file.sharedHub?.idleMs ?? 10 * 60_000,
     },
     warnings,
   });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childGroupEnded, childGroupStarted } from '../core/child-groups.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -84,7 +85,10 @@ export class ChildProcessTransport implements Transport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined) childGroupStarted(child.pid);
+        resolve();
+      });
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         // Descendants left behind by a crash would outlive their server: end the group too.
@@ -92,6 +96,7 @@ export class ChildProcessTransport implements Transport {
         this.onexit?.(code, signal);
       });
       child.once('close', () => {
+        if (child.pid !== undefined) childGroupEnded(child.pid);
         log.close();
         this.onclose?.();
       });

@@ -82,7 +82,9 @@ describe('exposure', () => {
       if (budget === 128) expect(tools.length).toBeGreaterThan(100);
     }
     // search mode by the client entry's env: hub's own tools and tools_search only.
-    const search = await listed(home, 'claude-code', { HUB_EXPOSURE: 'search' });
+    // In-process on purpose: the shared hub's sessions take their entry's env (HUB_EXPOSURE) only
+    // once createSession honours it (issue 15, helper S).
+    const search = await listed(home, 'claude-code', { HUB_EXPOSURE: 'search', HUB_SHARED: 'off' });
     expect(names(search).sort()).toEqual([...names(claude).slice(0, OWN), 'tools_search'].sort());
     expect(started(home)).toEqual([]);
   });
@@ -146,7 +148,16 @@ async function spawnIn(
     command: process.execPath,
     args: [join(process.cwd(), 'dist/server.js')],
     cwd,
-    env: { HUB_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: {
+      HUB_HOME: home,
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/tmp',
+      // In-process on purpose: these tests start entries in different folders and with their own
+      // HUB_EXPOSURE on one HUB_HOME; the shared hub's sessions take their entry's cwd and env
+      // only once createSession honours them (issue 15, helper S).
+      HUB_SHARED: 'off',
+      ...env,
+    },
     stderr: 'pipe',
   });
   const client = new Client(

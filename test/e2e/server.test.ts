@@ -10,9 +10,12 @@ describe('stdio server', () => {
   test('lists underscore names to every client (whatever its name) by default, dotted only when asked', async () => {
     const home = await makeHubHome();
     // mastra reports the user's config key as its client name: names must not depend on it.
-    const plain = await spawnHub(home, { clientName: 'my-tools' });
-    const auto = await spawnHub(home, { env: { HUB_TOOL_NAMES: 'auto' } });
-    const dotted = await spawnHub(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
+    // In-process on purpose: HUB_TOOL_NAMES differs per entry on one HUB_HOME, and the shared
+    // hub's sessions take their entry's env only once createSession honours it (issue 15, helper S).
+    const off = { HUB_SHARED: 'off' };
+    const plain = await spawnHub(home, { clientName: 'my-tools', env: off });
+    const auto = await spawnHub(home, { env: { ...off, HUB_TOOL_NAMES: 'auto' } });
+    const dotted = await spawnHub(home, { env: { ...off, HUB_TOOL_NAMES: 'dotted' } });
     try {
       const a = (await plain.client.listTools()).tools.map(t => t.name);
       const b = (await dotted.client.listTools()).tools.map(t => t.name);

@@ -15,6 +15,9 @@ test('a search with every network source down writes one short line per failed s
       HUB_HOME: home,
       HUB_REGISTRY_URL: 'http://127.0.0.1:9',
       HUB_NPM_REGISTRY: 'http://127.0.0.1:9',
+      // In-process on purpose: a shared hub's warnings go to logs/hub.log, not to this entry's
+      // stderr (per-session stderr needs the session's own logger, issue 15).
+      HUB_SHARED: 'off',
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { reapAll } from './processes.js';
+import { stopSharedHubIn } from './shared-hub.js';
 
-/** A fresh HUB_HOME for one test; its recorded processes are killed and the folder removed afterwards. */
+/** A fresh HUB_HOME for one test; its shared hub is stopped, its recorded processes killed and the folder removed afterwards. */
 export async function makeHubHome(): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'hub-test-'));
   onTestFinished(async () => {
+    // First: the shared hub would start children and write into home while it is removed.
+    await stopSharedHubIn(home);
     await reapAll(home);
     await rm(home, { recursive: true, force: true });
   });

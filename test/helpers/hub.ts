@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createHub } from '../../src/hub.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { openStore } from '../../src/store/store.js';
+import { noteHubHome } from './shared-hub.js';
 
 export const SERVER_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -50,6 +51,7 @@ const definedOnly = (env: Record<string, string | undefined>): Record<string, st
 
 /** The built hub (dist/server.js) over stdio, as a client config would start it. */
 export async function spawnHub(home: string, options: SessionOptions = {}): Promise<HubSession> {
+  noteHubHome(home);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS],

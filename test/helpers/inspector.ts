@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { SERVER_JS } from './hub.js';
+import { noteHubHome } from './shared-hub.js';
 
 // The inspector's bin (what npx would run), or undefined when the package is not installed.
 // HUB_INSPECTOR_BIN points at another copy (e.g. one installed in a scratch folder to try a version).
@@ -24,6 +25,7 @@ export const INSPECTOR_BIN = inspectorBin();
 
 /** `inspector --cli node dist/server.js <args>` with HUB_HOME=home; its JSON answer. */
 export async function inspect(home: string, args: string[]): Promise<Record<string, unknown>> {
+  noteHubHome(home);
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [INSPECTOR_BIN!, '--cli', process.execPath, SERVER_JS, '-e', `HUB_HOME=${home}`, ...args],

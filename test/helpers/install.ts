@@ -34,8 +34,7 @@ function procEntries(): string[] {
   return readdirSync('/proc').filter(entry => /^\d+$/.test(entry));
 }
 
-/** Live direct children of pid (from /proc/<pid>/stat field 4). */
-export function childrenOf(pid: number): number[] {
+function directChildren(pid: number): number[] {
   return procEntries()
     .filter(entry => {
       try {
@@ -47,6 +46,22 @@ export function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
+}
+
+const isSharedHub = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[2] === 'daemon';
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Live direct children of a hub (from /proc/<pid>/stat field 4). The shared hub an entry started
+ * stands for the entry: its children (child servers, npm) are listed in its place.
+ */
+export function childrenOf(pid: number): number[] {
+  return directChildren(pid).flatMap(child => (isSharedHub(child) ? directChildren(child) : [child]));
 }
 
 /** Pids whose command line mentions text (e.g. a server's install folder). */

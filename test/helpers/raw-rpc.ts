@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { onTestFinished } from 'vitest';
 import { SERVER_JS } from './hub.js';
+import { noteHubHome } from './shared-hub.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +20,7 @@ export interface RawHub {
 }
 
 export function spawnRawHub(home: string, env: Record<string, string> = {}): RawHub {
+  noteHubHome(home);
   const child = spawn(process.execPath, [SERVER_JS], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',

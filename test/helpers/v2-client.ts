@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { onTestFinished } from 'vitest';
 import { SERVER_JS } from './hub.js';
+import { noteHubHome } from './shared-hub.js';
 
 /** How a v2 client picks its era: probe with server/discover ('auto'), or the 2026-07-28 revision only. */
 export type Negotiation = 'auto' | 'pinned';
@@ -12,6 +13,7 @@ export async function v2Client(
   negotiation: Negotiation,
   options: { capabilities?: Record<string, unknown>; env?: Record<string, string> } = {},
 ): Promise<Client> {
+  noteHubHome(home);
   const client = new Client(
     { name: 'v2-test', version: '2.4.0' },
     {

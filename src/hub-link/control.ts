@@ -1,0 +1,65 @@
+import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../core/logger.js';
+import { isSameProcess } from '../core/process-identity.js';
+import { reapOrphanGroups } from './children.js';
+import type { SharedHubPaths } from './paths.js';
+import type { StatusReport } from './protocol.js';
+import { isLiveHub, readHubRecord, type HubRecord } from './record.js';
+import { askToStop, tryConnect } from './start.js';
+
+// What `hub status` and `hub stop` ask of the shared hub over its socket.
+
+/** The running shared hub's own report, or its record alone when it does not answer. */
+export async function sharedHubStatus(
+  paths: SharedHubPaths,
+): Promise<{ record: HubRecord; report?: StatusReport } | undefined> {
+  const record = readHubRecord(paths.record);
+  if (!record || !isLiveHub(record)) return undefined;
+  const socket = await tryConnect(record.socket);
+  if (!socket) return { record };
+  const text = await new Promise<string>(resolve => {
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), 3_000);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.once('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks).toString('utf8'))));
+    socket.write(`${JSON.stringify({ hub: 'status' })}\n`);
+  });
+  try {
+    return { record, report: JSON.parse(text) as StatusReport };
+  } catch {
+    return { record };
+  }
+}
+
+/**
+ * Stops the shared hub (its sessions and child servers closed, dev processes untouched), and
+ * ends child servers a dead hub left. Returns the pid stopped, if one ran.
+ */
+export async function stopSharedHub(
+  paths: SharedHubPaths,
+  log: Logger,
+  reason = 'hub stop',
+): Promise<number | undefined> {
+  const record = readHubRecord(paths.record);
+  let stopped: number | undefined;
+  if (record && isLiveHub(record)) {
+    stopped = record.pid;
+    if (!(await askToStop(record.socket, reason, record.pid, 10_000))) {
+      // It does not answer: a hung hub is ended by signal (its children are reaped below).
+      process.kill(record.pid, 'SIGTERM');
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline && isSameProcess(record.pid, record.startTicks)) await sleep(25);
+      if (isSameProcess(record.pid, record.startTicks)) process.kill(record.pid, 'SIGKILL');
+      while (isSameProcess(record.pid, record.startTicks)) await sleep(25);
+    }
+  }
+  const left = readHubRecord(paths.record);
+  if (left && !isLiveHub(left)) {
+    rmSync(paths.record, { force: true });
+    rmSync(left.socket, { force: true });
+  }
+  await reapOrphanGroups(paths.children, log);
+  return stopped;
+}

@@ -1,0 +1,211 @@
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../hub.js';
+import type { HubConfig } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import { HUB_VERSION } from '../core/version.js';
+import type { Store } from '../store/store.js';
+import { recordChildGroups, reapOrphanGroups } from '../hub-link/children.js';
+import { readFirstLine } from './first-line.js';
+import { sharedHubPaths } from '../hub-link/paths.js';
+import { HEARTBEAT_MS, HELLO_MAX_BYTES, HelloSchema, type StatusReport } from '../hub-link/protocol.js';
+import { isLiveHub, myHubRecord, readHubRecord, removeMyHubRecord, writeHubRecord } from '../hub-link/record.js';
+
+/** Something else served from the same hub (Streamable HTTP, the dashboard), plugged in at start. */
+export type SharedHubExtension = (core: HubCore) => Promise<{ close(): Promise<void> }>;
+
+export interface SharedHubOptions {
+  readonly config: HubConfig;
+  readonly log: Logger;
+  readonly store: Store;
+  readonly extensions?: readonly SharedHubExtension[];
+}
+
+export interface SharedHub {
+  readonly core: HubCore;
+  readonly socket: string;
+  /** Resolves once the hub has shut down (idle, `hub stop`, a signal, a newer hub). */
+  readonly done: Promise<void>;
+  shutdown(reason: string): Promise<void>;
+}
+
+interface Attached {
+  readonly hub: Hub;
+  readonly entryPid: number;
+  readonly cwd: string;
+  readonly since: string;
+}
+
+const commandOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ').slice(0, 200);
+  } catch {
+    return '?';
+  }
+};
+
+/** The shared hub (docs/shared-hub.md): one per HUB_HOME, serving every entry on a unix socket. */
+export async function runSharedHub({ config, log, store, extensions = [] }: SharedHubOptions): Promise<SharedHub> {
+  const paths = sharedHubPaths(config.home);
+  const socketPath = paths.socket;
+  if (socketPath === undefined) throw new Error(`no unix socket path fits for HUB_HOME ${config.home}`);
+  const running = readHubRecord(paths.record);
+  if (running && running.pid !== process.pid && isLiveHub(running))
+    throw new Error(`a shared hub already runs for ${config.home} (pid ${running.pid})`);
+  await reapOrphanGroups(paths.children, log);
+
+  mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
+  rmSync(socketPath, { force: true }); // a dead hub's socket (no live hub is recorded)
+  // Half-open: an entry whose client closed ends its side, and hears the end of ours only once
+  // its session has closed (usage counted, children of per-session servers stopped), as the
+  // in-process hub closed before it exited.
+  const net: NetServer = createServer({ allowHalfOpen: true });
+  // Created 0600 from the start (umask), not chmod-ed after others could connect.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      net.once('error', reject);
+      net.listen(socketPath, () => (net.off('error', reject), resolve()));
+    });
+  } finally {
+    process.umask(umask);
+  }
+  chmodSync(socketPath, 0o600);
+
+  const core = createHubCore({ config, log, store });
+  const children = recordChildGroups(paths.children, log);
+  const attached = new Set<Attached>();
+  const sockets = new Set<Socket>();
+  const record = myHubRecord(HUB_VERSION, socketPath);
+  writeHubRecord(paths.record, record);
+
+  let closing: Promise<void> | undefined;
+  let finished!: () => void;
+  const done = new Promise<void>(resolve => (finished = resolve));
+  const plugged: { close(): Promise<void> }[] = [];
+
+  let idleTimer: NodeJS.Timeout | undefined;
+  const idleCheck = (count: number) => {
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+    if (count === 0 && !closing)
+      idleTimer = setTimeout(() => void shutdown(`idle for ${config.sharedHub.idleMs} ms`), config.sharedHub.idleMs);
+  };
+  core.onSessionsChanged(idleCheck);
+
+  const status = (): StatusReport => ({
+    pid: process.pid,
+    version: HUB_VERSION,
+    startedAt: record.startedAt,
+    socket: socketPath,
+    sessions: [...attached].map(a => {
+      const client = a.hub.server.getClientVersion()?.name;
+      return { entryPid: a.entryPid, cwd: a.cwd, since: a.since, ...(client !== undefined && { client }) };
+    }),
+    children: children.groups().map(pgid => ({ pgid, command: commandOf(pgid) })),
+  });
+
+  const serveSession = async (
+    socket: Socket,
+    hello: Extract<ReturnType<typeof HelloSchema.parse>, { hub: 'session' }>,
+    rest: Buffer,
+  ) => {
+    const hub = createSession(core, { transport: 'socket', cwd: hello.cwd, env: hello.env });
+    const entry: Attached = { hub, entryPid: hello.pid, cwd: hello.cwd, since: new Date().toISOString() };
+    attached.add(entry);
+    let ended = false;
+    const end = (why: string) => {
+      if (ended) return;
+      ended = true;
+      attached.delete(entry);
+      log.info({ entryPid: hello.pid, why }, 'session closed');
+      hub
+        .close()
+        .catch(error => log.warn({ err: error }, 'closing a session failed'))
+        .finally(() => socket.end());
+    };
+    // An entry gone (client closed, entry SIGKILLed) ends the socket: the session goes with it.
+    socket.once('end', () => end('entry ended'));
+    socket.once('close', () => end('socket closed'));
+    socket.on('error', () => socket.destroy());
+    socket.write(`${JSON.stringify({ hub: 'welcome', version: HUB_VERSION, pid: process.pid })}\n`);
+    await connectLines(hub, socket, socket, {
+      replay: rest,
+      answered: new Set(hello.answered),
+      ...(hello.listed !== undefined && { listed: hello.listed }),
+    });
+    log.info(
+      {
+        entryPid: hello.pid,
+        entryVersion: hello.version,
+        sessions: attached.size,
+        ...(hello.coldStartAnswered !== undefined && { coldStartAnswered: hello.coldStartAnswered }),
+      },
+      'session attached',
+    );
+  };
+
+  net.on('connection', socket => {
+    if (closing) return socket.destroy();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    void (async () => {
+      const first = await readFirstLine(socket, HELLO_MAX_BYTES);
+      let parsed;
+      try {
+        parsed = first && HelloSchema.safeParse(JSON.parse(first.line));
+      } catch {
+        parsed = undefined;
+      }
+      if (!first || !parsed?.success) {
+        socket.end(`${JSON.stringify({ hub: 'error', message: 'expected a hello line (shared-hub/protocol.ts)' })}\n`);
+        return;
+      }
+      const hello = parsed.data;
+      switch (hello.hub) {
+        case 'session':
+          return serveSession(socket, hello, first.rest);
+        case 'heartbeat': {
+          const beat = setInterval(() => socket.write('\n'), HEARTBEAT_MS);
+          socket.once('close', () => clearInterval(beat));
+          socket.resume();
+          return;
+        }
+        case 'status':
+          socket.end(`${JSON.stringify(status())}\n`);
+          return;
+        case 'stop':
+          socket.end(`${JSON.stringify({ hub: 'stopping', pid: process.pid })}\n`);
+          void shutdown(hello.reason);
+          return;
+      }
+    })().catch(error => {
+      log.error({ err: error }, 'a connection to the shared hub failed');
+      socket.destroy();
+    });
+  });
+
+  const shutdown = (reason: string): Promise<void> => {
+    closing ??= (async () => {
+      log.info({ reason, sessions: attached.size }, 'shared hub shutting down');
+      clearTimeout(idleTimer);
+      // First: nobody finds or reaches this hub any more; an entry that looks now starts a new one.
+      net.close();
+      removeMyHubRecord(paths.record);
+      if (readHubRecord(paths.record) === undefined) rmSync(socketPath, { force: true });
+      await Promise.allSettled(plugged.map(p => p.close()));
+      await core.close();
+      for (const socket of sockets) socket.destroy();
+      children.stop();
+      finished();
+    })();
+    return closing;
+  };
+
+  for (const extension of extensions) plugged.push(await extension(core));
+  idleCheck(core.sessionCount());
+  log.info({ socket: socketPath, version: HUB_VERSION, idleMs: config.sharedHub.idleMs }, 'shared hub started');
+  return { core, socket: socketPath, done, shutdown };
+}
