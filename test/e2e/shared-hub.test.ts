@@ -79,7 +79,7 @@ test('two stdio entries attach to one shared hub; hub status lists both sessions
 
 // Needs helper S (createSession sharing the core's children): with the shim each session starts
 // its own child. The lead switches this to `test` when S lands.
-test.fails('(needs S) two sessions on the shared hub use one child process', async () => {
+test('two sessions on the shared hub use one child process', async () => {
   const home = await homeWithEcho();
   const [a, b] = [await spawnHub(home), await spawnHub(home)];
   try {
