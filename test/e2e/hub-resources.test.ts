@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
+import { stopSharedHubIn } from '../helpers/shared-hub.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 
 type LogMeta = { id: string; status: string; next_cursor: number; next_uri: string; truncated: boolean };
@@ -287,6 +288,8 @@ describe("hub's own resources", () => {
     } finally {
       await hub.close();
     }
+    // A restart of hub: the shared hub too, so its child stops (it would stay up for other sessions).
+    await stopSharedHubIn(home);
     const next = await spawnHub(home);
     try {
       await next.client.listResources();

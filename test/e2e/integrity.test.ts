@@ -9,6 +9,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { expect, test } from 'vitest';
 import { cliStdout } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
+import { stopSharedHubIn } from '../helpers/shared-hub.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 import { until } from '../proxy/harness.js';
 
@@ -56,6 +57,8 @@ test('a description changed between two starts is withheld (both lanes, every ca
   } finally {
     await first.close();
   }
+  // A restart of hub: the shared hub too, so the child starts again (it would stay up for other sessions).
+  await stopSharedHubIn(home);
 
   // Between two starts the server now says something else.
   await spec(home, { greet: POISONED });

@@ -49,7 +49,9 @@ describe('server instructions', () => {
       commandRecord('wordy', [ASKER], { env, tools, instructions: `Wordy start. ${'blah '.repeat(2000)}` }),
     );
 
-    const raw = spawnRawHub(home, { HUB_TOOL_NAMES: 'dotted' });
+    // In-process: the log line below is the in-process hub's (an entry whose client has left
+    // with everything answered never attaches to a shared hub at all).
+    const raw = spawnRawHub(home, { HUB_TOOL_NAMES: 'dotted', HUB_SHARED: 'off' });
     raw.write(initialize(1), initialized);
     const lane = (await raw.response(1)).result as { instructions?: string };
     expect(await raw.end()).toBe(0);
