@@ -9,13 +9,17 @@ const layers = {
   registry: ['proxy', 'wire', 'process', 'store', 'core'],
   tools: ['registry', 'proxy', 'wire', 'process', 'store', 'core'],
   clients: ['registry', 'proxy', 'process', 'store', 'core'],
-  cli: ['clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // cli/serve.ts loads http/ (which runs a hub core) lazily: the one CLI command above hub.ts;
+  // cli/ui.ts loads dashboard/ (which reads through tools/) for `hub ui`.
+  cli: ['http', 'dashboard', 'clients', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
 const files = {
   'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
+  // Streamable HTTP (hub serve): sessions built with hub.ts's createSession.
+  http: ['hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 
 const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);

@@ -40,6 +40,19 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's page (bundled into dist/web by scripts/build-web.mjs) runs in the browser.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        EventSource: 'readonly',
+        FormData: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: { 'no-console': 'error' },
   },

@@ -24,6 +24,7 @@ const SECTIONS = {
   exposure: () => import('./sections/exposure.mjs').then(m => m.exposureSection),
   interactive: () => import('./sections/interactive.mjs').then(m => m.interactiveSection),
   eras: () => import('./sections/eras.mjs').then(m => m.erasSection),
+  http: () => import('./sections/http.mjs').then(m => m.httpSection),
 };
 
 const { values } = parseArgs({

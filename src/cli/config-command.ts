@@ -1,13 +1,28 @@
+import { stat } from 'node:fs/promises';
 import { ClientIdSchema } from '../clients/types.js';
 import { EXPOSURE_MODES } from '../core/config.js';
 import { findClient } from '../clients/index.js';
-import { applyConfig, entrySnippet, pickScope, planConfig, planDiff, type ConfigPlan } from '../clients/configure.js';
+import {
+  applyConfig,
+  entrySnippet,
+  pickScope,
+  planConfig,
+  planDiff,
+  planUrlConfig,
+  type ConfigPlan,
+} from '../clients/configure.js';
 import { parseCommandArgs } from './args.js';
 import type { CommandDeps } from './command-deps.js';
+import type { CliIo } from './command.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
+import type { ClientSpec, Scope } from '../clients/types.js';
+import { loadConfig } from '../core/config.js';
+import { HubError } from '../core/errors.js';
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, mcpUrl } from '../core/http-endpoint.js';
+import { readOrCreateHttpToken } from '../store/http-token.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n`;
+const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n--http writes the URL of hub serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 
@@ -27,6 +42,8 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     help: { type: 'boolean', short: 'h' },
     scope: { type: 'string' },
     exposure: { type: 'string' },
+    http: { type: 'boolean' },
+    port: { type: 'string' },
   });
   if (flags.help || positionals.length !== 1) {
     (flags.help ? io.out : io.err)(USAGE);
@@ -37,8 +54,32 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     io.err(`hub config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
     return 2;
   }
+  if (flags.port !== undefined && !flags.http) {
+    io.err('hub config: --port goes with --http (the port hub serve listens on).\n');
+    return 2;
+  }
+  if (flags.http && exposure !== undefined) {
+    io.err(
+      'hub config: --exposure sets the env of a stdio entry; a URL entry (--http) has none. Leave out one of them.\n',
+    );
+    return 2;
+  }
   const client = findClient(positionals[0]);
-  const scope = pickScope(client, flags.scope);
+  const scope = pickScope(client, flags.scope ?? (flags.http && client.scopes.includes('user') ? 'user' : undefined));
+  if (flags.http) {
+    const { plan, tokenFile } = await planHttp(client, scope, deps, flags.port);
+    // The token goes into the file, never to the terminal (scrollback, an agent's transcript).
+    const hidden: CommandDeps = { ...deps, io: hideToken(deps.io, tokenFile) };
+    const warning = await readableByOthers(plan.document.target.file);
+    if (warning && !flags.json) hidden.io.err(`hub config: warning: ${warning}\n`);
+    return finish(
+      plan,
+      { ...flags, again: `--http${flags.port === undefined ? '' : ` --port ${flags.port}`}` },
+      hidden,
+      httpNotes(client, flags.port),
+      warning,
+    );
+  }
   const serverJs = deps.serverJs ?? defaultServerJs();
   const absolute = hubLaunch(serverJs, deps.nodePath);
   // A project file is shared through git: a portable `hub` command when this hub is on PATH.
@@ -47,8 +88,66 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   const launch = portable.launch;
   if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch, exposure ? { HUB_EXPOSURE: exposure } : {});
-  const file = plan.document.target.file;
   const notes = client.notes?.(launch, scope) ?? [];
+  return finish(plan, flags, deps, notes, portable.warning);
+}
+
+function portOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_HTTP_PORT;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65_535) {
+    throw new HubError('INVALID_INPUT', `--port must be the port hub serve listens on, 1 to 65535 (got "${value}").`);
+  }
+  return Number(value);
+}
+
+// The URL and the token of this HUB_HOME (the token made now if hub serve never ran).
+async function planHttp(
+  client: ClientSpec,
+  scope: Scope,
+  deps: CommandDeps,
+  port: string | undefined,
+): Promise<{ plan: ConfigPlan; tokenFile?: { token: string; file: string } }> {
+  const url = mcpUrl(DEFAULT_HTTP_HOST, portOf(port));
+  // Refused before the token is made: a client that cannot take a URL gets nothing written anywhere.
+  if (!client.urlEntry) return { plan: await planUrlConfig(client, scope, deps.context, url, {}) };
+  const made = readOrCreateHttpToken(loadConfig(deps.context.env as NodeJS.ProcessEnv).paths);
+  const plan = await planUrlConfig(client, scope, deps.context, url, { Authorization: `Bearer ${made.token}` });
+  return { plan, tokenFile: made };
+}
+
+function hideToken(io: CliIo, secret: { token: string; file: string } | undefined): CliIo {
+  if (!secret) return io;
+  const hide = (text: string) => text.split(secret.token).join(`<token in ${secret.file}>`);
+  return { out: text => io.out(hide(text)), err: text => io.err(hide(text)) };
+}
+
+// The token makes the file a secret: said when others can read it (hub keeps a file's mode).
+async function readableByOthers(file: string): Promise<string | undefined> {
+  try {
+    const mode = (await stat(file)).mode & 0o777;
+    return (mode & 0o077) === 0
+      ? undefined
+      : `${file} is readable by others (mode ${mode.toString(8)}) and will hold hub's token: chmod 600 ${file}`;
+  } catch {
+    return undefined; // a new file is made 0600
+  }
+}
+
+const httpNotes = (client: ClientSpec, port: string | undefined): string[] => [
+  `The entry connects to hub serve: keep it running (hub serve${port === undefined ? '' : ` --port ${port}`}), or ${client.title} shows hub as failed.`,
+  'The token is written into the file (shown here as <token in …>): after hub serve --rotate-token, run this command again.',
+];
+
+async function finish(
+  plan: ConfigPlan,
+  flags: { json?: boolean; 'dry-run'?: boolean; write?: boolean; scope?: string; again?: string },
+  deps: CommandDeps,
+  notes: readonly string[],
+  warning?: string,
+): Promise<number> {
+  const { io } = deps;
+  const { client, scope } = plan;
+  const file = plan.document.target.file;
   const dryRun = flags['dry-run'] === true;
   const write = flags.write === true && !dryRun;
   const diff = planDiff(plan);
@@ -56,7 +155,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
 
   if (flags.json) {
     io.out(
-      `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes, warnings: portable.warning ? [portable.warning] : [] }, null, 2)}\n`,
+      `${JSON.stringify({ client: client.id, scope, file, format: plan.document.target.format, key: 'hub', entry: plan.entry, state: plan.state, wrote: write && plan.state !== 'unchanged', backup: result.backup ?? null, diff: dryRun ? diff : undefined, notes, warnings: warning ? [warning] : [] }, null, 2)}\n`,
     );
     return 0;
   }
@@ -84,11 +183,12 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   io.out(describe(plan));
   if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
   io.out(
-    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
+    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
   );
-  io.out(
-    'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
-  );
+  if (flags.again === undefined)
+    io.out(
+      'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
+    );
   return 0;
 }
 

@@ -13,6 +13,7 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   restart: async () => (await import('./interactive.js')).restart,
   send: async () => (await import('./interactive.js')).send,
   attach: async () => (await import('./attach.js')).attach,
+  ui: async () => (await import('./ui.js')).ui,
   servers: async () => (await import('./servers.js')).servers,
   search: async () => (await import('./search.js')).search,
   install: async () => (await import('./servers.js')).install,
@@ -20,6 +21,7 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   uninstall: async () => (await import('./lifecycle.js')).uninstall,
   config: async () => (await import('./clients.js')).config,
   import: async () => (await import('./clients.js')).importServers,
+  serve: async () => (await import('./serve.js')).serve,
   login: async () => (await import('./login.js')).login,
   logout: async () => (await import('./login.js')).logout,
 };

@@ -21,6 +21,10 @@ export const COMMANDS = {
     usage: 'hub attach <id>',
     summary: 'watch a process live and type into it; Ctrl-] detaches (the process runs on)',
   },
+  ui: {
+    usage: 'hub ui [--port N] [--host H] [--no-open]',
+    summary: 'open the dashboard in a browser (processes, live logs, MCP servers, store health)',
+  },
   servers: {
     usage:
       'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
@@ -44,12 +48,16 @@ export const COMMANDS = {
     summary: 'stop and remove installed servers (their data folders stay unless --purge)',
   },
   config: {
-    usage: 'hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
+    usage: 'hub config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',
     summary: 'add hub to an MCP client',
   },
   import: {
     usage: 'hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]',
     summary: "move a client's servers behind hub",
+  },
+  serve: {
+    usage: 'hub serve [--port N] [--host H] [--rotate-token]',
+    summary: 'serve MCP over Streamable HTTP (127.0.0.1:7717, bearer token) for clients that connect by URL',
   },
   login: { usage: 'hub login <server>', summary: 'sign in to a remote server (OAuth in a browser)' },
   logout: { usage: 'hub logout <server>', summary: "forget a remote server's sign-in (tokens, client registration)" },

@@ -20,6 +20,8 @@ export const claudeCode: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: launch => ({ type: 'stdio', command: launch.command, args: [...launch.args], env: {} }),
+  // Remote servers: `type: "http"`, `url`, `headers` (same page; `claude mcp add --transport http --header`).
+  urlEntry: (url, headers) => ({ type: 'http', url, headers: { ...headers } }),
   notes: (launch: Launch, scope: Scope) => [
     `Or let Claude Code write it: claude mcp add --scope ${scope} hub -- ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
     'Check it inside Claude Code with /mcp.',
@@ -49,6 +51,10 @@ export const claudeDesktop: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  // Its config file takes stdio servers only; remote servers are Connectors added in its
+  // settings (support.claude.com "custom connectors"), reached from Anthropic's side, not localhost.
+  noUrl:
+    'Claude Desktop starts only stdio servers from claude_desktop_config.json (remote servers are Connectors in its settings, which cannot reach 127.0.0.1). Use hub config claude-desktop without --http: the stdio entry works there.',
   notes: () => [
     'Quit and reopen Claude Desktop to load it. Claude Desktop rejects dotted tool names, so hub lists its tools with underscores there (registry_search).',
   ],

@@ -21,6 +21,10 @@ export const codex: ClientSpec = {
     serversPath: ['mcp_servers'],
   }),
   entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  // Streamable HTTP servers: `url` with literal headers in `http_headers` (an inline
+  // `bearer_token` is rejected; `bearer_token_env_var` names a variable instead): same pages,
+  // and codex-rs config mcp_types.rs. `headers` would be silently ignored.
+  urlEntry: (url, headers) => ({ url, http_headers: { ...headers } }),
   notes: (launch: Launch) => [
     `Or let Codex write it: codex mcp add hub -- ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
     'Check it inside Codex with /mcp.',
@@ -42,6 +46,8 @@ export const gemini: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: (launch, env) => ({ command: launch.command, args: [...launch.args], ...geminiEnv(env) }),
+  // Streamable HTTP is `httpUrl` (+ `headers`); `url` would mean the old SSE transport (same page).
+  urlEntry: (url, headers) => ({ httpUrl: url, headers: { ...headers } }),
   notes: (launch: Launch, scope: Scope) => [
     `Or let Gemini CLI write it: gemini mcp add --scope ${scope} hub ${[launch.command, ...launch.args].map(shellQuote).join(' ')}`,
     'Check it inside Gemini CLI with /mcp.',

@@ -3,7 +3,7 @@ import { HubError } from '../core/errors.js';
 import { unifiedDiff } from './diff.js';
 import { readDocument, render, serversOf, withServers, type ConfigDocument } from './document.js';
 import { setMember } from './json-edit.js';
-import { mergeEntry, sameEntry } from './merge-entry.js';
+import { URL_OWNED_KEYS, mergeEntry, sameEntry } from './merge-entry.js';
 import { setTomlTable } from './toml-edit.js';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { backupFile, writeConfigFile } from './write-file.js';
@@ -20,6 +20,8 @@ export interface ConfigPlan {
   readonly state: 'new-file' | 'added' | 'replaced' | 'unchanged';
   readonly before: string;
   readonly after: string;
+  /** The keys hub replaces rather than merges (the URL form drops env and cwd too). */
+  readonly owned?: readonly string[];
 }
 
 export function pickScope(client: ClientSpec, scope: string | undefined): Scope {
@@ -51,11 +53,56 @@ export async function planConfig(
   /** Env the person asked for (hub config --exposure): set over what the entry has. */
   env: Readonly<Record<string, string>> = {},
 ): Promise<ConfigPlan> {
+  return planEntry(client, scope, context, previous => {
+    const merged = mergeEntry(previous, client.entry(launch, context.env));
+    const had = merged.env !== null && typeof merged.env === 'object' ? (merged.env as Record<string, unknown>) : {};
+    return Object.keys(env).length === 0 ? merged : { ...merged, env: { ...had, ...env } };
+  });
+}
+
+/**
+ * The URL form (hub config --http): hub's Streamable HTTP endpoint with its token header. The
+ * token is written into the file, so only a user-scope file (never one shared through git).
+ */
+export async function planUrlConfig(
+  client: ClientSpec,
+  scope: Scope,
+  context: ClientContext,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+): Promise<ConfigPlan> {
+  const urlEntry = client.urlEntry;
+  if (!urlEntry) {
+    throw new HubError(
+      'INVALID_INPUT',
+      client.noUrl ?? `${client.title} cannot connect to a URL; use hub config ${client.id}.`,
+    );
+  }
+  if (scope !== 'user') {
+    throw new HubError(
+      'INVALID_INPUT',
+      `--http writes hub's token into the file, and a ${scope}-scope file is shared through git: use --scope user (the default with --http).`,
+    );
+  }
+  return planEntry(
+    client,
+    scope,
+    context,
+    previous => mergeEntry(previous, urlEntry(url, headers), URL_OWNED_KEYS),
+    URL_OWNED_KEYS,
+  );
+}
+
+async function planEntry(
+  client: ClientSpec,
+  scope: Scope,
+  context: ClientContext,
+  build: (previous: unknown) => Record<string, unknown>,
+  owned?: readonly string[],
+): Promise<ConfigPlan> {
   const document = await readDocument(client.locate(scope, context));
   const previous = serversOf(document)?.[HUB_KEY];
-  const merged = mergeEntry(previous, client.entry(launch, context.env));
-  const had = merged.env !== null && typeof merged.env === 'object' ? (merged.env as Record<string, unknown>) : {};
-  const entry = Object.keys(env).length === 0 ? merged : { ...merged, env: { ...had, ...env } };
+  const entry = build(previous);
   const before = document.text ?? '';
   const state =
     document.text === undefined
@@ -66,7 +113,7 @@ export async function planConfig(
           ? 'unchanged'
           : 'replaced';
   const after = state === 'unchanged' ? before : withHub(document, entry);
-  return { client, scope, document, entry, state, before, after };
+  return { client, scope, document, entry, state, before, after, ...(owned && { owned }) };
 }
 
 /** Merges the entry into the file: backup first, then an atomic write. Nothing when unchanged. */
@@ -77,7 +124,7 @@ export async function applyConfig(plan: ConfigPlan): Promise<{ backup: string | 
   const after =
     fresh.text === plan.document.text
       ? plan.after
-      : withHub(fresh, mergeEntry(serversOf(fresh)?.[HUB_KEY], plan.entry));
+      : withHub(fresh, mergeEntry(serversOf(fresh)?.[HUB_KEY], plan.entry, plan.owned));
   const backup = fresh.text === undefined ? undefined : await backupFile(fresh.realFile);
   await writeConfigFile(fresh.realFile, after);
   return { backup };

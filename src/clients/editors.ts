@@ -17,6 +17,8 @@ export const cursor: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  // An entry with `url` (and optional `headers`) instead of `command` is a remote server (same page).
+  urlEntry: (url, headers) => ({ url, headers: { ...headers } }),
   notes: () => ['Cursor picks the file up on save; check Settings → MCP (or restart Cursor).'],
 };
 
@@ -40,6 +42,8 @@ export const vscode: ClientSpec = {
     serversPath: ['servers'],
   }),
   entry: launch => ({ type: 'stdio', command: launch.command, args: [...launch.args] }),
+  // Remote servers: `type: "http"`, `url`, `headers` (same page, "HTTP and SSE servers").
+  urlEntry: (url, headers) => ({ type: 'http', url, headers: { ...headers } }),
   notes: () => ['VS Code shows a Start button above the entry in mcp.json; hub tools appear in Copilot agent mode.'],
 };
 
@@ -59,5 +63,8 @@ export const windsurf: ClientSpec = {
     serversPath: ['mcpServers'],
   }),
   entry: launch => ({ command: launch.command, args: [...launch.args] }),
+  // Streamable HTTP is supported (same page: "stdio, Streamable HTTP and SSE"); the endpoint goes in
+  // `serverUrl`, its headers in `headers` (the same keys `hub import windsurf` reads).
+  urlEntry: (url, headers) => ({ serverUrl: url, headers: { ...headers } }),
   notes: () => ['In Windsurf, refresh the MCP list in Cascade (or restart Windsurf).'],
 };

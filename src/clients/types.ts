@@ -50,6 +50,13 @@ export interface ClientSpec {
   locate(scope: Scope, context: ClientContext): ClientFile;
   /** The value stored under the `hub` key; env is the person's environment (what to carry over). */
   entry(launch: Launch, env?: ClientContext['env']): Record<string, unknown>;
+  /**
+   * The entry for hub's Streamable HTTP endpoint (`hub serve`, `hub config --http`) in the form
+   * this client reads; absent for clients that only start stdio servers.
+   */
+  urlEntry?(url: string, headers: Readonly<Record<string, string>>): Record<string, unknown>;
+  /** Why this client cannot take a URL entry, and what to do instead (clients without urlEntry). */
+  readonly noUrl?: string;
   /** Extra lines for people: a client's own CLI that does the same, restart hints. */
   notes?(launch: Launch, scope: Scope): string[];
 }

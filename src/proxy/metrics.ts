@@ -16,7 +16,7 @@ export class CallMetrics {
   #restarts = 0;
   lastError: string | undefined;
   #totalMs = 0;
-  // The latest RESERVOIR_SIZE latencies, for p95.
+  // The latest RESERVOIR_SIZE latencies, for p50 and p95.
   #recent = new Float64Array(RESERVOIR_SIZE);
   #next = 0;
   #state: ServerState = 'stopped';
@@ -52,10 +52,19 @@ export class CallMetrics {
   }
 
   get p95Ms(): number | null {
+    return this.#percentile(0.95);
+  }
+
+  /** The median of the latest calls (the dashboard shows it beside p95). */
+  get p50Ms(): number | null {
+    return this.#percentile(0.5);
+  }
+
+  #percentile(rank: number): number | null {
     const count = Math.min(this.#next, RESERVOIR_SIZE);
     if (count === 0) return null;
     const sorted = this.#recent.slice(0, count).sort();
-    return round(sorted[Math.min(count - 1, Math.ceil(count * 0.95) - 1)] ?? 0);
+    return round(sorted[Math.min(count - 1, Math.ceil(count * rank) - 1)] ?? 0);
   }
 
   /** Publish to this folder (HUB_HOME/state/<server>) from now on. */
@@ -81,6 +90,7 @@ export class CallMetrics {
       errors: this.errors,
       meanMs: this.meanMs,
       p95Ms: this.p95Ms,
+      p50Ms: this.p50Ms,
       restarts: this.#restarts,
       ...(this.lastError !== undefined && { lastError: this.lastError }),
       updatedAt: new Date().toISOString(),

@@ -16,6 +16,8 @@ export const SharedServerStateSchema = z.object({
   errors: z.number().int().nonnegative(),
   meanMs: z.number().nullable(),
   p95Ms: z.number().nullable(),
+  /** Absent from files written by older hubs. */
+  p50Ms: z.number().nullable().optional(),
   restarts: z.number().int().nonnegative(),
   lastError: z.string().optional(),
   updatedAt: z.string(),

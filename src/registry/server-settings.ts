@@ -10,6 +10,7 @@ import type { Store } from '../store/store.js';
 import { withTools } from '../store/tool-cache.js';
 import { expandDataArgs } from './data-dir.js';
 import { checkEnvKeys } from './install-target.js';
+import { widening } from './settings-widening.js';
 import { integrityReport, toolChanges, type IntegrityReport, type ToolChange } from './tool-review.js';
 
 // Per-server settings (registry.configure, `hub servers configure|enable|disable|approve`): written
@@ -38,6 +39,8 @@ export interface ConfigureDeps {
   readonly confirmArgs?: (record: ServerRecord, args: string[]) => Promise<void>;
   /** Asked before changed tools are approved: the person, never the agent alone. The CLI passes none. */
   readonly confirmApproval?: (server: string, changes: ToolChange[]) => Promise<void>;
+  /** Asked before a change that widens what the agent reaches (settings-widening.ts); the CLI passes none. */
+  readonly confirmSettings?: (record: ServerRecord, widens: string[]) => Promise<void>;
 }
 
 export interface ConfigureResult {
@@ -109,6 +112,9 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
   if (request.env) checkEnvKeys(request.env);
   const existing = (await store.read()).servers[request.server];
   if (!existing) throw notInstalled(request.server);
+  nextSettings(existing.settings, request); // validates the patterns before anyone is asked
+  const widens = widening(existing.settings, request);
+  if (widens.length > 0) await deps.confirmSettings?.(existing, widens);
   const args =
     request.args === undefined
       ? undefined
@@ -164,6 +170,10 @@ function reviewedPrints(
   const reviewed = tools.filter(tool => names.includes(tool.name)).map(tool => [tool.name, fingerprint(tool)]);
   return Object.fromEntries([...kept, ...reviewed]);
 }
+
+/** A server's settings and state as configure reports them, with nothing changed. */
+export const describeServer = (record: ServerRecord, deps: ConfigureDeps): Promise<ConfigureResult> =>
+  resultOf(record, deps, undefined, false);
 
 async function resultOf(
   record: ServerRecord,

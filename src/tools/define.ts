@@ -27,7 +27,14 @@ export interface CallContext {
  * resource_link to what the result is about), or a result passed through untouched.
  */
 export type ToolOutput<Output> =
-  { structured: Output; text: string; content?: readonly ContentBlock[] } | { passthrough: CallToolResult };
+  | {
+      structured: Output;
+      text: string;
+      content?: readonly ContentBlock[];
+      /** A refusal that still reports state in the output schema (a consent refusal's command). */
+      isError?: true;
+    }
+  | { passthrough: CallToolResult };
 
 export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
   /** The dotted name (README "Tool names"): registry.search, start_process. */

@@ -1,13 +1,15 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import type { HubConfig } from '../core/config.js';
-import { HubError, errorMessage } from '../core/errors.js';
+import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { elicitationConfirm } from '../registry/consent.js';
 import { formatCommandLine } from '../registry/install-target.js';
-import { configureServer, type ConfigureDeps } from '../registry/server-settings.js';
+import { configureServer, describeServer, type ConfigureDeps } from '../registry/server-settings.js';
+import { settingsCommand } from '../registry/settings-widening.js';
 import { IntegrityReportSchema, integrityReport, reportLines, type ToolChange } from '../registry/tool-review.js';
 import type { ServerRecord } from '../store/schema.js';
+import { askSettings } from './configure-consent.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 // registry.configure: per-server settings and approving changed tools, for the agent. The same
@@ -124,14 +126,35 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
     output: ConfigureOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, call) {
-      const result = await configureServer(input, {
-        config,
-        log,
-        store,
-        manager,
-        confirmArgs: argsConfirm(server, config, call.signal),
-        confirmApproval: askApproval(server, call.signal),
-      });
+      const settingsDeps = { config, log, store, manager };
+      const askPerson = askSettings(server, config, call.signal);
+      let refused: { error: HubError; record: ServerRecord } | undefined;
+      let result;
+      try {
+        result = await configureServer(input, {
+          ...settingsDeps,
+          confirmArgs: argsConfirm(server, config, call.signal),
+          confirmApproval: askApproval(server, call.signal),
+          confirmSettings: async (record, widens) => {
+            try {
+              await askPerson(record, widens);
+            } catch (error) {
+              if (isHubError(error) && error.code !== 'CANCELLED') refused = { error, record };
+              throw error;
+            }
+          },
+        });
+      } catch (error) {
+        if (!refused || error !== refused.error) throw error;
+        // Refused, nothing changed: the current settings, and in `next` the command the person types.
+        const current = await describeServer(refused.record, settingsDeps);
+        const next = `Ask the user to run in a terminal (typing it is the approval): ${settingsCommand(input)}`;
+        return {
+          structured: { ...current, next },
+          text: `${refused.error.code}: ${refused.error.message}\n${next}`,
+          isError: true,
+        };
+      }
       const text = [
         `${result.name}: ${result.enabled ? 'enabled' : 'disabled'}, ${result.state}, ${result.listed} tools listed${result.restarted ? ', restarted' : ''}`,
         ...(result.tools.allow ? [`allow: ${result.tools.allow.join(', ')}`] : []),

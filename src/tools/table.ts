@@ -122,6 +122,7 @@ export function createToolTable(
       if ('passthrough' in output) return output.passthrough;
       const result = successResult(output.structured, output.text, resultCapBytes);
       if (output.content) result.content.push(...output.content);
+      if (output.isError) result.isError = true;
       return spellResult(result);
     } catch (error) {
       if (error instanceof HubError) log.debug({ tool: tool.name, code: error.code, err: error }, 'tool error');

@@ -20,6 +20,7 @@ const SECTIONS = [
   'store',
   'listProcesses',
   'exposure',
+  'http',
 ];
 
 interface Report {

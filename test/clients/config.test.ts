@@ -344,7 +344,7 @@ describe('hub config without --write', () => {
     await expect(runConfig(['cursor', '--frobnicate'], machine.deps())).rejects.toThrow(/Unknown option --frobnicate/);
     // The one parser (cli/args.ts): the flag named as typed, and the command's usage as the fix.
     await expect(runConfig(['cursor', '--scope'], machine.deps())).rejects.toThrow(
-      '--scope needs a value. Usage: hub config <client> [--scope project|user] [--write | --dry-run] [--json]',
+      '--scope needs a value. Usage: hub config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',
     );
     await expect(runConfig(['cursor', '--json=yes'], machine.deps())).rejects.toThrow(
       /^--json takes no value\. Usage: /,

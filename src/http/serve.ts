@@ -1,0 +1,108 @@
+import { statSync } from 'node:fs';
+import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
+import { openContext } from '../store/open-context.js';
+import { readOrCreateHttpToken, rotateHttpToken, type HttpToken } from '../store/http-token.js';
+import type { Logger } from '../core/logger.js';
+import type { HubPaths } from '../core/paths.js';
+import { createHubCore, type HubCore } from '../hub.js';
+import { isLoopback } from './guard.js';
+import { listenHttp } from './listener.js';
+
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
+
+export interface ServeOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly rotateToken: boolean;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** Resolves when the server should stop (Ctrl-C); the CLI passes the signals. */
+  readonly stopped: Promise<string>;
+}
+
+// The token as the file holds it now: re-read when the file changes, so `hub serve
+// --rotate-token` (or a new file) applies to a running server without a restart.
+function tokenFollower(file: string, first: string, readToken: () => string): () => string {
+  let token = first;
+  let stamp = '';
+  return () => {
+    try {
+      const stat = statSync(file);
+      const now = `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+      if (now !== stamp) {
+        stamp = now;
+        token = readToken();
+      }
+    } catch {
+      // A deleted or damaged file keeps the last good token: a typo must not open the door.
+    }
+    return token;
+  };
+}
+
+/**
+ * The foreground `hub serve`: one hub core in this process, listening for Streamable HTTP until
+ * stopped. The one place to switch to "the shared hub with HTTP" once `hub daemon` exists.
+ */
+export async function runServe(options: ServeOptions): Promise<number> {
+  const { config, log, store } = openContext({ log: { name: 'hub-serve', stderr: false } });
+  for (const warning of config.warnings) log.warn(warning);
+  const made = options.rotateToken ? rotateHttpToken(config.paths) : readOrCreateHttpToken(config.paths);
+  if (made.repaired) options.err(`hub serve: warning: ${made.repaired}\n`);
+  const core = createHubCore({ config, log, store });
+  // As the stdio hub does (server.ts): one failing child or request must not end every session.
+  const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub serve keeps running)');
+  process.on('uncaughtException', uncaught);
+  process.on('unhandledRejection', uncaught);
+  try {
+    return await serveUntilStopped(core, options, made, log, config.paths);
+  } finally {
+    process.off('uncaughtException', uncaught);
+    process.off('unhandledRejection', uncaught);
+  }
+}
+
+async function serveUntilStopped(
+  core: HubCore,
+  options: ServeOptions,
+  made: HttpToken,
+  log: Logger,
+  paths: HubPaths,
+): Promise<number> {
+  let listener;
+  try {
+    listener = await listenHttp(core, {
+      host: options.host,
+      port: options.port,
+      log,
+      token: tokenFollower(made.file, made.token, () => readOrCreateHttpToken(paths).token),
+    });
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+  const exposed = isLoopback(options.host)
+    ? 'this machine only (127.0.0.1)'
+    : `the network (${options.host}): anyone who can reach it still needs the token`;
+  options.out(
+    [
+      `hub serves MCP over Streamable HTTP at ${listener.url}`,
+      `Reachable from ${exposed}. Every request needs "Authorization: Bearer <token>".`,
+      `Token: ${made.file}${made.created ? (options.rotateToken ? ' (new: clients with the old one get 401)' : ' (created now)') : ''}`,
+      '',
+      'Add it to a client that connects by URL (writes the URL and the token header):',
+      `  hub config claude-code --http${options.port === DEFAULT_HTTP_PORT ? '' : ` --port ${listener.port}`} --write`,
+      'or by hand, e.g. Claude Code:',
+      `  claude mcp add --scope user --transport http hub ${listener.url} --header "Authorization: Bearer $(cat ${made.file})"`,
+      '',
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
+  const reason = await options.stopped;
+  log.info({ reason }, 'hub serve stopping');
+  await listener.close();
+  await core.close();
+  options.out('hub serve stopped.\n');
+  return 0;
+}

@@ -1,0 +1,65 @@
+// `hub ui` (dist/server.js) as a person runs it, on a test's HUB_HOME: the one-time login URL it
+// prints, and a stop that waits for it (and the servers it started) to exit.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { createInterface } from 'node:readline';
+import { onTestFinished } from 'vitest';
+import { SERVER_JS } from './hub.js';
+
+export interface DashboardProcess {
+  readonly child: ChildProcess;
+  /** The base URL, http://127.0.0.1:<port>. */
+  readonly base: string;
+  /** The login URL `hub ui` printed (good once). */
+  readonly login: string;
+  stop(): Promise<void>;
+}
+
+export async function startDashboard(home: string, env: Record<string, string> = {}): Promise<DashboardProcess> {
+  const child = spawn(process.execPath, [SERVER_JS, 'ui', '--no-open'], {
+    env: { ...process.env, HUB_HOME: home, DISPLAY: '', WAYLAND_DISPLAY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise(resolve => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    // A dashboard that does not stop is a bug the test reports, but it leaves nothing behind.
+    const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(forced);
+  };
+  onTestFinished(stop);
+  const login = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolve);
+    child.once('exit', code => reject(new Error(`hub ui exited (${code}) before printing its URL: ${stderr}`)));
+    setTimeout(() => reject(new Error(`hub ui printed no URL in 15 s: ${stderr}`)), 15_000).unref();
+  });
+  return { child, base: new URL(login).origin, login, stop };
+}
+
+/** A raw HTTP request (any Host or Origin header, which fetch will not send). */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, response => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    sent.on('error', reject);
+    sent.end(options.body);
+  });
+}
+
+/** The session cookie a login URL gives (undefined when refused). */
+export async function logIn(login: string): Promise<string | undefined> {
+  const answer = await rawRequest(login);
+  const cookie = [answer.headers['set-cookie'] ?? []].flat()[0];
+  return cookie?.split(';')[0];
+}

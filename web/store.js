@@ -1,0 +1,37 @@
+import { html } from 'htm/preact';
+import { ago, bytes } from './api.js';
+
+export function StoreView({ store, hubs, sessions }) {
+  return html`<section aria-labelledby="store-title">
+    <h2 id="store-title">Store</h2>
+    ${store.warning && html`<p class="error" role="alert">${store.warning}</p>`}
+    <dl class="facts">
+      <dt>HUB_HOME</dt>
+      <dd><code>${store.home}</code></dd>
+      <dt>db.json</dt>
+      <dd><code>${store.path}</code>, ${bytes(store.sizeBytes)}, changed ${ago(store.modifiedAt)} ago</dd>
+      <dt>Recovered / quarantined</dt>
+      <dd>
+        ${store.quarantined.length === 0 ? 'none' : store.quarantined.map(file => html`<div><code>${file}</code></div>`)}
+      </dd>
+      <dt>Hubs running servers</dt>
+      <dd>${hubs.length === 0 ? 'none' : hubs.map(pid => `pid ${pid}`).join(', ')}</dd>
+      <dt>Sessions</dt>
+      <dd>
+        ${
+          sessions === null
+            ? 'this dashboard runs on its own (hub ui); no sessions attached to it'
+            : sessions.length === 0
+              ? 'none'
+              : sessions.map(
+                  session =>
+                    html`<div>
+                      ${session.client ?? session.id} ${session.transport ?? ''}
+                      ${session.startedAt ? `since ${ago(session.startedAt)}` : ''}
+                    </div>`,
+                )
+        }
+      </dd>
+    </dl>
+  </section>`;
+}
