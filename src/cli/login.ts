@@ -1,6 +1,8 @@
 // hub login <server> / hub logout <server>: the OAuth sign-in of a remote server from a terminal.
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { HubError } from '../core/errors.js';
+import { configuredClient, explainNoRegistration } from '../proxy/oauth-client.js';
+import { revokeStoredTokens } from '../proxy/oauth-revoke.js';
 import { SignIn, SIGN_IN_TIMEOUT_MS } from '../proxy/oauth-signin.js';
 import { removeOAuthState } from '../store/oauth-store.js';
 import { openContext } from '../store/open-context.js';
@@ -32,14 +34,18 @@ export const login: CliCommand = async (argv, io) => {
     io.err(`hub login: give the name of one installed remote server.\n${usageOf('login')}\n`);
     return EXIT_USAGE;
   }
-  const { name, remote, file } = found;
+  const { name, record, remote, file } = found;
   if (Object.keys(remote.headers ?? {}).some(header => header.toLowerCase() === 'authorization'))
     throw new HubError(
       'INVALID_INPUT',
       `Server "${name}" sends its own Authorization header (registry.install headers), so it does not sign in with OAuth.`,
     );
   const signIn = await SignIn.for(file, remote.url, name);
-  if ((await auth(signIn.provider, { serverUrl: remote.url })) === 'AUTHORIZED') {
+  signIn.provider.configured = configuredClient(record.env);
+  const result = await auth(signIn.provider, { serverUrl: remote.url }).catch((error: unknown) => {
+    throw explainNoRegistration(error, name);
+  });
+  if (result === 'AUTHORIZED') {
     io.out(`Signed in to ${name} (its stored sign-in was refreshed).\n`);
     return EXIT_OK;
   }
@@ -60,17 +66,25 @@ export const login: CliCommand = async (argv, io) => {
   return EXIT_OK;
 };
 
-/** hub logout <server>: forget its tokens and client registration (HUB_HOME/auth/<server>.json). */
+/** hub logout <server>: revoke its tokens at the server (RFC 7009) when it can, then forget them here. */
 export const logout: CliCommand = async (argv, io) => {
   const found = await remoteRecord('logout', argv);
   if (!found) {
     io.err(`hub logout: give the name of one installed remote server.\n${usageOf('logout')}\n`);
     return EXIT_USAGE;
   }
+  const { name, record, remote, file } = found;
+  let client;
+  try {
+    client = configuredClient(record.env);
+  } catch {
+    client = undefined;
+  }
+  const revoked = await revokeStoredTokens(file, remote.url, client);
   io.out(
-    removeOAuthState(found.file)
-      ? `Signed out of ${found.name}: its tokens and client registration are removed (${found.file}).\n`
-      : `${found.name} was not signed in; nothing to remove.\n`,
+    removeOAuthState(file)
+      ? `Signed out of ${name}: ${revoked === undefined ? '' : `${revoked}; `}its tokens and client registration are removed (${file}).\n`
+      : `${name} was not signed in; nothing to remove.\n`,
   );
   return EXIT_OK;
 };

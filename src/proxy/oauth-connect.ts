@@ -1,6 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerRecord } from '../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { configuredClient, explainNoRegistration } from './oauth-client.js';
 import { SignIn } from './oauth-signin.js';
 
 // How a remote connection takes part in OAuth: the provider for the SDK transports, and the
@@ -23,12 +24,14 @@ export async function remoteAuth(
 ): Promise<RemoteAuth> {
   if (!record.remote || !authFile || hasOwnAuthorization(record)) return {};
   const signIn = await SignIn.for(authFile(record.name), record.remote.url, record.name);
+  signIn.provider.configured = configuredClient(record.env);
   return { authProvider: signIn.provider, signInNeeded: () => signIn.required()?.message, signIn };
 }
 
 /** The sign-in error for a connection the server refused for want of a sign-in; else the error itself. */
 export async function signInOr(auth: RemoteAuth, error: unknown): Promise<unknown> {
-  if (!(error instanceof UnauthorizedError) || !auth.signIn) return error;
+  if (!auth.signIn) return error;
+  if (!(error instanceof UnauthorizedError)) return explainNoRegistration(error, auth.signIn.server);
   await auth.signIn.ready();
   return auth.signIn.required() ?? error;
 }

@@ -11,7 +11,9 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { HUB_VERSION } from '../core/version.js';
+import { withLock } from '../store/lock.js';
 import { readOAuthState, updateOAuthState, type OAuthState } from '../store/oauth-store.js';
+import type { ConfiguredClient } from './oauth-client.js';
 
 // A token this close to its end is refreshed before it is sent: the lesser of a minute and half
 // its lifetime, so a short-lived token is not refreshed on every request.
@@ -25,6 +27,8 @@ const REFRESH_AHEAD_MS = 60_000;
  */
 export class HubOAuthProvider implements OAuthClientProvider {
   #refreshing: Promise<void> | undefined;
+  /** A client registered beforehand (OAUTH_CLIENT_ID in the install's env), used instead of DCR. */
+  configured: ConfiguredClient | undefined;
 
   constructor(
     private readonly file: string,
@@ -54,7 +58,7 @@ export class HubOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       // A public client on the person's machine: PKCE, no secret.
-      token_endpoint_auth_method: 'none',
+      token_endpoint_auth_method: this.configured?.client_secret === undefined ? 'none' : 'client_secret_post',
     };
   }
 
@@ -65,6 +69,8 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    // A configured client wins over any registration: it is never stored, so its secret stays in env.
+    if (this.configured) return { ...this.configured };
     const stored = this.#read();
     // Registered for another redirect URI (the port was taken): register again.
     if (stored?.redirectUri !== undefined && stored.redirectUri !== this.redirectUri) return undefined;
@@ -78,11 +84,27 @@ export class HubOAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = this.#read();
     if (stored?.tokens && this.#endsSoon(stored)) {
-      this.#refreshing ??= this.#refresh(stored).finally(() => (this.#refreshing = undefined));
+      this.#refreshing ??= this.#refreshLocked(stored.tokens.refresh_token).finally(
+        () => (this.#refreshing = undefined),
+      );
       await this.#refreshing;
       return this.#read()?.tokens as OAuthTokens | undefined;
     }
     return stored?.tokens as OAuthTokens | undefined;
+  }
+
+  // Refresh tokens are often single-use (rotated): hubs sharing HUB_HOME refresh one at a time,
+  // and one that waited re-reads the file, since another may have refreshed meanwhile.
+  async #refreshLocked(seen: string | undefined): Promise<void> {
+    try {
+      await withLock(`${this.file}.lock`, async () => {
+        const current = this.#read();
+        if (!current?.tokens || current.tokens.refresh_token !== seen || !this.#endsSoon(current)) return;
+        await this.#refresh(current);
+      });
+    } catch {
+      // The lock timed out (a hub stuck refreshing): the token is sent as it is, as on failure.
+    }
   }
 
   #endsSoon(stored: OAuthState): boolean {
@@ -95,7 +117,8 @@ export class HubOAuthProvider implements OAuthClientProvider {
   // Refreshed ahead of time with what discovery stored; on failure the token is sent as it is,
   // and the server's 401 makes the SDK refresh again or authorize anew.
   async #refresh(stored: OAuthState): Promise<void> {
-    const { discovery, clientInformation, tokens } = stored;
+    const { discovery, tokens } = stored;
+    const clientInformation = this.clientInformation();
     if (!discovery || !clientInformation || !tokens?.refresh_token) return;
     const resource = (discovery.resourceMetadata as { resource?: unknown } | undefined)?.resource;
     try {
@@ -103,7 +126,7 @@ export class HubOAuthProvider implements OAuthClientProvider {
         ...(discovery.authorizationServerMetadata !== undefined && {
           metadata: discovery.authorizationServerMetadata as AuthorizationServerMetadata,
         }),
-        clientInformation: clientInformation as OAuthClientInformationMixed,
+        clientInformation,
         refreshToken: tokens.refresh_token,
         // Verbatim, as the SDK's auth() sends it (a URL object would add a trailing "/").
         ...(typeof resource === 'string' && { resource }),
