@@ -23,7 +23,7 @@ const files = {
   // The shared hub process: one hub core, a session per entry on its socket.
   'shared-hub': ['hub.ts', 'hub-link', 'store', 'core'],
   // Streamable HTTP (hub serve): sessions built with hub.ts's createSession.
-  http: ['hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  http: ['shared-hub', 'hub-link', 'hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 
 const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);

@@ -4,7 +4,11 @@ import { openContext } from '../store/open-context.js';
 import { readOrCreateHttpToken, rotateHttpToken, type HttpToken } from '../store/http-token.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
-import { createHubCore, type HubCore } from '../hub.js';
+import { runSharedHub, type SharedHub } from '../shared-hub/daemon.js';
+import { stopSharedHub } from '../hub-link/control.js';
+import { sharedHubPaths } from '../hub-link/paths.js';
+import type { Store } from '../store/store.js';
+import type { HubConfig } from '../core/config.js';
 import { isLoopback } from './guard.js';
 import { listenHttp } from './listener.js';
 
@@ -41,46 +45,65 @@ function tokenFollower(file: string, first: string, readToken: () => string): ()
 }
 
 /**
- * The foreground `hub serve`: one hub core in this process, listening for Streamable HTTP until
- * stopped. The one place to switch to "the shared hub with HTTP" once `hub daemon` exists.
+ * The foreground `hub serve`: this process becomes the shared hub of HUB_HOME (a background one
+ * hands over; its entries re-attach here), and also listens for Streamable HTTP until stopped.
+ * stdio entries and HTTP sessions share one core: one child per server.
  */
 export async function runServe(options: ServeOptions): Promise<number> {
   const { config, log, store } = openContext({ log: { name: 'hub-serve', stderr: false } });
   for (const warning of config.warnings) log.warn(warning);
   const made = options.rotateToken ? rotateHttpToken(config.paths) : readOrCreateHttpToken(config.paths);
   if (made.repaired) options.err(`hub serve: warning: ${made.repaired}\n`);
-  const core = createHubCore({ config, log, store });
   // As the stdio hub does (server.ts): one failing child or request must not end every session.
   const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub serve keeps running)');
   process.on('uncaughtException', uncaught);
   process.on('unhandledRejection', uncaught);
   try {
-    return await serveUntilStopped(core, options, made, log, config.paths);
+    return await serveUntilStopped(config, store, options, made, log, config.paths);
   } finally {
     process.off('uncaughtException', uncaught);
     process.off('unhandledRejection', uncaught);
   }
 }
 
+// A background shared hub is asked to hand over; an entry may start a new one in between (it
+// re-attaches at once), so this takes a few tries.
+async function takeOver(
+  config: HubConfig,
+  store: Store,
+  log: Logger,
+  listen: (core: Parameters<typeof listenHttp>[0]) => Promise<{ close(): Promise<void> }>,
+): Promise<SharedHub> {
+  const paths = sharedHubPaths(config.home);
+  for (let attempt = 1; ; attempt++) {
+    await stopSharedHub(paths, log, 'hub serve takes over');
+    try {
+      return await runSharedHub({ config, log, store, extensions: [listen], idleExit: false });
+    } catch (error) {
+      if (attempt >= 3 || !/already runs/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
 async function serveUntilStopped(
-  core: HubCore,
+  config: HubConfig,
+  store: Store,
   options: ServeOptions,
   made: HttpToken,
   log: Logger,
   paths: HubPaths,
 ): Promise<number> {
-  let listener;
-  try {
+  let listener: Awaited<ReturnType<typeof listenHttp>> | undefined;
+  const shared = await takeOver(config, store, log, async core => {
     listener = await listenHttp(core, {
       host: options.host,
       port: options.port,
       log,
       token: tokenFollower(made.file, made.token, () => readOrCreateHttpToken(paths).token),
     });
-  } catch (error) {
-    await core.close();
-    throw error;
-  }
+    return listener;
+  });
+  if (!listener) throw new Error('the HTTP listener did not start');
   const exposed = isLoopback(options.host)
     ? 'this machine only (127.0.0.1)'
     : `the network (${options.host}): anyone who can reach it still needs the token`;
@@ -99,10 +122,10 @@ async function serveUntilStopped(
       '',
     ].join('\n'),
   );
-  const reason = await options.stopped;
+  // Ctrl-C, or `hub stop` / a newer hub ending the shared hub.
+  const reason = await Promise.race([options.stopped, shared.done.then(() => 'the shared hub was stopped')]);
   log.info({ reason }, 'hub serve stopping');
-  await listener.close();
-  await core.close();
+  await shared.shutdown(reason);
   options.out('hub serve stopped.\n');
   return 0;
 }

@@ -20,6 +20,8 @@ export interface SharedHubOptions {
   readonly log: Logger;
   readonly store: Store;
   readonly extensions?: readonly SharedHubExtension[];
+  /** Exit after sharedHub.idleMs with no session (a background hub); `hub serve` stays up. */
+  readonly idleExit?: boolean;
 }
 
 export interface SharedHub {
@@ -46,7 +48,13 @@ const commandOf = (pid: number): string => {
 };
 
 /** The shared hub (docs/shared-hub.md): one per HUB_HOME, serving every entry on a unix socket. */
-export async function runSharedHub({ config, log, store, extensions = [] }: SharedHubOptions): Promise<SharedHub> {
+export async function runSharedHub({
+  config,
+  log,
+  store,
+  extensions = [],
+  idleExit = true,
+}: SharedHubOptions): Promise<SharedHub> {
   const paths = sharedHubPaths(config.home);
   const socketPath = paths.socket;
   if (socketPath === undefined) throw new Error(`no unix socket path fits for HUB_HOME ${config.home}`);
@@ -89,7 +97,7 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
   const idleCheck = (count: number) => {
     clearTimeout(idleTimer);
     idleTimer = undefined;
-    if (count === 0 && !closing)
+    if (count === 0 && !closing && idleExit)
       idleTimer = setTimeout(() => void shutdown(`idle for ${config.sharedHub.idleMs} ms`), config.sharedHub.idleMs);
   };
   core.onSessionsChanged(idleCheck);
@@ -204,7 +212,13 @@ export async function runSharedHub({ config, log, store, extensions = [] }: Shar
     return closing;
   };
 
-  for (const extension of extensions) plugged.push(await extension(core));
+  try {
+    for (const extension of extensions) plugged.push(await extension(core));
+  } catch (error) {
+    // A listener that cannot start (a port taken) leaves no hub half up behind it.
+    await shutdown('an extension could not start');
+    throw error;
+  }
   idleCheck(core.sessionCount());
   log.info({ socket: socketPath, version: HUB_VERSION, idleMs: config.sharedHub.idleMs }, 'shared hub started');
   return { core, socket: socketPath, done, shutdown };

@@ -12,6 +12,7 @@ import { SERVER_JS, spawnHub, textOf, type HubSession } from '../helpers/hub.js'
 import { canMount, mountSmallFs } from '../helpers/limited-fs.js';
 import { isAlive } from '../helpers/processes.js';
 import { sharedHubPid, stopSharedHubIn } from '../helpers/shared-hub.js';
+import { connectHttp, startServe } from '../helpers/serve.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
 const run = promisify(execFile);
@@ -225,4 +226,34 @@ test('hub stop with no shared hub says so; the test cleanup leaves no shared hub
   await hub.close();
   await stopSharedHubIn(home);
   expect(isAlive(pid)).toBe(false);
+});
+
+// Issue 15 items 4 and 7: `hub serve` is the same shared hub (a background one hands over, its
+// entry re-attaches), so two stdio entries and one Streamable HTTP session share one child.
+test('hub serve takes over the shared hub: two stdio sessions and one HTTP session use one child process', async () => {
+  const home = await homeWithEcho();
+  const a = await spawnHub(home);
+  try {
+    const before = await childPid(a);
+    const background = sharedHubPid(home)!;
+    const served = await startServe(home);
+    // The background hub handed over: its entry re-attached to hub serve (a retryable error at most once).
+    await vi.waitFor(() => expect(sharedHubPid(home)).toBe(served.child.pid), { timeout: 10_000, interval: 50 });
+    expect(isAlive(background)).toBe(false);
+    await vi.waitFor(() => expect(isAlive(before)).toBe(false), { timeout: 5_000, interval: 50 });
+    const b = await spawnHub(home);
+    try {
+      const http = await connectHttp(served.url, served.token());
+      const pid = await childPid(b);
+      expect(await childPid(a).catch(() => childPid(a))).toBe(pid);
+      const echo = (await http.client.listTools()).tools.find(tool => /^echo[._]pid$/.test(tool.name))!.name;
+      expect(Number(textOf(await http.call(echo)))).toBe(pid);
+      expect(daemonsOf(home)).toEqual([]);
+    } finally {
+      await b.close();
+    }
+    expect(await served.stop()).toBe(0);
+  } finally {
+    await a.close();
+  }
 });
