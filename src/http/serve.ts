@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 import { openContext } from '../store/open-context.js';
 import { readOrCreateHttpToken, rotateHttpToken, type HttpToken } from '../store/http-token.js';
@@ -7,6 +7,7 @@ import type { HubPaths } from '../core/paths.js';
 import { runSharedHub, type SharedHub } from '../shared-hub/daemon.js';
 import { stopSharedHub } from '../hub-link/control.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
+import { isLiveHub, readHubRecord } from '../hub-link/record.js';
 import type { Store } from '../store/store.js';
 import type { HubConfig } from '../core/config.js';
 import { isLoopback } from './guard.js';
@@ -54,6 +55,20 @@ export async function runServe(options: ServeOptions): Promise<number> {
   for (const warning of config.warnings) log.warn(warning);
   const made = options.rotateToken ? rotateHttpToken(config.paths) : readOrCreateHttpToken(config.paths);
   if (made.repaired) options.err(`hub serve: warning: ${made.repaired}\n`);
+  // Another `hub serve` is the shared hub already: a person started it, so it is not taken over.
+  const serving = runningServe(config.home);
+  if (serving !== undefined) {
+    if (options.rotateToken) {
+      options.out(
+        `hub serve already runs (pid ${serving}); it takes the new token at once (new: clients with the old one get 401).\n`,
+      );
+      return 0;
+    }
+    options.err(
+      `hub serve: it already runs for this HUB_HOME (pid ${serving}); stop it first (Ctrl-C there, or hub stop).\n`,
+    );
+    return 1;
+  }
   // As the stdio hub does (server.ts): one failing child or request must not end every session.
   const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub serve keeps running)');
   process.on('uncaughtException', uncaught);
@@ -63,6 +78,17 @@ export async function runServe(options: ServeOptions): Promise<number> {
   } finally {
     process.off('uncaughtException', uncaught);
     process.off('unhandledRejection', uncaught);
+  }
+}
+
+/** The pid of a `hub serve` that is this HUB_HOME's shared hub now, if one is. */
+function runningServe(home: string): number | undefined {
+  const record = readHubRecord(sharedHubPaths(home).record);
+  if (!record || record.pid === process.pid || !isLiveHub(record)) return undefined;
+  try {
+    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes('serve') ? record.pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 

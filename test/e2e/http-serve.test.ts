@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { cli } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS, fixture, textOf } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
@@ -214,9 +215,13 @@ test('--rotate-token makes a new 0600 token: a running server refuses the old on
   const old = served.token();
   await connectHttp(served.url, old);
 
-  const rotating = await startServe(home, '--rotate-token');
-  expect(rotating.output()).toContain('new: clients with the old one get 401');
-  expect(await rotating.stop()).toBe(0);
+  // A second hub serve does not take over the first (a person started it): it rotates and exits.
+  const rotating = await cli(home, 'serve', '--port', '0', '--rotate-token');
+  expect(rotating.stdout).toContain('new: clients with the old one get 401');
+  expect(rotating.code).toBe(0);
+  const second = await cli(home, 'serve', '--port', '0');
+  expect(second.stderr).toContain(`it already runs for this HUB_HOME (pid ${served.child.pid})`);
+  expect(second.code).toBe(1);
   const fresh = served.token();
   expect(fresh).not.toBe(old);
   expect(fresh).toMatch(/^[A-Za-z0-9_-]{43}$/);
