@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { stopSharedHubIn } from '../helpers/shared-hub.js';
 import { connectDirect, installedBin, type Direct, type LooseTool } from '../helpers/direct.js';
 import { spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 import { reapAll } from '../helpers/processes.js';
@@ -104,6 +105,8 @@ describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers throug
   }, 60_000);
   afterAll(async () => {
     await hub?.close();
+    // The shared hub still writes under home (state/) until it is stopped.
+    await stopSharedHubIn(home);
     await reapAll(home);
     await rm(home, { recursive: true, force: true });
     await rm(scratch, { recursive: true, force: true });
