@@ -25,13 +25,12 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   const handOff: HandOff | undefined = fast?.handOff();
   // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
   // user's shared hub; it falls back to the full hub in-process when that cannot be used.
-  const { loadConfig } = await import('./core/config.js');
-  const config = loadConfig(process.env);
+  const settings = await entrySettings();
   let fallback: { reason: string; handOff: HandOff | undefined } = {
     reason: 'HUB_SHARED=off or sharedHub.enabled is false',
     handOff,
   };
-  if (config.sharedHub.enabled) {
+  if (settings.shared) {
     const [{ runEntry }, { sharedHubPaths }] = await Promise.all([
       import('./hub-link/entry.js'),
       import('./hub-link/paths.js'),
@@ -44,8 +43,8 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     process.on('uncaughtException', keepGoing);
     process.on('unhandledRejection', keepGoing);
     const end = await runEntry({
-      home: config.home,
-      paths: sharedHubPaths(config.home),
+      home: settings.home,
+      paths: sharedHubPaths(settings.home),
       env: process.env,
       stdin: process.stdin,
       stdout: process.stdout,
@@ -57,7 +56,19 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     process.off('unhandledRejection', keepGoing);
     fallback = { reason: end.reason, handOff: end.handOff };
   }
-  await runInProcess(fallback.handOff, fallback.reason, config.sharedHub.enabled);
+  await runInProcess(fallback.handOff, fallback.reason, settings.shared);
+}
+
+// What the entry needs to attach: HUB_HOME and whether to share. Read without zod where it can
+// be (store/cold-read.ts): zod is ~15 MB of each entry's memory; the full config decides the rest.
+async function entrySettings(): Promise<{ home: string; shared: boolean }> {
+  const { leanHome, leanShared } = await import('./store/cold-read.js');
+  const home = leanHome(process.env);
+  const shared = home === undefined ? undefined : leanShared(process.env, home);
+  if (home !== undefined && shared !== undefined) return { home, shared };
+  const { loadConfig } = await import('./core/config.js');
+  const config = loadConfig(process.env);
+  return { home: config.home, shared: config.sharedHub.enabled };
 }
 
 /** The full hub in this process, as before the shared hub: its own children, closed with it. */

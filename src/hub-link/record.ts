@@ -1,24 +1,40 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { z } from 'zod';
 import { bootId, isRecordedProcess, readProcessIdentity } from '../core/process-identity.js';
 import { writeFileAtomic } from '../core/write-atomic.js';
 
 // $HUB_HOME/hub.json: who the shared hub is. A pid alone could be recycled: the start ticks and
 // boot id (core/process-identity.ts) say whether that pid is still this hub.
-export const HubRecordSchema = z.object({
-  pid: z.number().int().positive(),
-  startTicks: z.number().int().nonnegative(),
-  bootId: z.string(),
-  version: z.string().min(1),
-  socket: z.string().min(1),
-  startedAt: z.string(),
-});
-export type HubRecord = z.infer<typeof HubRecordSchema>;
+export interface HubRecord {
+  readonly pid: number;
+  readonly startTicks: number;
+  readonly bootId: string;
+  readonly version: string;
+  readonly socket: string;
+  readonly startedAt: string;
+}
+
+// Checked by hand, not with zod: every stdio entry reads this file, and zod alone is ~15 MB of
+// each entry's memory (bench sharedHub). hub writes the file itself (writeHubRecord).
+const isCount = (value: unknown, least: number): boolean => Number.isInteger(value) && (value as number) >= least;
+const isText = (value: unknown, least = 0): value is string => typeof value === 'string' && value.length >= least;
+
+export function isHubRecord(value: unknown): value is HubRecord {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    isCount(record.pid, 1) &&
+    isCount(record.startTicks, 0) &&
+    isText(record.bootId) &&
+    isText(record.version, 1) &&
+    isText(record.socket, 1) &&
+    isText(record.startedAt)
+  );
+}
 
 export function readHubRecord(file: string): HubRecord | undefined {
   try {
-    const parsed = HubRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return isHubRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -9,7 +9,8 @@ import type { Store } from '../store/store.js';
 import { recordChildGroups, reapOrphanGroups } from '../hub-link/children.js';
 import { readFirstLine } from './first-line.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
-import { HEARTBEAT_MS, HELLO_MAX_BYTES, HelloSchema, type StatusReport } from '../hub-link/protocol.js';
+import { HelloSchema } from '../hub-link/hello.js';
+import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport } from '../hub-link/protocol.js';
 import { isLiveHub, myHubRecord, readHubRecord, removeMyHubRecord, writeHubRecord } from '../hub-link/record.js';
 
 /** Something else served from the same hub (Streamable HTTP, the dashboard), plugged in at start. */

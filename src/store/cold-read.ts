@@ -65,6 +65,15 @@ export function leanExposure(env: NodeJS.ProcessEnv, home: string): 'all' | 'sea
   return isObject(file) && !('exposure' in file) ? 'auto' : undefined;
 }
 
+/** Whether stdio entries use the shared hub (HUB_SHARED, else config.json), or undefined when only the full config can tell. */
+export function leanShared(env: NodeJS.ProcessEnv, home: string): boolean | undefined {
+  const fromEnv = env.HUB_SHARED;
+  if (fromEnv !== undefined) return fromEnv === 'on' ? true : fromEnv === 'off' ? false : undefined;
+  const file = readJson(hubPaths(home).configFile);
+  if (file === null) return true;
+  return isObject(file) && !('sharedHub' in file) ? true : undefined;
+}
+
 /** config `integrity` when config.json leaves it at its default; undefined when only the full config validation can tell. */
 export function leanIntegrity(home: string): 'withhold' | undefined {
   const file = readJson(hubPaths(home).configFile);
