@@ -40,6 +40,11 @@ export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; h
 const HUNG_MS = 15_000;
 const RESTARTED = 'hub restarted; call again';
 const NEWLINE = 10;
+const PROGRESS = Buffer.from('"notifications/progress"');
+// As the stdio transport does (wire/stdio-transport.ts PROGRESS_GAP_MS): the SDK client drops a
+// progress notification read in the same chunk as the response after it. The hub spaces them, but
+// a busy entry may read both from the socket at once, so it keeps the gap on its side too.
+const PROGRESS_GAP_MS = 15;
 
 // A response's id: hub's own lines put it first or last; anything else is parsed.
 const ID_FIRST = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+),"(?:result|error)"/;
@@ -126,6 +131,39 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     toHub(split.whole);
   };
 
+  // Everything to the client goes through here, in order. Only after a progress line does a
+  // write wait (for the rest of the gap); otherwise it is one stdout.write per chunk.
+  let lastProgressAt = 0;
+  let queue: Promise<void> | undefined;
+  const enqueue = (step: () => Promise<void> | void) => {
+    const run = (queue ?? Promise.resolve()).then(step);
+    queue = run;
+    void run.then(() => {
+      if (queue === run) queue = undefined;
+    });
+  };
+  const write = (buffer: Buffer | string) => {
+    if (queue === undefined && performance.now() - lastProgressAt >= PROGRESS_GAP_MS) return void stdout.write(buffer);
+    enqueue(async () => {
+      const left = lastProgressAt + PROGRESS_GAP_MS - performance.now();
+      if (left > 0) await new Promise(resolve => setTimeout(resolve, left));
+      stdout.write(buffer);
+    });
+  };
+  const toClient = (buffer: Buffer) => {
+    const at = buffer.lastIndexOf(PROGRESS);
+    if (at === -1) return write(buffer);
+    const end = buffer.indexOf(NEWLINE, at) + 1;
+    write(buffer.subarray(0, end));
+    // Stamped when that write is made (at once, or after the writes queued ahead of it).
+    const stamp = () => {
+      lastProgressAt = performance.now();
+    };
+    if (queue === undefined) stamp();
+    else enqueue(stamp);
+    if (end < buffer.length) write(buffer.subarray(end));
+  };
+
   // Hub → client: drop its welcome line, forget answered requests, pass whole lines on.
   let welcomed = false;
   const onHubData = (chunk: Buffer) => {
@@ -143,7 +181,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
         const id = responseId(line);
         if (id !== undefined) inFlight.delete(JSON.stringify(id));
       }
-    stdout.write(whole);
+    toClient(whole);
   };
 
   const end = (result: EntryEnd) => {
@@ -218,7 +256,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     inFlight.clear();
     hubTail = Buffer.alloc(0);
     for (const id of failed)
-      stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: RESTARTED } })}\n`);
+      write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: RESTARTED } })}\n`);
     options.note(`${why}; attaching to a new shared hub`);
     const next = await attachSharedHub(home, paths, env);
     if ('reason' in next) {
@@ -237,7 +275,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     queued = [];
     for (const part of waiting) next.socket.write(part);
     // The new hub may list other tools (a child that failed to start before, an install since).
-    if (initId !== undefined) stdout.write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n');
+    if (initId !== undefined) write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n');
   };
 
   const watch = setInterval(() => {
