@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { silentLogger } from './core/logger.js';
+import { stopSharedHub } from './hub-link/control.js';
+import { sharedHubPaths } from './hub-link/paths.js';
 
 type Structured = Record<string, unknown>;
 
@@ -243,6 +246,8 @@ async function main(): Promise<void> {
   } finally {
     if (processId) await call('kill_process', { id: processId, grace_ms: 1_000 }).catch(() => undefined);
     await client.close().catch(() => undefined);
+    // The demo's hub attached to a shared hub for its temporary HUB_HOME: stopped with it.
+    await stopSharedHub(sharedHubPaths(home), silentLogger, 'demo finished').catch(() => undefined);
     await rm(home, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
+import { stopSharedHubIn } from '../helpers/shared-hub.js';
 import { spawnHub, textOf } from '../helpers/hub.js';
 import { processesMentioning } from '../helpers/install.js';
 
@@ -63,6 +64,8 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
     } finally {
       await hub.close();
     }
+    // A restart of hub: the shared hub too (its children outlive an entry, for other sessions).
+    await stopSharedHubIn(home);
     await vi.waitFor(() => expect(processesMentioning(folder)).toEqual([]), { timeout: 10_000, interval: 100 });
 
     const again = await spawnHub(home, { env: NETWORK_ENV });
@@ -77,6 +80,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
     } finally {
       await again.close();
     }
+    await stopSharedHubIn(home);
     await vi.waitFor(() => expect(processesMentioning(folder)).toEqual([]), { timeout: 10_000, interval: 100 });
   },
   300_000,
