@@ -29,6 +29,10 @@ export function clientSessions(): ClientSessions {
     Promise.all([...sessions].filter(session => session.initialized() && (only?.(session) ?? true)).map(send)).then(
       () => undefined,
     );
+  // Log messages: every session decides for itself (a 2026 client never initializes, yet takes
+  // messages on its requests that name a logLevel: modern-client-side.ts).
+  const everySession = (send: (session: ClientSide) => Promise<void>) =>
+    Promise.all([...sessions].map(send)).then(() => undefined);
 
   const target = (options: RelayOptions, capability: Capability): ClientSide => {
     const chosen = capability === 'roots' ? pickForRoots(options.from) : pick(options.from);
@@ -112,7 +116,7 @@ export function clientSessions(): ClientSessions {
         session => session.sendResourceUpdated(uri),
         session => session.wantsResource?.(uri) ?? true,
       ),
-    sendLog: params => each(session => session.sendLog(params)),
+    sendLog: params => everySession(session => session.sendLog(params)),
     createMessage: (params, options) => target(options, 'sampling').createMessage(params, options),
     elicitInput: (params, options) => target(options, 'elicitation').elicitInput(params, options),
     listRoots: (params, options) => target(options, 'roots').listRoots(params, options),
