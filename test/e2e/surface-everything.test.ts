@@ -20,6 +20,7 @@ import { baseDottedName, underscoreName } from '../../src/core/exposed-names.js'
 import { START_MARKER } from '../../src/proxy/server-log.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
+import { stopSharedHubIn } from '../helpers/shared-hub.js';
 import { spawnHub, type HubSession } from '../helpers/hub.js';
 import { commandRecord, putRecords, until } from '../proxy/harness.js';
 
@@ -156,6 +157,8 @@ describe('server-everything directly and through hub, side by side', () => {
       /\[(warning|error|critical|alert|emergency)\] /,
     );
     await hub.close();
+    // A restart of hub: the shared hub too (its children outlive an entry, for other sessions).
+    await stopSharedHubIn(home);
 
     // Restarted: the lists come from the store, and no child starts to give them.
     const before = await starts(home);
