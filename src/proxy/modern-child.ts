@@ -19,7 +19,8 @@ export type ChildEra = 'legacy' | 'modern';
 
 // A child that answers nothing to server/discover (some refuse every request before initialize)
 // is taken for a 2025 one after this long; the verdict is remembered, so only its first start waits.
-export const PROBE_TIMEOUT_MS = 1_500;
+// 5 s, not 1.5: a v2 child still loading on a busy machine (CI) was taken for a 2025 one.
+export const PROBE_TIMEOUT_MS = 5_000;
 const PROBE_ID = 'hub:discover';
 const LISTEN_PREFIX = 'hub:listen-';
 
