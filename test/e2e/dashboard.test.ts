@@ -58,7 +58,8 @@ describe('dashboard in Chromium', () => {
       const page = await openPage(ui.login);
       await expect.poll(() => page.url()).toBe(`${ui.base}/#processes`);
       await page.getByRole('tab', { name: /Processes/ }).waitFor();
-      expect(await page.getByText('No processes').count()).toBe(1);
+      // The list arrives after the tab renders: wait for it, do not count at once.
+      await page.getByText('No processes').waitFor({ timeout: 10_000 });
 
       // Started through MCP by another hub: the page learns of it by itself.
       const port = await freePort();

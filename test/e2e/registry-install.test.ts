@@ -238,7 +238,12 @@ describe('registry.install with the fake npm', () => {
       expect(
         messages.some(message => /^npm: resolving slow-server \(1 metadata request\) — \d+ s$/.test(message)),
       ).toBe(true);
-      expect(messages).toContain('installed slow-server@1.2.3');
+      // The last step is sent just before the result. Hub spaces them 15 ms apart, but a loaded
+      // client that reads both in one chunk drops the progress (the SDK handles notifications a
+      // microtask after responses), so only its place is asserted; the result says it anyway.
+      const last = messages.indexOf('installed slow-server@1.2.3');
+      expect(last === -1 || last === messages.length - 1).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('1.2.3');
       expect(messages.filter(message => message.includes('npm http'))).toEqual([]);
     });
   });
