@@ -20,8 +20,9 @@ const layers = {
 const files = {
   'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
-  // The shared hub process: one hub core, a session per entry on its socket.
-  'shared-hub': ['hub.ts', 'hub-link', 'store', 'core'],
+  // The shared hub process: one hub core, a session per entry on its socket, and the dashboard
+  // when `hub ui` asks for it.
+  'shared-hub': ['dashboard', 'hub.ts', 'hub-link', 'store', 'core'],
   // Streamable HTTP (hub serve): sessions built with hub.ts's createSession.
   http: ['shared-hub', 'hub-link', 'hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };

@@ -20,14 +20,15 @@ export function StoreView({ store, hubs, sessions }) {
       <dd>
         ${
           sessions === null
-            ? 'this dashboard runs on its own (hub ui); no sessions attached to it'
+            ? 'this dashboard runs on its own (hub ui --foreground); no sessions attached to it'
             : sessions.length === 0
               ? 'none'
               : sessions.map(
                   session =>
-                    html`<div>
-                      ${session.client ?? session.id} ${session.transport ?? ''}
-                      ${session.startedAt ? `since ${ago(session.startedAt)}` : ''}
+                    html`<div class="session">
+                      <strong>${session.client ?? session.id}</strong> over ${session.transport ?? '?'}
+                      ${session.startedAt ? `, for ${ago(session.startedAt)}` : ''}
+                      ${session.cwd ? html`, in <code>${session.cwd}</code>` : ''}
                     </div>`,
                 )
         }

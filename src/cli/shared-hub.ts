@@ -36,6 +36,7 @@ export const status: CliCommand = async (argv, io) => {
     io.out('It did not answer on its socket (hub stop ends it).\n');
     return EXIT_OK;
   }
+  if (report.dashboard !== undefined) io.out(`Dashboard: ${report.dashboard} (hub ui logs a browser in)\n`);
   io.out(`Sessions: ${report.sessions.length}\n`);
   if (report.sessions.length > 0)
     io.out(

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { HubError } from '../core/errors.js';
 import { resolveExecutable } from '../core/executable.js';
 import { createDashboard } from '../dashboard/server.js';
+import { sharedHubDashboard } from '../hub-link/control.js';
+import { sharedHubPaths } from '../hub-link/paths.js';
 import { createProcessManager } from '../process/manager.js';
 import { noClient } from '../proxy/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
@@ -45,16 +47,7 @@ export async function runDashboardForeground(io: CliIo, options: ForegroundOptio
       );
     throw error;
   });
-  const login = dashboard.oneTimeLoginUrl();
-  const opener = options.open ? resolveExecutable('xdg-open', process.env.PATH, process.cwd()) : undefined;
-  if (opener && (process.env.DISPLAY || process.env.WAYLAND_DISPLAY)) {
-    spawn(opener, [login], { stdio: 'ignore', detached: true })
-      .on('error', () => undefined)
-      .unref();
-    io.err(`hub: dashboard at ${dashboard.url} (opened in your browser; Ctrl-C stops it)\n`);
-  } else io.err(`hub: dashboard at ${dashboard.url}; open this one-time login URL (Ctrl-C stops it):\n`);
-  // The login URL alone on stdout, for scripts (and tests) to read.
-  io.out(`${login}\n`);
+  show(io, dashboard.url, dashboard.oneTimeLoginUrl(), options.open, 'Ctrl-C stops it');
   await new Promise<void>(resolve => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -65,11 +58,29 @@ export async function runDashboardForeground(io: CliIo, options: ForegroundOptio
   return 0;
 }
 
+/** Opens the login URL in the person's browser when there is one; the URL alone goes to stdout. */
+function show(io: CliIo, url: string, login: string, open: boolean, lifetime: string): void {
+  const opener = open ? resolveExecutable('xdg-open', process.env.PATH, process.cwd()) : undefined;
+  if (opener && (process.env.DISPLAY || process.env.WAYLAND_DISPLAY)) {
+    spawn(opener, [login], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
+    io.err(`hub: dashboard at ${url} (opened in your browser; ${lifetime})\n`);
+  } else io.err(`hub: dashboard at ${url}; open this one-time login URL (${lifetime}):\n`);
+  // The login URL alone on stdout, for scripts (and tests) to read.
+  io.out(`${login}\n`);
+}
+
 export const ui: CliCommand = async (argv, io) => {
   const { values } = parseCommandArgs(
     'ui',
     argv,
-    { port: { type: 'string' }, host: { type: 'string' }, 'no-open': { type: 'boolean' } },
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'no-open': { type: 'boolean' },
+      foreground: { type: 'boolean' },
+    },
     { positionals: false },
   );
   const port = values.port === undefined ? 0 : Number(values.port);
@@ -81,5 +92,19 @@ export const ui: CliCommand = async (argv, io) => {
       'INVALID_INPUT',
       `--host must be a loopback address (127.0.0.1, localhost or ::1): the dashboard controls this machine.`,
     );
-  return runDashboardForeground(io, { host, port, open: values['no-open'] !== true });
+  const open = values['no-open'] !== true;
+  const { config } = openContext({ log: CLI_LOG });
+  if (values.foreground === true || !config.sharedHub.enabled) return runDashboardForeground(io, { host, port, open });
+  // Served by the shared hub: the same servers, sessions and call counts the clients use, and it
+  // stays up with that hub (while a page is open it does not exit idle).
+  const reply = await sharedHubDashboard(config.home, sharedHubPaths(config.home), process.env, { host, port });
+  if (reply.hub === 'error')
+    throw new HubError('INVALID_INPUT', `${reply.message} (hub ui --foreground serves it from this process instead)`);
+  const moved = port !== 0 && !reply.url.endsWith(`:${port}`);
+  if (reply.already && moved)
+    io.err(
+      `hub: the shared hub already serves the dashboard on another port; hub stop, then hub ui --port ${port} moves it.\n`,
+    );
+  show(io, reply.url, reply.login, open, 'served by the shared hub; hub stop ends it');
+  return 0;
 };

@@ -22,8 +22,9 @@ export const COMMANDS = {
     summary: 'watch a process live and type into it; Ctrl-] detaches (the process runs on)',
   },
   ui: {
-    usage: 'hub ui [--port N] [--host H] [--no-open]',
-    summary: 'open the dashboard in a browser (processes, live logs, MCP servers, store health)',
+    usage: 'hub ui [--port N] [--host H] [--no-open] [--foreground]',
+    summary:
+      'open the dashboard in a browser (processes, live logs, MCP servers, sessions, store health), served by the shared hub; --foreground serves it from this process until Ctrl-C',
   },
   servers: {
     usage:

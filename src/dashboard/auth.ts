@@ -24,6 +24,8 @@ export interface DashboardAuth {
   issueLogin(): string;
   /** A session cookie value for a live, unused token; undefined (and nothing changes) otherwise. */
   redeem(token: string): string | undefined;
+  /** Logins issued and not yet used or expired (someone is about to open the page). */
+  waiting(): number;
   /** Why this request is refused, or undefined when it may go on. */
   check(request: IncomingMessage, options: { needsSession: boolean; changesState: boolean }): Refusal | undefined;
 }
@@ -57,6 +59,11 @@ export function createAuth(port: () => number, now: () => number = Date.now): Da
       const session = secret();
       sessions.add(session);
       return session;
+    },
+    waiting() {
+      let live = 0;
+      for (const expires of logins.values()) if (expires >= now()) live += 1;
+      return live;
     },
     check(request, { needsSession, changesState }) {
       const host = request.headers.host ?? '';

@@ -17,6 +17,8 @@ const HEARTBEAT_MS = 15_000;
 export interface EventHub {
   attach(response: ServerResponse): void;
   send(event: string, data: unknown): void;
+  /** Pages connected now (a shared hub does not exit idle while one is open). */
+  viewers(): number;
   close(): void;
 }
 
@@ -94,6 +96,7 @@ export function createEventHub(deps: {
       void refresh();
     },
     send,
+    viewers: () => clients.size,
     close() {
       clearInterval(ticker);
       clearInterval(heartbeat);

@@ -37,6 +37,8 @@ export interface Dashboard {
   readonly url: string;
   /** A URL that logs one browser in, once. */
   oneTimeLoginUrl(): string;
+  /** Whether a page is open, or a login was issued and not used yet (its link is not expired). */
+  inUse(): boolean;
   close(): Promise<void>;
 }
 
@@ -193,6 +195,7 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
   return {
     url: base,
     oneTimeLoginUrl: () => `${base}/login?token=${auth.issueLogin()}`,
+    inUse: () => events.viewers() > 0 || auth.waiting() > 0,
     async close() {
       jobs.close();
       events.close();

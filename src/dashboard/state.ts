@@ -19,6 +19,7 @@ export interface SessionInfo {
   readonly client?: string | undefined;
   readonly transport?: string | undefined;
   readonly startedAt?: string | undefined;
+  readonly cwd?: string | undefined;
 }
 
 export interface StateDeps {

@@ -1,14 +1,27 @@
 import { rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
 import { isSameProcess } from '../core/process-identity.js';
 import { reapOrphanGroups } from './children.js';
 import type { SharedHubPaths } from './paths.js';
-import type { StatusReport } from './protocol.js';
+import type { StatusReport, UiReply } from './protocol.js';
 import { isLiveHub, readHubRecord, type HubRecord } from './record.js';
-import { askToStop, tryConnect } from './start.js';
+import { askToStop, attachSharedHub, tryConnect } from './start.js';
 
-// What `hub status` and `hub stop` ask of the shared hub over its socket.
+// What `hub status`, `hub stop` and `hub ui` ask of the shared hub over its socket.
+
+/** Writes one hello line and reads what the hub writes until it closes the socket. */
+function ask(socket: Socket, hello: object, timeoutMs: number): Promise<string> {
+  return new Promise<string>(resolve => {
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), timeoutMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.once('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks).toString('utf8'))));
+    socket.write(`${JSON.stringify(hello)}\n`);
+  });
+}
 
 /** The running shared hub's own report, or its record alone when it does not answer. */
 export async function sharedHubStatus(
@@ -18,14 +31,7 @@ export async function sharedHubStatus(
   if (!record || !isLiveHub(record)) return undefined;
   const socket = await tryConnect(record.socket);
   if (!socket) return { record };
-  const text = await new Promise<string>(resolve => {
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(), 3_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', () => undefined);
-    socket.once('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks).toString('utf8'))));
-    socket.write(`${JSON.stringify({ hub: 'status' })}\n`);
-  });
+  const text = await ask(socket, { hub: 'status' }, 3_000);
   try {
     return { record, report: JSON.parse(text) as StatusReport };
   } catch {
@@ -62,4 +68,28 @@ export async function stopSharedHub(
   }
   await reapOrphanGroups(paths.children, log);
   return stopped;
+}
+
+/**
+ * `hub ui`: the shared hub (started when none runs) serves the dashboard and issues a one-time
+ * login; the dashboard then lives as long as that hub.
+ */
+export async function sharedHubDashboard(
+  home: string,
+  paths: SharedHubPaths,
+  env: NodeJS.ProcessEnv,
+  where: { host: string; port: number },
+): Promise<UiReply> {
+  const attached = await attachSharedHub(home, paths, env);
+  if ('reason' in attached) return { hub: 'error', message: `no shared hub could be reached (${attached.reason})` };
+  // Loading the dashboard and the process code takes a moment on a busy machine.
+  const text = await ask(attached.socket, { hub: 'ui', ...where }, 30_000);
+  try {
+    return JSON.parse(text) as UiReply;
+  } catch {
+    return {
+      hub: 'error',
+      message: 'the shared hub closed the connection without an answer (see its log, logs/hub.log)',
+    };
+  }
 }

@@ -24,5 +24,12 @@ export const HelloSchema = z.discriminatedUnion('hub', [
   z.object({ hub: z.literal('status') }),
   // Hand over (a newer entry) or `hub stop`: stop accepting, close sessions and children, exit.
   z.object({ hub: z.literal('stop'), reason: z.string().max(200) }),
+  // `hub ui`: serve the dashboard from this hub (or say where it already is) and issue a login.
+  z.object({
+    hub: z.literal('ui'),
+    host: z.enum(['127.0.0.1', 'localhost', '::1']),
+    /** 0: any free port. */
+    port: z.number().int().min(0).max(65_535),
+  }),
 ]);
 export type Hello = z.infer<typeof HelloSchema>;

@@ -11,4 +11,11 @@ export interface StatusReport {
   readonly socket: string;
   readonly sessions: readonly { entryPid: number; client?: string; cwd: string; since: string }[];
   readonly children: readonly { pgid: number; command: string }[];
+  /** Where this hub serves the dashboard, once `hub ui` asked for it. */
+  readonly dashboard?: string;
 }
+
+/** The shared hub's answer to a `ui` hello. */
+export type UiReply =
+  | { readonly hub: 'ui'; readonly url: string; readonly login: string; readonly already: boolean }
+  | { readonly hub: 'error'; readonly message: string };

@@ -10,7 +10,8 @@ import { recordChildGroups, reapOrphanGroups } from '../hub-link/children.js';
 import { readFirstLine } from './first-line.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
 import { HelloSchema } from '../hub-link/hello.js';
-import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport } from '../hub-link/protocol.js';
+import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport, type UiReply } from '../hub-link/protocol.js';
+import type { Dashboard } from '../dashboard/server.js';
 import { isLiveHub, myHubRecord, readHubRecord, removeMyHubRecord, writeHubRecord } from '../hub-link/record.js';
 
 /** Something else served from the same hub (Streamable HTTP, the dashboard), plugged in at start. */
@@ -94,12 +95,23 @@ export async function runSharedHub({
   const done = new Promise<void>(resolve => (finished = resolve));
   const plugged: { close(): Promise<void> }[] = [];
 
+  // The dashboard (`hub ui`), started on the first ask and served until the hub stops.
+  let dashboard: Promise<Dashboard> | undefined;
+  let dashboardOpen: Dashboard | undefined;
+  const watched = () => dashboardOpen?.inUse() ?? false;
+
   let idleTimer: NodeJS.Timeout | undefined;
+  // Idle means no session and no dashboard page open or about to be (a login link not used yet):
+  // a person watching the page keeps the hub up.
+  const idleFire = () => {
+    idleTimer = undefined;
+    if (watched()) idleTimer = setTimeout(idleFire, Math.max(config.sharedHub.idleMs, 1_000));
+    else void shutdown(`idle for ${config.sharedHub.idleMs} ms`);
+  };
   const idleCheck = (count: number) => {
     clearTimeout(idleTimer);
     idleTimer = undefined;
-    if (count === 0 && !closing && idleExit)
-      idleTimer = setTimeout(() => void shutdown(`idle for ${config.sharedHub.idleMs} ms`), config.sharedHub.idleMs);
+    if (count === 0 && !closing && idleExit) idleTimer = setTimeout(idleFire, config.sharedHub.idleMs);
   };
   core.onSessionsChanged(idleCheck);
 
@@ -113,7 +125,54 @@ export async function runSharedHub({
       return { entryPid: a.entryPid, cwd: a.cwd, since: a.since, ...(client !== undefined && { client }) };
     }),
     children: children.groups().map(pgid => ({ pgid, command: commandOf(pgid) })),
+    ...(dashboardOpen && { dashboard: dashboardOpen.url }),
   });
+
+  const openDashboard = async (host: string, port: number): Promise<UiReply> => {
+    const already = dashboard !== undefined;
+    if (!dashboard) {
+      const starting = (async () => {
+        const { createDashboard } = await import('../dashboard/server.js');
+        return createDashboard(
+          {
+            config,
+            log,
+            store,
+            servers: core.servers,
+            processes: await core.processes(),
+            sessions: () =>
+              core.sessions().map(s => ({
+                id: s.id,
+                client: s.client?.name,
+                transport: s.transport,
+                startedAt: s.since,
+                cwd: s.cwd,
+              })),
+          },
+          { host, port },
+        );
+      })();
+      dashboard = starting;
+      try {
+        const opened = await starting;
+        if (closing) await opened.close();
+        else {
+          dashboardOpen = opened;
+          plugged.push(opened);
+        }
+      } catch (error) {
+        dashboard = undefined;
+        const message =
+          (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+            ? `--port ${port} is in use on ${host}; give another, or leave --port out for a free one.`
+            : `the dashboard could not start: ${(error as Error).message}`;
+        return { hub: 'error', message };
+      }
+    }
+    const opened = await dashboard;
+    if (closing) return { hub: 'error', message: 'the shared hub is stopping; run hub ui again.' };
+    return { hub: 'ui', url: opened.url, login: opened.oneTimeLoginUrl(), already };
+  };
 
   const serveSession = async (
     socket: Socket,
@@ -188,6 +247,9 @@ export async function runSharedHub({
         case 'stop':
           socket.end(`${JSON.stringify({ hub: 'stopping', pid: process.pid })}\n`);
           void shutdown(hello.reason);
+          return;
+        case 'ui':
+          socket.end(`${JSON.stringify(await openDashboard(hello.host, hello.port))}\n`);
           return;
       }
     })().catch(error => {

@@ -140,7 +140,8 @@ describe('dashboard in Chromium', () => {
 
   test('the start form: command, cwd, env and tty; the screen of a terminal process', { timeout: 60_000 }, async () => {
     const home = await makeHubHome();
-    const ui = await startDashboard(home);
+    // hub ui --foreground: served by its own process, with no shared hub.
+    const ui = await startDashboard(home, {}, { foreground: true });
     const page = await openPage(ui.login);
     await page.getByText('Start a process').click();
     await page.getByLabel('Command').fill(`printf '\\033[1mhello from %s\\033[0m\\n' "$GREETING"; sleep 30`);
@@ -163,14 +164,13 @@ describe('dashboard in Chromium', () => {
     async () => {
       const home = await makeHubHome();
       const npm = fakeNpm(home);
-      const hub = await spawnHub(home, { env: npm.env });
       const registry = await startRegistryServer();
+      // The stdio entry starts the shared hub that serves the dashboard: it has the registries.
+      const env = { ...npm.env, HUB_REGISTRY_URL: registry.registryUrl, HUB_NPM_REGISTRY: registry.npmRegistry };
+      const hub = await spawnHub(home, { env });
       try {
-        const ui = await startDashboard(home, {
-          ...npm.env,
-          HUB_REGISTRY_URL: registry.registryUrl,
-          HUB_NPM_REGISTRY: registry.npmRegistry,
-        });
+        await hub.client.listTools();
+        const ui = await startDashboard(home, env);
         const page = await openPage(ui.login);
         await page.getByRole('tab', { name: /MCP servers/ }).click();
         await page.getByText('Find and install a server').click();

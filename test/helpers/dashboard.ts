@@ -1,10 +1,11 @@
 // `hub ui` (dist/server.js) as a person runs it, on a test's HUB_HOME: the one-time login URL it
-// prints, and a stop that waits for it (and the servers it started) to exit.
+// prints, and a stop that waits for whatever serves it (and the servers it started) to exit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { onTestFinished } from 'vitest';
 import { SERVER_JS } from './hub.js';
+import { stopSharedHubIn } from './shared-hub.js';
 
 export interface DashboardProcess {
   readonly child: ChildProcess;
@@ -15,14 +16,24 @@ export interface DashboardProcess {
   stop(): Promise<void>;
 }
 
-export async function startDashboard(home: string, env: Record<string, string> = {}): Promise<DashboardProcess> {
-  const child = spawn(process.execPath, [SERVER_JS, 'ui', '--no-open'], {
+/**
+ * Runs `hub ui --no-open`. By default the shared hub serves the dashboard (`hub ui` prints the
+ * login and exits) and stop() stops that hub; with foreground, this `hub ui` process serves it
+ * until stop() ends it.
+ */
+export async function startDashboard(
+  home: string,
+  env: Record<string, string> = {},
+  options: { foreground?: boolean } = {},
+): Promise<DashboardProcess> {
+  const args = [SERVER_JS, 'ui', '--no-open', ...(options.foreground ? ['--foreground'] : [])];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, HUB_HOME: home, DISPLAY: '', WAYLAND_DISPLAY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const stop = async () => {
+  const stopChild = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise(resolve => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -31,12 +42,16 @@ export async function startDashboard(home: string, env: Record<string, string> =
     await exited;
     clearTimeout(forced);
   };
+  const stop = async () => {
+    await stopChild();
+    if (!options.foreground) await stopSharedHubIn(home);
+  };
   onTestFinished(stop);
   const login = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
     child.once('exit', code => reject(new Error(`hub ui exited (${code}) before printing its URL: ${stderr}`)));
-    setTimeout(() => reject(new Error(`hub ui printed no URL in 15 s: ${stderr}`)), 15_000).unref();
+    setTimeout(() => reject(new Error(`hub ui printed no URL in 30 s: ${stderr}`)), 30_000).unref();
   });
   return { child, base: new URL(login).origin, login, stop };
 }
