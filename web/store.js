@@ -1,6 +1,15 @@
 import { html } from 'htm/preact';
 import { ago, bytes } from './api.js';
 
+function lockText(lock) {
+  const waits =
+    lock.waited > 0
+      ? `, ${lock.totalWaitMs} ms in all, longest ${lock.longestWaitMs} ms, last ${ago(lock.lastWaitAt)} ago`
+      : '';
+  const broken = lock.brokenStale > 0 ? `; ${lock.brokenStale} stale locks broken` : '';
+  return `${lock.waited} of ${lock.taken} changes waited for another hub${waits}${broken}`;
+}
+
 export function StoreView({ store, hubs, sessions }) {
   return html`<section aria-labelledby="store-title">
     <h2 id="store-title">Store</h2>
@@ -14,6 +23,8 @@ export function StoreView({ store, hubs, sessions }) {
       <dd>
         ${store.quarantined.length === 0 ? 'none' : store.quarantined.map(file => html`<div><code>${file}</code></div>`)}
       </dd>
+      <dt>Lock waits (this hub)</dt>
+      <dd data-lock>${lockText(store.lock)}</dd>
       <dt>Hubs running servers</dt>
       <dd>${hubs.length === 0 ? 'none' : hubs.map(pid => `pid ${pid}`).join(', ')}</dd>
       <dt>Sessions</dt>

@@ -4,7 +4,8 @@ import type { ProcessManager } from '../process/manager.js';
 import type { ServerManager } from '../proxy/manager-types.js';
 import { readSharedStates } from '../proxy/shared-state.js';
 import { quarantinedFiles, storeHealth } from '../store/health.js';
-import type { Store } from '../store/store.js';
+import { lockWaits, type LockWaits } from '../store/lock-stats.js';
+import { storeLockFile, type Store } from '../store/store.js';
 import { processListResult, type ListProcessesResult } from '../tools/process-list.js';
 import { serverListResult } from '../tools/server-list.js';
 import type { ServerSummary } from '../registry/installed.js';
@@ -37,6 +38,8 @@ export interface StoreView {
   readonly modifiedAt: string | null;
   readonly quarantined: string[];
   readonly warning: string | null;
+  /** The store lock as this hub process met it (waits for other hubs, stale locks broken). */
+  readonly lock: LockWaits & { readonly file: string };
 }
 
 export interface DashboardState {
@@ -58,6 +61,7 @@ function storeView(config: HubConfig): StoreView {
     modifiedAt: info ? info.mtime.toISOString() : null,
     quarantined: quarantinedFiles(config.paths),
     warning: storeHealth(config.paths).warning ?? null,
+    lock: { file: storeLockFile(config.paths.db), ...lockWaits(storeLockFile(config.paths.db)) },
   };
 }
 

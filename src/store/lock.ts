@@ -12,6 +12,7 @@ import {
   statOrUndefined,
   unlinkIfMine,
 } from './lock-file.js';
+import { noteLockTaken } from './lock-stats.js';
 import { watchNames, type Waker } from './lock-wait.js';
 
 // Hand-written on purpose: proper-lockfile judges staleness by mtime, so a slow holder loses its
@@ -134,7 +135,9 @@ export async function withLock<T>(
   fn: (brokeStaleLock: boolean) => Promise<T>,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<T> {
+  const began = performance.now();
   const broke = await acquire(file, timeoutMs);
+  noteLockTaken(file, performance.now() - began, broke);
   try {
     return await fn(broke);
   } finally {

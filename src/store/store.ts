@@ -60,10 +60,13 @@ function asStoreError(error: unknown, db: string): unknown {
   );
 }
 
+/** The lock file every change to db.json takes. */
+export const storeLockFile = (db: string): string => `${db}.lock`;
+
 export function openStore(paths: HubPaths, log: Logger = silentLogger): Store {
   mkdirSync(paths.home, { recursive: true, mode: 0o700 });
   const db = paths.db;
-  const lockFile = `${db}.lock`;
+  const lockFile = storeLockFile(db);
   // One key per real file, so two openStore() calls in one process share one queue.
   const queueKey = join(realpathSync(dirname(db)), basename(db));
   // db.json.bak: the copy before the last write, always one that was read back and validated.

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { hubPaths } from '../../src/core/paths.js';
 import { readProcessIdentity } from '../../src/core/process-identity.js';
 import { withLock } from '../../src/store/lock.js';
+import { lockWaits } from '../../src/store/lock-stats.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture } from '../helpers/hub.js';
@@ -95,6 +96,32 @@ describe('store lock', () => {
     holder.kill();
     expect(await bump(home)).toBe(1);
     expect(readdirSync(home)).toEqual(['db.json']);
+  });
+
+  test('lock waits are counted for the dashboard: a wait behind another hub, an uncontended take, a stale lock broken', async () => {
+    const home = await makeHubHome();
+    const lock = `${hubPaths(home).db}.lock`;
+    expect(lockWaits(lock)).toMatchObject({ taken: 0, waited: 0, lastWaitAt: null });
+    await bump(home);
+    expect(lockWaits(lock)).toMatchObject({ taken: 1, waited: 0, totalWaitMs: 0 });
+    const holder = holdLock(home);
+    try {
+      expect(await holder.next()).toBe('held');
+      const mine = bump(home);
+      await sleep(300);
+      holder.release();
+      await mine;
+    } finally {
+      holder.kill();
+    }
+    const after = lockWaits(lock);
+    expect(after).toMatchObject({ taken: 2, waited: 1, brokenStale: 0 });
+    expect(after.longestWaitMs).toBeGreaterThanOrEqual(300);
+    expect(after.totalWaitMs).toBe(after.longestWaitMs);
+    expect(Date.parse(after.lastWaitAt!)).toBeGreaterThan(Date.now() - 60_000);
+    writeFileSync(lock, `${deadPid()} 12345`);
+    await bump(home);
+    expect(lockWaits(lock)).toMatchObject({ taken: 3, brokenStale: 1 });
   });
 
   test('a live holder past the timeout gives STORE_BUSY naming the lock file and its pid', async () => {
