@@ -305,7 +305,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     unsubscribe: uri => subscriptions.unsubscribe(uri),
     ...(source.complete && { complete: (params, call) => source.complete!(params, call) }),
   }));
-  registerSurface(server, { mode, surface: proxied.surface, sources });
+  registerSurface(server, { mode, surface: proxied.surface, sources, client });
   // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
   const protocol = new ClientProtocol(client, log);
   registerTasks(server, proxied.tasks, protocol);

@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { ClientSide, RelayOptions, RelaySource } from './client-side.js';
+import { mostVerbose } from './log-relay.js';
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
 
@@ -116,7 +117,9 @@ export function clientSessions(): ClientSessions {
         session => session.sendResourceUpdated(uri),
         session => session.wantsResource?.(uri) ?? true,
       ),
+    // Each session filters by its own level (sdk-client-side.ts); children send the most verbose.
     sendLog: params => everySession(session => session.sendLog(params)),
+    logLevel: () => mostVerbose([...sessions].map(session => session.logLevel?.())),
     createMessage: (params, options) => target(options, 'sampling').createMessage(params, options),
     elicitInput: (params, options) => target(options, 'elicitation').elicitInput(params, options),
     listRoots: (params, options) => target(options, 'roots').listRoots(params, options),

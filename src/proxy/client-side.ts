@@ -7,6 +7,7 @@ import type {
   ElicitResult,
   ListRootsRequest,
   ListRootsResult,
+  LoggingLevel,
   LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../wire/rpc-error.js';
@@ -48,8 +49,12 @@ export interface ClientSide {
   sendListChanged(kind: ListKind): Promise<void>;
   /** notifications/resources/updated to the client (it subscribed to uri). */
   sendResourceUpdated(uri: string): Promise<void>;
-  /** notifications/message to the client (a child's log message, logger set to the server's name). */
+  /** notifications/message to the client (a child's log message, logger set to the server's name); below the level it set, nothing. */
   sendLog(params: LoggingMessageNotification['params']): Promise<void>;
+  /** logging/setLevel from this client (one session; hub.ts calls it). */
+  setLogLevel?(level: LoggingLevel): void;
+  /** The level this client set; for many sessions, the most verbose any of them set (children send that much). */
+  logLevel?(): LoggingLevel | undefined;
   /** A child's sampling/createMessage, relayed. */
   createMessage(
     params: CreateMessageRequest['params'],

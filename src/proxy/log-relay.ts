@@ -1,18 +1,11 @@
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 
+import { LOG_LEVELS } from '../wire/era.js';
+
 type LogParams = LoggingMessageNotification['params'];
 
-// RFC 5424 order, as MCP uses it.
-const SEVERITY: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+// RFC 5424 order, as MCP uses it (wire/era.ts checks a 2026 request's logLevel against the same list).
+const SEVERITY = LOG_LEVELS;
 
 /** True when a message at `level` passes a client that set `threshold`. */
 export const levelAtLeast = (level: LoggingLevel, threshold: LoggingLevel): boolean =>
@@ -28,4 +21,13 @@ export function childLogMessage(server: string, params: LogParams): LogParams {
   const { logger, data, ...rest } = params;
   if (logger === undefined || logger === '' || logger === server) return { ...rest, logger: server, data };
   return { ...rest, logger: server, data: typeof data === 'string' ? `${logger}: ${data}` : { logger, data } };
+}
+
+/** The most verbose of the levels set (what a child shared by several clients must send), if any. */
+export function mostVerbose(levels: Iterable<LoggingLevel | undefined>): LoggingLevel | undefined {
+  let found: LoggingLevel | undefined;
+  for (const level of levels)
+    if (level !== undefined && (found === undefined || SEVERITY.indexOf(level) < SEVERITY.indexOf(found)))
+      found = level;
+  return found;
 }

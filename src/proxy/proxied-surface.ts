@@ -142,7 +142,8 @@ export function createProxiedSurface(deps: SurfaceDeps): {
       return forwardRequest(slotOf(route.server), request, CompleteResultSchema, call, timeoutMs);
     },
     async setLogLevel(next) {
-      level = next;
+      // Shared by many sessions: the most verbose any asked for; each session filters its own.
+      level = client.logLevel?.() ?? next;
       await Promise.allSettled([...slots.values()].map(slot => slot.conn && applyLevel(slot.name, slot.conn)));
     },
   };

@@ -1,6 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientSide, ListKind } from './client-side.js';
+import { levelAtLeast } from './log-relay.js';
 
 /**
  * The client side of an SDK Server (the stdio hub's; a Streamable HTTP session has a Server of
@@ -11,6 +13,7 @@ export function sdkClientSide(server: Server): ClientSide {
   let initialized = false;
   const waiting: (() => void)[] = [];
   const rootsListeners: (() => void)[] = [];
+  let level: LoggingLevel | undefined;
   const previous = server.oninitialized;
   const ready = () => {
     initialized = true;
@@ -38,8 +41,14 @@ export function sdkClientSide(server: Server): ClientSide {
     capabilities: () => server.getClientCapabilities(),
     sendListChanged: kind => listChanged[kind](),
     sendResourceUpdated: uri => server.sendResourceUpdated({ uri }),
-    // Not sendLoggingMessage: hub filters by the level its client set (proxied-surface.ts).
-    sendLog: params => server.notification({ method: 'notifications/message', params }),
+    // Not sendLoggingMessage: hub's own setLevel handler (surface-handlers.ts) keeps this client's
+    // level here, since one child's messages go to many clients, each at the level it set.
+    sendLog: params =>
+      level !== undefined && !levelAtLeast(params.level, level)
+        ? Promise.resolve()
+        : server.notification({ method: 'notifications/message', params }),
+    setLogLevel: next => void (level = next),
+    logLevel: () => level,
     createMessage: (params, options) => server.createMessage(params, options),
     elicitInput: (params, options) => server.elicitInput(params, options),
     listRoots: (params, options) => server.listRoots(params, options),

@@ -15,6 +15,7 @@ import {
 import type { NameMode } from '../core/naming.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { ProxiedSurface } from './surface-types.js';
+import type { ClientSide } from './client-side.js';
 import type { ReadCall, ResourceSource } from './resource-source.js';
 import { pageOf, type PagedKind } from './surface-pages.js';
 import type { ServerExtra } from './types.js';
@@ -69,7 +70,13 @@ const NO_COMPLETION = { completion: { values: [], hasMore: false } };
  */
 export function registerSurface(
   server: Server,
-  options: { mode: NameMode; surface: ProxiedSurface | undefined; sources: readonly ResourceSource[] },
+  options: {
+    mode: NameMode;
+    surface: ProxiedSurface | undefined;
+    sources: readonly ResourceSource[];
+    /** This session's client: it keeps the level the client set. */
+    client?: ClientSide;
+  },
 ): void {
   const { mode, surface, sources } = options;
   const ownerOf = (uri: string): ResourceSource => {
@@ -125,6 +132,7 @@ export function registerSurface(
     }),
   );
   server.setRequestHandler(SetLevelRequestSchema, async request => {
+    options.client?.setLogLevel?.(request.params.level);
     await surface?.setLogLevel(request.params.level);
     return {};
   });
