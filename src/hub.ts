@@ -308,7 +308,8 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   registerSurface(server, { mode, surface: proxied.surface, sources, client });
   // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
   const protocol = new ClientProtocol(client, log);
-  registerTasks(server, proxied.tasks, protocol);
+  // This session's tasks only: another session's task id is unknown here.
+  const unregisterTasks = registerTasks(server, proxied.tasks, protocol, client);
 
   // Answered from the ready listing, never after I/O: a client re-lists right after
   // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
@@ -399,6 +400,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     close() {
       closing ??= (async () => {
         detachClient();
+        unregisterTasks();
         own.detach(session);
         await core.servers.closeSession(client);
         listeners.closeAll();

@@ -36,7 +36,13 @@ export function clientSessions(): ClientSessions {
     Promise.all([...sessions].map(send)).then(() => undefined);
 
   const target = (options: RelayOptions, capability: Capability): ClientSide => {
-    const chosen = capability === 'roots' ? pickForRoots(options.from) : pick(options.from);
+    const owner = options.taskOwner as ClientSide | undefined;
+    const chosen =
+      owner !== undefined && sessions.has(owner)
+        ? owner
+        : capability === 'roots'
+          ? pickForRoots(options.from)
+          : pick(options.from);
     if (!chosen.capabilities()?.[capability]) {
       throw new RpcError(-32601, `The client connected to hub does not support ${capability}.`);
     }

@@ -57,9 +57,10 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
   };
 
   // The child still running this task: a stopped or restarted child took its tasks with it.
-  const running = (taskId: string): { route: TaskRoute; conn: ChildConnection } => {
+  // Another session's task is "not found" to this one, as an unknown id: its existence is not told.
+  const running = (taskId: string, owner: object | undefined): { route: TaskRoute; conn: ChildConnection } => {
     const route = routes.get(taskId);
-    if (!route) throw notFound(taskId);
+    if (!route || (owner !== undefined && route.owner !== undefined && route.owner !== owner)) throw notFound(taskId);
     const conn = slots.get(route.server)?.conn;
     if (conn !== route.conn || route.conn.exit) {
       routes.forget(route);
@@ -121,6 +122,7 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
         });
         const hubRoute = routes.add(route.server, conn, route.dotted, created.task, {
           clientOwned: true,
+          owner: caller.session,
           hold: () => {
             slot.callStarted();
             return () => slot.callEnded();
@@ -132,8 +134,8 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       }
     },
 
-    async get(taskId, extra) {
-      const { route, conn } = running(taskId);
+    async get(taskId, extra, owner) {
+      const { route, conn } = running(taskId, owner);
       const task = await childCall(route, () =>
         conn.request({ method: 'tasks/get', params: { taskId: route.childId } }, GetTaskResultSchema, {
           timeout: timeoutMs,
@@ -144,8 +146,8 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       return asClientTask(route, task);
     },
 
-    async result(taskId, extra) {
-      const { route, conn } = running(taskId);
+    async result(taskId, extra, owner) {
+      const { route, conn } = running(taskId, owner);
       // Waits for the task to end (the spec's tasks/result blocks), up to tasks.maxWaitMs; what
       // the child asks of the person meanwhile (input_required) is relayed.
       const waiting = conn.waitingOnTask();
@@ -169,9 +171,9 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       }
     },
 
-    async list(cursor) {
+    async list(cursor, owner) {
       // hub's own list (every task its children run for this client, ended ones too), oldest first, paged by index.
-      const all = routes.all();
+      const all = routes.all(owner);
       const start = cursor === undefined ? 0 : Number.parseInt(cursor, 10);
       if (!Number.isSafeInteger(start) || start < 0 || String(start) !== (cursor ?? '0'))
         throw new RpcError(
@@ -183,8 +185,8 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       return { tasks: page.map(route => asClientTask(route, route.last)), ...(next && { nextCursor: next }) };
     },
 
-    async cancel(taskId, extra) {
-      const { route, conn } = running(taskId);
+    async cancel(taskId, extra, owner) {
+      const { route, conn } = running(taskId, owner);
       if (isTerminal(route.last))
         throw new RpcError(
           ErrorCode.InvalidParams,
@@ -200,8 +202,8 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       return asClientTask(route, cancelled);
     },
 
-    onStatus(listener) {
-      routes.relayTo(listener);
+    onStatus(listener, owner) {
+      return routes.relayTo(listener, owner);
     },
   };
 }

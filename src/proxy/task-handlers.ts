@@ -67,24 +67,35 @@ const noTasks = (taskId: string) =>
  * servers' tasks (task-forwarding.ts), and the relay of their status notifications to a client
  * that speaks tasks.
  */
-export function registerTasks(server: Server, tasks: ProxiedTasks | undefined, protocol: ClientProtocol): void {
+/** tasks/* on one session's Server, over owner's tasks only; returns the undo (the session closed). */
+export function registerTasks(
+  server: Server,
+  tasks: ProxiedTasks | undefined,
+  protocol: ClientProtocol,
+  owner?: object,
+): () => void {
   server.setRequestHandler(GetTaskRequestSchema, (request, extra) => {
     if (!tasks) throw noTasks(request.params.taskId);
-    return tasks.get(request.params.taskId, extra);
+    return tasks.get(request.params.taskId, extra, owner);
   });
   server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) => {
     if (!tasks) throw noTasks(request.params.taskId);
-    return tasks.result(request.params.taskId, extra);
+    return tasks.result(request.params.taskId, extra, owner);
   });
-  server.setRequestHandler(ListTasksRequestSchema, request => tasks?.list(request.params?.cursor) ?? { tasks: [] });
+  server.setRequestHandler(
+    ListTasksRequestSchema,
+    request => tasks?.list(request.params?.cursor, owner) ?? { tasks: [] },
+  );
   server.setRequestHandler(CancelTaskRequestSchema, (request, extra) => {
     if (!tasks) throw noTasks(request.params.taskId);
-    return tasks.cancel(request.params.taskId, extra);
+    return tasks.cancel(request.params.taskId, extra, owner);
   });
-  tasks?.onStatus(task => {
-    if (protocol.takesTasks())
-      server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => undefined);
-  });
+  return (
+    tasks?.onStatus(task => {
+      if (protocol.takesTasks())
+        server.notification({ method: 'notifications/tasks/status', params: task }).catch(() => undefined);
+    }, owner) ?? (() => undefined)
+  );
 }
 
 /** A tools/call with params.task: a proxied tool's task, or a clear refusal for hub's own tools. */

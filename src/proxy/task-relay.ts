@@ -1,5 +1,5 @@
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientSide } from './client-side.js';
+import type { ClientSide, RelayOptions } from './client-side.js';
 import type { TaskRoutes } from './task-routes.js';
 
 type Meta = Record<string, unknown>;
@@ -11,17 +11,22 @@ type Meta = Record<string, unknown>;
  * out rather than passed on as it is.
  */
 export function withHubTaskIds(client: ClientSide, routes: TaskRoutes): ClientSide {
-  const mapped = <P extends { _meta?: Meta | undefined }>(params: P): P => {
+  const mapped = <P extends { _meta?: Meta | undefined }>(params: P, options: RelayOptions): [P, RelayOptions] => {
     const meta = params._meta;
     const related = meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
-    if (!meta || typeof related?.taskId !== 'string') return params;
+    if (!meta || typeof related?.taskId !== 'string') return [params, options];
     const route = routes.soleByChildId(related.taskId);
     const { [RELATED_TASK_META_KEY]: _child, ...rest } = meta;
-    return { ...params, _meta: route ? { ...rest, [RELATED_TASK_META_KEY]: { taskId: route.id } } : rest };
+    if (!route) return [{ ...params, _meta: rest }, options];
+    // A task's question goes to the session that owns the task (a shared hub has many).
+    return [
+      { ...params, _meta: { ...rest, [RELATED_TASK_META_KEY]: { taskId: route.id } } },
+      route.owner === undefined ? options : { ...options, taskOwner: route.owner },
+    ];
   };
   return {
     ...client,
-    createMessage: (params, options) => client.createMessage(mapped(params), options),
-    elicitInput: (params, options) => client.elicitInput(mapped(params), options),
+    createMessage: (params, options) => client.createMessage(...mapped(params, options)),
+    elicitInput: (params, options) => client.elicitInput(...mapped(params, options)),
   };
 }

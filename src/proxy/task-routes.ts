@@ -19,6 +19,8 @@ export interface TaskRoute {
   readonly label: string;
   /** Created by the client's own task-augmented call: its status notifications go to the client. */
   readonly clientOwned: boolean;
+  /** The session that created it (its ClientSide): the only one that sees it on a shared hub. */
+  readonly owner?: object | undefined;
   /** The last status hub saw (with the child's id). */
   last: Task;
 }
@@ -53,12 +55,20 @@ export class TaskRoutes {
   #byId = new Map<string, Entry>();
   #byChild = new Map<string, string>();
   #sweeper: NodeJS.Timeout | undefined;
-  #relay: ((task: Task) => void) | undefined;
+  // Status listeners per owning session (undefined: a hub with one session, or tests).
+  #relays = new Map<object | undefined, (task: Task) => void>();
   #early = new Map<string, Task>();
 
-  /** Where a status the client should hear about goes (notifications/tasks/status), with hub's id. */
-  relayTo(listener: (task: Task) => void): void {
-    this.#relay = listener;
+  /** Where a status owner's client should hear about goes (notifications/tasks/status), with hub's id. */
+  relayTo(listener: (task: Task) => void, owner?: object): () => void {
+    this.#relays.set(owner, listener);
+    return () => {
+      if (this.#relays.get(owner) === listener) this.#relays.delete(owner);
+    };
+  }
+
+  #relay(route: TaskRoute, task: Task): void {
+    this.#relays.get(route.owner)?.(asClientTask(route, task));
   }
 
   /** Records a task a child created; `hold` keeps the child from idle stop until the task ends. */
@@ -67,7 +77,7 @@ export class TaskRoutes {
     conn: ChildConnection,
     label: string,
     task: Task,
-    options: { clientOwned: boolean; hold?: () => () => void },
+    options: { clientOwned: boolean; owner?: object | undefined; hold?: () => () => void },
   ): TaskRoute {
     // A status the child sent before its answer to tools/call reached hub is the newer one.
     const key = childKey(server, task.taskId);
@@ -81,6 +91,7 @@ export class TaskRoutes {
       conn,
       label,
       clientOwned: options.clientOwned,
+      owner: options.owner,
       last,
     };
     const entry: Entry = {
@@ -92,7 +103,7 @@ export class TaskRoutes {
     this.#byId.set(route.id, entry);
     this.#byChild.set(key, route.id);
     // Told after the CreateTaskResult that names the task (the SDK writes it within this tick).
-    if (last !== task && route.clientOwned) setTimeout(() => this.#relay?.(asClientTask(route, last)), 0);
+    if (last !== task && route.clientOwned) setTimeout(() => this.#relay(route, last), 0);
     this.#bound();
     this.#sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
     return route;
@@ -114,10 +125,12 @@ export class TaskRoutes {
     return found.length === 1 ? found[0]?.route : undefined;
   }
 
-  /** Every task still kept, oldest first. */
-  all(): TaskRoute[] {
+  /** Every task still kept (of owner, when given), oldest first. */
+  all(owner?: object): TaskRoute[] {
     this.sweep();
-    return [...this.#byId.values()].map(entry => entry.route);
+    const routes = [...this.#byId.values()].map(entry => entry.route);
+    // A task with no owner (made by a caller that named no session) is everyone's, as before.
+    return owner === undefined ? routes : routes.filter(route => route.owner === undefined || route.owner === owner);
   }
 
   /** The child's own id is gone there (expired, or the child restarted): forget it. */
@@ -148,7 +161,7 @@ export class TaskRoutes {
     if (!route) this.#keepEarly(server, task);
     // Only what changed: a child re-sends the same status now and then.
     if (route?.clientOwned && (last?.status !== task.status || last.statusMessage !== task.statusMessage))
-      this.#relay?.(asClientTask(route, task));
+      this.#relay(route, task);
   }
 
   /** Calls listener with each new status of this task until the returned function is called. */

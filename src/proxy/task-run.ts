@@ -88,6 +88,8 @@ export async function runAsTask(
     });
     const route = settings.routes.add(slot.name, conn, label, created.task, {
       clientOwned: false,
+      // Past the wait the caller reads it with tasks/get: only its own session may.
+      owner: caller.session,
       // Past the wait the task goes on in the child: it stays up until the task ends.
       hold: () => {
         slot.callStarted();
