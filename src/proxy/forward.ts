@@ -6,6 +6,8 @@ import { CallCancelledError, ChildTimeoutError } from '../wire/fast-calls.js';
 import { RpcError } from '../wire/rpc-error.js';
 import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
+import { SignInRequired } from './oauth-required.js';
+import { askToSignIn } from './sign-in-ask.js';
 
 /** A request context tagged with the session that made the request (hub.ts tags it). */
 export type SessionExtra = ServerExtra & { readonly session?: object };
@@ -92,7 +94,10 @@ export async function forwardCall(
     slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
-    if (isHubError(error)) return errorResult(error);
+    if (isHubError(error)) {
+      if (error instanceof SignInRequired) askToSignIn(caller.session, error);
+      return errorResult(error);
+    }
     if (error instanceof ChildTimeoutError) {
       return errorResult(
         new HubError(

@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerRecord } from '../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { configuredClient, explainNoRegistration } from './oauth-client.js';
+import type { SignInRequired } from './oauth-required.js';
 import { SignIn } from './oauth-signin.js';
 
 // How a remote connection takes part in OAuth: the provider for the SDK transports, and the
@@ -9,8 +10,8 @@ import { SignIn } from './oauth-signin.js';
 
 export interface RemoteAuth {
   readonly authProvider?: OAuthClientProvider;
-  /** Why a call cannot go on until the person signs in (the message with the authorization URL). */
-  readonly signInNeeded?: () => string | undefined;
+  /** Why a call cannot go on until the person signs in (the error, with the authorization URL). */
+  readonly signInNeeded?: () => SignInRequired | undefined;
   readonly signIn?: SignIn;
 }
 
@@ -25,7 +26,7 @@ export async function remoteAuth(
   if (!record.remote || !authFile || hasOwnAuthorization(record)) return {};
   const signIn = await SignIn.for(authFile(record.name), record.remote.url, record.name);
   signIn.provider.configured = configuredClient(record.env);
-  return { authProvider: signIn.provider, signInNeeded: () => signIn.required()?.message, signIn };
+  return { authProvider: signIn.provider, signInNeeded: () => signIn.required(), signIn };
 }
 
 /** The sign-in error for a connection the server refused for want of a sign-in; else the error itself. */

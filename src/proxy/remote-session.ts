@@ -3,11 +3,12 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { HubError, errorMessage } from '../core/errors.js';
+import { errorMessage } from '../core/errors.js';
 import type { ToolReply } from '../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError, type FastCallOptions } from '../wire/fast-calls.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { connectRemote, sessionLost, type RemoteConnectOptions, type RemoteTransportKind } from './remote-link.js';
+import type { SignInRequired } from './oauth-required.js';
 
 // The result as the server sent it (hub passes it on; the client checks it).
 const ResultSchema = z.looseObject({});
@@ -19,8 +20,8 @@ export interface RemoteSessionOptions extends RemoteConnectOptions {
   onLost(reason: string): void;
   /** A new session replaced one the server forgot: its lists may have changed. */
   onRenewed(): void;
-  /** Why a call needs the person to sign in, with the authorization URL (oauth-session.ts). */
-  signInNeeded?(): string | undefined;
+  /** Why a call needs the person to sign in, with the authorization URL (oauth-connect.ts). */
+  signInNeeded?(): SignInRequired | undefined;
 }
 
 /**
@@ -77,7 +78,7 @@ export class RemoteSession {
   async callRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
     // While the person signs in, calls answer with the same URL rather than making a new one.
     const waiting = this.options.signInNeeded?.();
-    if (waiting !== undefined) throw new HubError('AUTH_REQUIRED', waiting);
+    if (waiting !== undefined) throw waiting;
     this.#inFlight += 1;
     try {
       try {
@@ -151,7 +152,7 @@ export class RemoteSession {
     }
     if (error instanceof UnauthorizedError) {
       const signIn = this.options.signInNeeded?.();
-      if (signIn !== undefined) return new HubError('AUTH_REQUIRED', signIn);
+      if (signIn !== undefined) return signIn;
     }
     // The server is unreachable (refused, reset, DNS): the slot reconnects with backoff.
     if (error instanceof TypeError || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed))

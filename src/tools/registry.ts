@@ -4,7 +4,7 @@ import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install.js';
 import { readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
-import { urlSignInPrompt } from '../registry/sign-in-prompt.js';
+import { askToSignIn } from '../proxy/sign-in-ask.js';
 import {
   describeServer,
   exposedSpelling,
@@ -100,7 +100,12 @@ export function createRegistryTools(
         lookup: catalogHints,
         signal: call.signal,
         pathEnv: process.env.PATH,
-        signIn: urlSignInPrompt(server),
+        signIn: (name, url) =>
+          askToSignIn(
+            deps.client,
+            { server: name, authorizationUrl: url },
+            `Sign in to ${name} so hub can use its tools.`,
+          ),
         ...progressReporter(call),
       }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
       const status = result.background

@@ -106,7 +106,7 @@ describe('OAuth sign-in of a remote server', () => {
     }
   });
 
-  test('hub logout forgets the sign-in; hub login signs in from a terminal and a waiting hub starts the server', async () => {
+  test('hub logout forgets the sign-in; hub login signs in from a terminal and a waiting hub starts the server; a revoked sign-in is asked for again by URL elicitation', async () => {
     const home = await makeHubHome();
     const server = await startRemoteFixture('remote-oauth-server.mjs');
     // A client that takes URL-mode elicitation is asked to open the sign-in URL.
@@ -145,6 +145,20 @@ describe('OAuth sign-in of a remote server', () => {
         { timeout: 15_000 },
       );
       expect(textOf(await hub.call('secure_echo', { text: 'cli' }))).toBe('secure echo: cli');
+
+      // Mid-session the tokens are revoked: the call that meets it answers with the new URL, and
+      // the client is asked to open it, once (a second call while it waits asks nothing more).
+      await fetch(`${asOf(server)}/admin/revoke-all`, { method: 'POST' });
+      const refused = await hub.call('secure_echo', { text: 'revoked' });
+      expect(textOf(refused)).toMatch(/^AUTH_REQUIRED: Server "secure" needs you to sign in/);
+      const again = urlIn(textOf(refused));
+      await vi.waitFor(() => expect(asked.at(-1)).toMatchObject({ mode: 'url', url: again }));
+      expect(asked).toHaveLength(2);
+      expect(urlIn(textOf(await hub.call('secure_echo', { text: 'still waiting' })))).toBe(again);
+      await new Promise(resolve => setTimeout(resolve, 300));
+      expect(asked).toHaveLength(2);
+      await signInAsBrowser(again);
+      expect(textOf(await hub.call('secure_echo', { text: 'back' }))).toBe('secure echo: back');
     } finally {
       await hub.close();
     }
