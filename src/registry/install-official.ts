@@ -59,11 +59,29 @@ export async function installFromOfficial(
   const pick = request.kind
     ? choices.find(choice => choice.kind === request.kind)
     : (choices.find(choice => checkRuntime(choice.kind, context.pathEnv).runnable) ?? choices[0]);
-  if (!pick)
+  if (!pick) {
+    // What it does offer that hub cannot run, said exactly: a person can then run it by hand.
+    const skipped = (server.packages ?? []).flatMap(pkg => {
+      const kind = kindOf(pkg);
+      if (kind === undefined)
+        return [`${pkg.registryType} package ${pkg.identifier} (hub does not run ${pkg.registryType} packages)`];
+      if (pkg.transport !== undefined && pkg.transport.type !== 'stdio')
+        return [
+          `${kind} package ${pkg.identifier} served over ${pkg.transport.type} on this machine (hub runs local packages over stdio only)`,
+        ];
+      return [];
+    });
+    const offered = [
+      ...(choices.length > 0
+        ? [`${[...new Set(choices.map(choice => choice.kind))].join(', ')} (pick one with "kind")`]
+        : []),
+      ...skipped,
+    ];
     throw new HubError(
       'NOT_FOUND',
-      `Server "${official}" offers no ${request.kind ?? 'package or remote'} hub can run${choices.length > 0 ? ` (it offers: ${[...new Set(choices.map(choice => choice.kind))].join(', ')}; pick one with "kind")` : ''}.`,
+      `Server "${official}" offers no ${request.kind ?? 'package or remote'} hub can run${offered.length > 0 ? `; it offers: ${offered.join('; ')}` : ''}.`,
     );
+  }
   const name = request.name ?? officialServerName(server);
   const common = { name, start: request.start, requiredEnv: [] as string[] };
   if (pick.remote) {

@@ -102,6 +102,18 @@ function entries() {
     server('io.github.example/kinds-badsum', {
       packages: [{ registryType: 'mcpb', identifier: `${base}/bundles/demo.mcpb`, fileSha256: '0'.repeat(64) }],
     }),
+    // What hub cannot run: a .NET tool, and an npm package that serves HTTP on this machine.
+    server('io.github.example/kinds-elsewhere', {
+      packages: [
+        { registryType: 'nuget', identifier: 'Example.Mcp', version: '1.0.0' },
+        {
+          registryType: 'npm',
+          identifier: 'http-only-mcp',
+          version: '1.0.0',
+          transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' },
+        },
+      ],
+    }),
     server('com.example/kinds-remote', {
       remotes: [
         {
@@ -159,7 +171,12 @@ describe('registry entries of every kind', () => {
         runtime?: string;
         install: Record<string, unknown>;
       }[];
-      expect(results.map(result => result.kind).sort()).toEqual(['mcpb', 'oci', 'pypi', 'remote']);
+      // The nuget package is left out of search (no kind hub knows); the HTTP-only npm one is shown as not runnable.
+      expect(results.map(result => result.kind).sort()).toEqual(['mcpb', 'npm', 'oci', 'pypi', 'remote']);
+      expect(results.find(result => result.kind === 'npm')).toMatchObject({
+        runnable: false,
+        needs: 'a launcher for a local streamable-http server, which hub does not run yet',
+      });
       expect(results.find(result => result.kind === 'pypi')).toMatchObject({
         runnable: true,
         runtime: 'uvx',
@@ -268,6 +285,13 @@ describe('registry entries of every kind', () => {
       );
       const box = await hub.call('registry.install', { official: 'io.github.example/kinds-box', kind: 'oci' });
       expect(textOf(box)).toMatch(/^INSTALL_FAILED: .* is a container image and needs docker .* or podman/);
+      // Nothing it can run: each offer named, with why.
+      const elsewhere = await hub.call('registry.install', { official: 'io.github.example/kinds-elsewhere' });
+      expect(textOf(elsewhere)).toContain(
+        'NOT_FOUND: Server "io.github.example/kinds-elsewhere" offers no package or remote hub can run; it offers: ' +
+          'nuget package Example.Mcp (hub does not run nuget packages); ' +
+          'npm package http-only-mcp served over streamable-http on this machine (hub runs local packages over stdio only).',
+      );
       const list = structured(await hub.call('registry.list'));
       expect(list.servers).toEqual([]);
     } finally {
