@@ -1,4 +1,5 @@
 import {
+  META_CAPABILITIES,
   META_LOG_LEVEL,
   META_SUBSCRIPTION,
   claimOf,
@@ -17,8 +18,8 @@ type Id = string | number;
 export interface EraHooks {
   /** Sees each incoming message first; true when it answered it. */
   intercept(message: Json): boolean;
-  /** A response on its way out: a modern request's result gets the modern fields. */
-  outgoing(message: Json): Json;
+  /** A response on its way out: a modern request's result gets the modern fields; undefined: not sent now. */
+  outgoing(message: Json): Json | undefined;
   /** True while a modern request awaits its answer (only then are fast-path lines looked at). */
   pending(): boolean;
 }
@@ -77,6 +78,9 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
         const requestId = (params as { requestId?: unknown } | undefined)?.requestId;
         if (!isId(requestId)) return false;
         listeners.requestEnded(requestId);
+        // A retry's cancel: the fast path knows the call by its first id.
+        const first = listeners.rounds.cancelled(requestId);
+        if (first !== undefined) (params as Json).requestId = first;
         return listeners.cancel(requestId);
       }
       if (!isId(id)) return false;
@@ -86,22 +90,42 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
       if (claim.era === 'legacy')
         return method === 'subscriptions/listen' ? reply(id, { error: missingEnvelope(method) }) : false;
       if (method === 'subscriptions/listen') return listen(id, params);
+      // A call may be the retry of one a 2025 child asked a question in (input-rounds.ts).
+      let retried: ReturnType<typeof listeners.rounds.retry>;
+      if (method === 'tools/call') {
+        const capabilities = claim.meta[META_CAPABILITIES] as Json;
+        retried = listeners.rounds.retry(id, params as Json, capabilities);
+        if (retried === 'unknown')
+          return reply(id, {
+            error: {
+              code: -32602,
+              message:
+                'Invalid params: this requestState is not one hub knows (hub restarted, or the call ended or timed out); call the tool again without requestState and inputResponses.',
+            },
+          });
+        if (retried === undefined) listeners.rounds.callStarted(id, capabilities);
+      }
       modern.set(id, method);
       const level = claim.meta[META_LOG_LEVEL];
       if (typeof level === 'string') listeners.requestStarted(id, level);
-      return false;
+      return retried === 'taken';
     },
     outgoing(message) {
-      if (modern.size === 0 || 'method' in message || !isId(message.id)) return message;
-      const method = modern.get(message.id);
-      if (method === undefined) return message;
-      modern.delete(message.id);
-      listeners.requestEnded(message.id);
-      const result = message.result;
-      if (result === null || typeof result !== 'object') return message;
-      return { ...message, result: modernResult(method, result as Json, serverInfo) };
+      if ('method' in message || !isId(message.id)) return message;
+      if (modern.size === 0 && !listeners.rounds.active) return message;
+      const routed = listeners.rounds.outgoing(message);
+      if (routed === undefined) return undefined;
+      const id = routed.id as Id;
+      // Rewritten to a retry's id: a tools/call's answer, whatever rounds came before.
+      const method = modern.get(id) ?? (id !== message.id ? 'tools/call' : undefined);
+      if (method === undefined) return routed;
+      modern.delete(id);
+      listeners.requestEnded(id);
+      const result = routed.result;
+      if (result === null || typeof result !== 'object') return routed;
+      return { ...routed, result: modernResult(method, result as Json, serverInfo) };
     },
-    pending: () => modern.size > 0,
+    pending: () => modern.size > 0 || listeners.rounds.active,
   };
 }
 

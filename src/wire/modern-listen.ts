@@ -1,4 +1,5 @@
 import { META_SUBSCRIPTION } from './era.js';
+import { InputRounds } from './input-rounds.js';
 
 type Json = Record<string, unknown>;
 type Id = string | number;
@@ -62,12 +63,15 @@ export class ModernListeners {
   // The logLevel of each modern request in flight: the era has no logging/setLevel, so a log
   // message goes out only while a request that asked for that level is open (its stream).
   #logLevels = new Map<Id, string>();
+  /** A 2025 child's questions put to this client as input_required (input-rounds.ts). */
+  readonly rounds = new InputRounds();
 
   constructor(private readonly host: ListenHost) {}
 
   /** The session's writer (known once the transport exists). */
   attach(send: (message: Json) => Promise<void>): void {
     this.#send = send;
+    this.rounds.attach(send);
   }
 
   get active(): boolean {

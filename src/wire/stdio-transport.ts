@@ -84,7 +84,12 @@ export class HubStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     // First, so a modern request answered by the cold-start lane is not left pending.
-    if (this.era) message = this.era.outgoing(message as unknown as Record<string, unknown>) as JSONRPCMessage;
+    if (this.era) {
+      const routed = this.era.outgoing(message as unknown as Record<string, unknown>);
+      // Held for a retry that has not come yet (input-rounds.ts): sent later under its id.
+      if (routed === undefined) return Promise.resolve();
+      message = routed as unknown as JSONRPCMessage;
+    }
     // Already answered by the cold-start lane: the replayed request's response is not sent twice.
     if (
       this.#answered &&
@@ -116,6 +121,7 @@ export class HubStdioServerTransport implements Transport {
     if (kind === 'response' && this.era?.pending()) {
       const message = JSON.parse(line) as Record<string, unknown>;
       const modern = this.era.outgoing(message);
+      if (modern === undefined) return Promise.resolve();
       if (modern !== message) line = `${JSON.stringify(modern)}\n`;
     }
     return this.#emit(line, kind);
