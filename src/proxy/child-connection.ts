@@ -280,7 +280,8 @@ export class ChildConnection {
   request<T extends z.ZodType>(
     request: { method: string; params?: Record<string, unknown> },
     schema: T,
-    options: RequestOptions,
+    /** session: the session that asked (a 2026-07-28 child's questions go to it). */
+    options: RequestOptions & { session?: object },
   ): Promise<z.infer<T>> {
     return eraRequest(this.modern, this.client, request, schema, options);
   }

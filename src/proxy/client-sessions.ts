@@ -36,7 +36,7 @@ export function clientSessions(): ClientSessions {
     Promise.all([...sessions].map(send)).then(() => undefined);
 
   const target = (options: RelayOptions, capability: Capability): ClientSide => {
-    const owner = options.taskOwner as ClientSide | undefined;
+    const owner = options.session as ClientSide | undefined;
     const chosen =
       owner !== undefined && sessions.has(owner)
         ? owner

@@ -23,8 +23,8 @@ export interface RelayOptions {
   readonly relatedRequestId?: string | number;
   /** The child asking (a shared hub routes its request to the one session whose call caused it). */
   readonly from?: RelaySource;
-  /** The session whose task the request belongs to (related-task): it goes there, calls in flight or not. */
-  readonly taskOwner?: object | undefined;
+  /** The session the request belongs to (a task's owner, the caller of a prompts/get): it goes there, calls in flight or not. */
+  readonly session?: object | undefined;
 }
 
 /** Which sessions have calls in flight to one child, and which session started it (server-slot.ts). */

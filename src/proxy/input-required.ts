@@ -34,6 +34,8 @@ export interface InputRounds<R> {
   readonly upstream: ClientSide;
   /** The caller's request id: relayed requests go out related to it (to that session's stream). */
   readonly relatedRequestId?: string | number | undefined;
+  /** The session that made the request, when known: the questions go to it. */
+  readonly session?: object | undefined;
   /** Hands over the abort for the relayed requests (the caller cancelled). */
   readonly cancellable?: ((cancel: (reason: string) => void) => void) | undefined;
   /** The same request again, with a new id and the answers. */
@@ -82,6 +84,7 @@ async function answerInputs(
     signal,
     timeout: RELAY_TIMEOUT_MS,
     ...(rounds.relatedRequestId !== undefined && { relatedRequestId: rounds.relatedRequestId }),
+    ...(rounds.session !== undefined && { session: rounds.session }),
   };
   const answers: Json = {};
   for (const [key, request] of Object.entries(requests ?? {})) {

@@ -83,11 +83,12 @@ export function eraRequest<T extends z.ZodType>(
   client: Client,
   request: { method: string; params?: Record<string, unknown> },
   schema: T,
-  options: RequestOptions,
+  given: RequestOptions & { session?: object },
 ): Promise<z.infer<T>> {
+  const { session, ...options } = given;
   if (!child || child.eras.era === 'legacy')
     return client.request(request as never, schema, options) as Promise<z.infer<T>>;
-  return modernRequest(child, client, request, schema, options);
+  return modernRequest(child, client, request, schema, options, session);
 }
 
 async function modernRequest<T extends z.ZodType>(
@@ -96,12 +97,14 @@ async function modernRequest<T extends z.ZodType>(
   request: { method: string; params?: Record<string, unknown> },
   schema: T,
   options: RequestOptions,
+  session: object | undefined,
 ): Promise<z.infer<T>> {
   const ask = (params: Record<string, unknown> | undefined) =>
     client.request({ method: request.method, params } as never, AnyResultSchema, options) as Promise<unknown>;
   const result = await playInputRounds(await ask(request.params), {
     server: child.server,
     upstream: child.upstream,
+    session,
     cancellable: cancel => options.signal?.addEventListener('abort', () => cancel('cancelled'), { once: true }),
     retry: retry => ask({ ...request.params, ...retry }),
     fail: message => {

@@ -11,6 +11,8 @@ import type {
 export interface ReadCall {
   readonly signal: AbortSignal;
   readonly onProgress?: ((progress: Progress) => void) | undefined;
+  /** The session that asked: what the child asks the person meanwhile goes to it. */
+  readonly session?: object | undefined;
 }
 
 /**

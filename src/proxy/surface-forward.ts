@@ -41,8 +41,9 @@ export async function forwardRequest<T extends z.ZodType>(
         ErrorCode.MethodNotFound,
         `Server "${slot.name}" does not offer ${request.needs} (it did not declare them at initialize), so hub cannot forward ${request.method}.`,
       );
-    const options: RequestOptions = {
+    const options: RequestOptions & { session?: object } = {
       signal: call.signal,
+      ...(call.session !== undefined && { session: call.session }),
       timeout: timeoutMs,
       resetTimeoutOnProgress: true,
       ...(call.onProgress && { onprogress: call.onProgress }),

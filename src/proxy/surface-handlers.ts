@@ -31,12 +31,13 @@ export const SURFACE_CAPABILITIES: ServerCapabilities = {
 // The caller's cancel signal, and its progress token re-used for what the child reports. The
 // result waits for the progress sent before it (`settled`): a client drops progress that arrives
 // after the result, so the last step would otherwise be lost now and then.
-function readCall(extra: ServerExtra): ReadCall & { settled(): Promise<void> } {
+function readCall(extra: ServerExtra, session: object | undefined): ReadCall & { settled(): Promise<void> } {
   const token = extra._meta?.progressToken;
   let sent = Promise.resolve();
-  if (token === undefined) return { signal: extra.signal, settled: () => sent };
+  if (token === undefined) return { signal: extra.signal, session, settled: () => sent };
   return {
     signal: extra.signal,
+    session,
     onProgress: progress => {
       const notice = { method: 'notifications/progress' as const, params: { ...progress, progressToken: token } };
       sent = sent.then(() => extra.sendNotification(notice).catch(() => undefined));
@@ -46,8 +47,12 @@ function readCall(extra: ServerExtra): ReadCall & { settled(): Promise<void> } {
 }
 
 /** Runs a forwarded request, answering only after its progress notifications went out. */
-async function relayed<T>(extra: ServerExtra, run: (call: ReadCall) => Promise<T>): Promise<T> {
-  const call = readCall(extra);
+async function relayed<T>(
+  extra: ServerExtra,
+  session: object | undefined,
+  run: (call: ReadCall) => Promise<T>,
+): Promise<T> {
+  const call = readCall(extra, session);
   try {
     return await run(call);
   } finally {
@@ -95,7 +100,9 @@ export function registerSurface(
   });
   server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
     if (!surface) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}.`);
-    return relayed(extra, call => surface.getPrompt(request.params.name, request.params.arguments, call));
+    return relayed(extra, options.client, call =>
+      surface.getPrompt(request.params.name, request.params.arguments, call),
+    );
   });
   server.setRequestHandler(ListResourcesRequestSchema, async request => {
     const all = (await Promise.all(sources.map(source => source.resources()))).flat();
@@ -108,7 +115,7 @@ export function registerSurface(
     return { resourceTemplates: items, ...(nextCursor && { nextCursor }) };
   });
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    relayed(extra, call => ownerOf(request.params.uri).read(request.params.uri, call)),
+    relayed(extra, options.client, call => ownerOf(request.params.uri).read(request.params.uri, call)),
   );
   server.setRequestHandler(SubscribeRequestSchema, async request => {
     await ownerOf(request.params.uri).subscribe(request.params.uri);
@@ -121,7 +128,7 @@ export function registerSurface(
     return {};
   });
   server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-    relayed(extra, async call => {
+    relayed(extra, options.client, async call => {
       if (request.params.ref.type === 'ref/prompt')
         return (await surface?.completePrompt(request.params, call)) ?? NO_COMPLETION;
       for (const source of sources) {

@@ -21,7 +21,7 @@ export function withHubTaskIds(client: ClientSide, routes: TaskRoutes): ClientSi
     // A task's question goes to the session that owns the task (a shared hub has many).
     return [
       { ...params, _meta: { ...rest, [RELATED_TASK_META_KEY]: { taskId: route.id } } },
-      route.owner === undefined ? options : { ...options, taskOwner: route.owner },
+      route.owner === undefined ? options : { ...options, session: route.owner },
     ];
   };
   return {

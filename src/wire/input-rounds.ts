@@ -19,9 +19,18 @@ export class InputRoundError extends Error {
   }
 }
 
+/** The requests a 2026-07-28 server may answer input_required (the spec names these three). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+interface Call {
+  readonly method: string;
+  capabilities: Json;
+}
+
 interface Round {
   /** The client's first id for the call: the child's answer comes back under it. */
   readonly call: Id;
+  readonly method: string;
   /** The id the client waits on now (its latest retry), or undefined while a question is open. */
   waiting: Id | undefined;
   token?: string | undefined;
@@ -34,16 +43,18 @@ interface Round {
 }
 
 /**
- * A 2025 child asking the person mid-call (elicitation, sampling, roots) for a 2026-07-28 client,
- * which takes no requests from servers: the client's tools/call is answered `input_required`
- * with the child's request, the client retries with `inputResponses` and hub's `requestState`,
- * the answer goes to the child, and the child's result goes out under the retry's id (another
- * question: another round). The modern lane (modern-lane.ts) feeds it the client's calls and
- * retries and passes every response through `outgoing`; the proxy asks through `ask`.
+ * A child asking the person mid-request (elicitation, sampling, roots) for a 2026-07-28 client,
+ * which takes no requests from servers: a 2025 child's request during a tools/call, or a
+ * 2026-07-28 child's input_required on a prompts/get or resources/read that hub plays out. The
+ * client's request is answered `input_required` with the question, the client retries with
+ * `inputResponses` and hub's `requestState`, the answer goes to the child, and the child's result
+ * goes out under the retry's id (another question: another round). The modern lane
+ * (modern-lane.ts) feeds it the client's requests and retries and passes every response through
+ * `outgoing`; the proxy asks through `ask`.
  */
 export class InputRounds {
-  // Modern tools/calls in flight (first id) → the client capabilities their envelope named.
-  #calls = new Map<Id, Json>();
+  // Modern calls that may need input, in flight (by first id), with the capabilities their envelope named.
+  #calls = new Map<Id, Call>();
   #rounds = new Map<Id, Round>();
   #byToken = new Map<string, Round>();
   #byRetry = new Map<Id, Round>();
@@ -58,16 +69,21 @@ export class InputRounds {
     return this.#rounds.size > 0;
   }
 
-  callStarted(id: Id, capabilities: Json): void {
-    if (this.#calls.size < MAX_ROUNDS * 16) this.#calls.set(id, capabilities);
+  callStarted(id: Id, method: string, capabilities: Json): void {
+    if (this.#calls.size < MAX_ROUNDS * 16) this.#calls.set(id, { method, capabilities });
   }
 
   /** What the modern calls in flight say the client can answer (elicitation, sampling, roots). */
   capabilities(): Json | undefined {
     if (this.#calls.size === 0) return undefined;
     let merged: Json = {};
-    for (const capabilities of this.#calls.values()) merged = { ...merged, ...capabilities };
+    for (const call of this.#calls.values()) merged = { ...merged, ...call.capabilities };
     return merged;
+  }
+
+  /** The method of the call whose first id this is, while it has a round. */
+  methodOf(id: Id): string | undefined {
+    return this.#rounds.get(id)?.method;
   }
 
   /** The child's request, put to the client as input_required on the call it belongs to. */
@@ -76,7 +92,7 @@ export class InputRounds {
     options: { signal?: AbortSignal; timeout?: number },
   ): Promise<Json> {
     const call = this.#soleCall();
-    const round = this.#rounds.get(call) ?? { call, waiting: call };
+    const round = this.#rounds.get(call) ?? { call, method: this.#calls.get(call)!.method, waiting: call };
     if (round.answer || round.waiting === undefined)
       throw new InputRoundError(-32600, 'the server asked a second question before the first was answered; refused.');
     if (!this.#rounds.has(call) && this.#rounds.size >= MAX_ROUNDS)
@@ -102,17 +118,17 @@ export class InputRounds {
    * and it was handled), 'unknown' (hub's requestState, but no such round: hub restarted or the
    * call ended), or undefined (not hub's: the call goes on as any other).
    */
-  retry(id: Id, params: Json, capabilities: Json): 'taken' | 'unknown' | undefined {
+  retry(id: Id, method: string, params: Json, capabilities: Json): 'taken' | 'unknown' | undefined {
     const token = params.requestState;
     if (typeof token !== 'string' || !token.startsWith(STATE_PREFIX)) return undefined;
     const round = this.#byToken.get(token);
-    if (!round || !round.answer) return 'unknown';
+    if (!round || !round.answer || round.method !== method) return 'unknown';
     this.#byToken.delete(token);
     round.token = undefined;
     clearTimeout(round.timer);
     round.waiting = id;
     this.#byRetry.set(id, round);
-    this.#calls.set(round.call, capabilities);
+    this.#calls.set(round.call, { method, capabilities });
     const { resolve, reject } = round.answer;
     round.answer = undefined;
     const response = (params.inputResponses as Json | undefined)?.['1'];

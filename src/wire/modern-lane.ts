@@ -9,6 +9,7 @@ import {
   type DiscoverInfo,
   type RpcErrorBody,
 } from './era.js';
+import { INPUT_METHODS } from './input-rounds.js';
 import { listenFilter, type ModernListeners } from './modern-listen.js';
 
 type Json = Record<string, unknown>;
@@ -92,18 +93,17 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
       if (method === 'subscriptions/listen') return listen(id, params);
       // A call may be the retry of one a 2025 child asked a question in (input-rounds.ts).
       let retried: ReturnType<typeof listeners.rounds.retry>;
-      if (method === 'tools/call') {
+      if (INPUT_METHODS.has(method)) {
         const capabilities = claim.meta[META_CAPABILITIES] as Json;
-        retried = listeners.rounds.retry(id, params as Json, capabilities);
+        retried = listeners.rounds.retry(id, method, params as Json, capabilities);
         if (retried === 'unknown')
           return reply(id, {
             error: {
               code: -32602,
-              message:
-                'Invalid params: this requestState is not one hub knows (hub restarted, or the call ended or timed out); call the tool again without requestState and inputResponses.',
+              message: `Invalid params: this requestState is not one hub knows for ${method} (hub restarted, or the request ended or timed out); send the request again without requestState and inputResponses.`,
             },
           });
-        if (retried === undefined) listeners.rounds.callStarted(id, capabilities);
+        if (retried === undefined) listeners.rounds.callStarted(id, method, capabilities);
       }
       modern.set(id, method);
       const level = claim.meta[META_LOG_LEVEL];
@@ -113,11 +113,12 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
     outgoing(message) {
       if ('method' in message || !isId(message.id)) return message;
       if (modern.size === 0 && !listeners.rounds.active) return message;
+      const roundMethod = listeners.rounds.methodOf(message.id);
       const routed = listeners.rounds.outgoing(message);
       if (routed === undefined) return undefined;
       const id = routed.id as Id;
-      // Rewritten to a retry's id: a tools/call's answer, whatever rounds came before.
-      const method = modern.get(id) ?? (id !== message.id ? 'tools/call' : undefined);
+      // Rewritten to a retry's id: the answer to the request the rounds began with.
+      const method = modern.get(id) ?? (id !== message.id ? roundMethod : undefined);
       if (method === undefined) return routed;
       modern.delete(id);
       listeners.requestEnded(id);

@@ -111,3 +111,28 @@ test('on the wire: input_required with hub requestState, the retry under a new i
   });
   await hub.end();
 });
+
+test('a 2026-07-28 child’s prompts/get that needs input, for a v2 client (2026-07-28): hub’s rounds carry the question and the answer', async () => {
+  const home = await makeHubHome();
+  await putRecords(
+    openStore(loadConfig({ HUB_HOME: home }).paths),
+    commandRecord('kid', [fixture('modern-child.mjs')], {
+      tools: [{ name: 'echo', inputSchema: { type: 'object' } }],
+    }),
+  );
+  const client = await v2Client(home, 'pinned', { capabilities: { elicitation: { form: {} } } });
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', async request => {
+    asked.push((request.params as { message: string }).message);
+    return { action: 'accept', content: { ok: true } };
+  });
+  // Started by a call; its prompts are listed once read.
+  await client.callTool({ name: 'kid_echo', arguments: { text: 'start' } });
+  for (let tries = 0; tries < 100; tries += 1) {
+    if ((await client.listPrompts()).prompts.some(prompt => prompt.name === 'kid_careful')) break;
+    await new Promise(resolve => setTimeout(resolve, 100));
+  }
+  const prompt = await client.getPrompt({ name: 'kid_careful', arguments: { name: 'Ada' } });
+  expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Greet Ada (ok true, state prompt-1).' });
+  expect(asked).toEqual([expect.stringContaining('Greet Ada?')]);
+});
