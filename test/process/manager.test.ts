@@ -12,22 +12,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture } from '../helpers/hub.js';
-import { groupMembers, isAlive } from '../helpers/processes.js';
-
-async function managerIn(home: string) {
-  const paths = hubPaths(home);
-  const store = openStore(paths);
-  const manager = createProcessManager({
-    paths,
-    store,
-    log: silentLogger,
-    maxRunning: 64,
-    logCapBytes: 50 * 1024 * 1024,
-    logReadBytes: 200 * 1024,
-  });
-  onTestFinished(() => manager.close());
-  return { paths, store, manager };
-}
+import { groupMembers, isAlive, managerIn } from '../helpers/processes.js';
 
 const never = new AbortController().signal;
 
