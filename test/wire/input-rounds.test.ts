@@ -21,9 +21,9 @@ test('the question goes to the one call in flight; the retry takes the answer an
   expect(r.capabilities()).toEqual({ elicitation: {} });
   const answer = r.ask({ method: 'elicitation/create', params: { message: 'ok?' } }, {});
   expect(sent[0]).toMatchObject({ id: 'a', result: { resultType: 'input_required' } });
-  expect(r.retry('b', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': { action: 'accept' } } }, {})).toBe(
-    'taken',
-  );
+  expect(
+    r.retry('b', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': { action: 'accept' } } }, {}),
+  ).toBe('taken');
   expect(await answer).toEqual({ action: 'accept' });
   // The child answers its call (first id "a"): it leaves under the retry's id.
   expect(r.outgoing({ jsonrpc: '2.0', id: 'a', result: { content: [] } })).toEqual({
@@ -52,20 +52,24 @@ test('a client that never retries: the child is told, and what it then answers i
   expect(r.outgoing({ jsonrpc: '2.0', id: 'a', result: { isError: true } })).toBeUndefined();
   expect(r.active).toBe(false);
   // Its requestState is dead.
-  expect(r.retry('z', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': {} } }, {})).toBe('unknown');
+  expect(r.retry('z', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': {} } }, {})).toBe(
+    'unknown',
+  );
 });
 
 test('a retry’s cancel reaches the call by its first id; a foreign requestState is not hub’s', async () => {
   const { rounds: r, sent } = rounds();
   r.callStarted('a', 'tools/call', {});
   const answer = r.ask({ method: 'elicitation/create', params: {} }, {});
-  expect(r.retry('b', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': { action: 'cancel' } } }, {})).toBe(
-    'taken',
-  );
+  expect(
+    r.retry('b', 'tools/call', { requestState: stateOf(sent[0]), inputResponses: { '1': { action: 'cancel' } } }, {}),
+  ).toBe('taken');
   await answer;
   expect(r.cancelled('b')).toBe('a');
   expect(r.outgoing({ jsonrpc: '2.0', id: 'a', error: { code: -32800, message: 'cancelled' } })).toBeUndefined();
-  expect(r.retry('c', 'tools/call', { requestState: 'a modern child’s own state', inputResponses: {} }, {})).toBeUndefined();
+  expect(
+    r.retry('c', 'tools/call', { requestState: 'a modern child’s own state', inputResponses: {} }, {}),
+  ).toBeUndefined();
 });
 
 test('a retry without inputResponses["1"] fails the child’s question, not the call', async () => {
