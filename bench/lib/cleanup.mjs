@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { descendants } from './proc.mjs';
+import { descendants, startTicksOf } from './proc.mjs';
 
 // Everything the bench creates is registered here and removed on success, error, signal or exit:
 // temp dirs (HUB_HOMEs, big logs), async closers (clients), and every process the bench started.
@@ -42,6 +42,10 @@ const kill = (target, signal = 'SIGKILL') => {
   }
 };
 
+// Only the very process recorded: pids wrap around fast on a busy machine (pid_max is 32768 here),
+// and a recorded pid that ended may now be someone else's (another test's shared hub, once).
+const isRecorded = (pid, startTicks) => pid > 1 && startTicks !== undefined && startTicksOf(pid) === startTicks;
+
 // Detached processes (start_process keepers, child MCP servers in their own groups) outlive
 // their parent: kill every group recorded in a bench HUB_HOME, and every descendant of ours.
 function killEverything() {
@@ -50,20 +54,21 @@ function killEverything() {
       const data = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8'));
       for (const record of Object.values(data.processes ?? {})) {
         const group = record.pgid ?? record.pid ?? 0;
-        if (group > 1 && record.status === 'running') kill(-group);
+        if (record.status === 'running' && isRecorded(group, record.startTicks)) kill(-group);
       }
     } catch {
       // no store
     }
     // A shared hub (detached, not our descendant) and the child server groups it recorded.
     try {
-      kill(JSON.parse(readFileSync(join(home, 'hub.json'), 'utf8')).pid);
+      const hub = JSON.parse(readFileSync(join(home, 'hub.json'), 'utf8'));
+      if (isRecorded(hub.pid, hub.startTicks)) kill(hub.pid);
     } catch {
       // none ran
     }
     try {
       for (const group of JSON.parse(readFileSync(join(home, 'hub.children.json'), 'utf8')).groups ?? [])
-        if (group.pid > 1) kill(-group.pid);
+        if (isRecorded(group.pid, group.startTicks)) kill(-group.pid);
     } catch {
       // none recorded
     }

@@ -12,6 +12,12 @@ function statFields(pid) {
   }
 }
 
+/** The process's start time in clock ticks (field 22 of /proc/<pid>/stat), or undefined when it is gone. */
+export function startTicksOf(pid) {
+  const fields = statFields(pid);
+  return fields === undefined ? undefined : Number(fields[19]);
+}
+
 export function isAlive(pid) {
   const fields = statFields(pid);
   return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';

@@ -5,6 +5,7 @@ import { expect, onTestFinished, vi } from 'vitest';
 import type { HubSession } from './hub.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { hubPaths } from '../../src/core/paths.js';
+import { readProcessIdentity } from '../../src/core/process-identity.js';
 import { createProcessManager } from '../../src/process/manager.js';
 import { openStore } from '../../src/store/store.js';
 import { reapKeepers } from './keepers.js';
@@ -39,7 +40,7 @@ export function groupMembers(pgid: number): number[] {
 export async function reapAll(home: string): Promise<void> {
   // Keepers no record names yet (a start cut short by the test's end) would write on into home.
   reapKeepers(home);
-  let data: { processes?: Record<string, { pid?: number; pgid?: number }> };
+  let data: { processes?: Record<string, { pid?: number; pgid?: number; startTicks?: number }> };
   try {
     data = JSON.parse(await readFile(join(home, 'db.json'), 'utf8'));
   } catch {
@@ -47,7 +48,9 @@ export async function reapAll(home: string): Promise<void> {
   }
   for (const record of Object.values(data.processes ?? {})) {
     const group = record.pgid ?? record.pid ?? 0;
-    if (group > 1) {
+    // Only the keeper recorded: pids wrap around fast here (pid_max 32768), and an ended keeper's
+    // pid may now lead another test's process group (a shared hub, once).
+    if (group > 1 && record.startTicks !== undefined && readProcessIdentity(group)?.startTicks === record.startTicks) {
       try {
         process.kill(-group, 'SIGKILL');
       } catch {
