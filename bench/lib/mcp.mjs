@@ -11,6 +11,7 @@ export const EVERYTHING_JS = fileURLToPath(
 );
 export const NAIVE_PROXY_JS = fileURLToPath(new URL('../naive-proxy.mjs', import.meta.url));
 export const LEAN_PROXY_JS = fileURLToPath(new URL('../lean-proxy.mjs', import.meta.url));
+export const PIPE_RELAY_JS = fileURLToPath(new URL('../pipe-relay.mjs', import.meta.url));
 
 const baseEnv = () => ({
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -57,6 +58,12 @@ export async function connectStdio({
 // measures one hub process and its children, as before the shared hub (section sharedHub compares both).
 export const spawnHub = (home, extraEnv = {}) =>
   connectStdio({ args: [HUB_JS], env: { HUB_HOME: home, HUB_SHARED: 'off', ...extraEnv } });
+/** An in-process hub behind a bare Node pipe relay (pipe-relay.mjs): one process hop, nothing else. */
+export const spawnRelayedHub = (home, extraEnv = {}) =>
+  connectStdio({
+    args: [PIPE_RELAY_JS, process.execPath, HUB_JS],
+    env: { HUB_HOME: home, HUB_SHARED: 'off', ...extraEnv },
+  });
 export const spawnEverything = () => connectStdio({ args: [EVERYTHING_JS, 'stdio'] });
 export const spawnLeanProxy = () => connectStdio({ args: [LEAN_PROXY_JS, EVERYTHING_JS, 'stdio'] });
 export const spawnRawProxy = () => connectStdio({ args: [LEAN_PROXY_JS, '--raw', EVERYTHING_JS, 'stdio'] });

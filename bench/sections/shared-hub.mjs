@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tempHome } from '../lib/cleanup.mjs';
 import { addServers, everythingRecord } from '../lib/home.mjs';
-import { callTool, spawnEverything, spawnHub } from '../lib/mcp.mjs';
+import { callTool, spawnEverything, spawnHub, spawnRelayedHub } from '../lib/mcp.mjs';
 import { cpuNs, descendants, rssKb } from '../lib/proc.mjs';
 import { median, percentile, round } from '../lib/stats.mjs';
 import { row } from '../lib/report.mjs';
@@ -11,7 +11,9 @@ import { row } from '../lib/report.mjs';
 // Issue 15: five stdio sessions using the same three child servers, each entry attached to one
 // shared hub against each session running its own hub in-process (HUB_SHARED=off), in one run;
 // then the added latency and CPU of a proxied call through entry → shared hub against the
-// in-process path, rounds interleaved with the child called directly.
+// in-process path, and against an in-process hub behind a bare Node pipe relay (the same one
+// extra process hop with nothing in it: the floor for any entry that copies bytes), rounds
+// interleaved with the child called directly.
 
 const SESSIONS = 5;
 const SERVERS = ['e1', 'e2', 'e3'];
@@ -82,6 +84,8 @@ export async function sharedHubSection({ quick, log, shared }) {
   // Latency and CPU per call: one session each, the same child server.
   const inHub = await spawnHub(inHome, { HUB_EXPOSURE: 'all', HUB_SHARED: 'off' });
   const sharedHub = await spawnHub(sharedHome, { HUB_EXPOSURE: 'all', HUB_SHARED: 'on' });
+  const relayed = await spawnRelayedHub(inHome, { HUB_EXPOSURE: 'all' });
+  await callTool(relayed.client, 'e1.echo', { message: 'warm' });
   await callTool(inHub.client, 'e1.echo', { message: 'warm' });
   await callTool(sharedHub.client, 'e1.echo', { message: 'warm' });
   const daemon = hubRecordPid(sharedHome);
@@ -89,14 +93,17 @@ export async function sharedHubSection({ quick, log, shared }) {
     { key: 'direct', client: direct.client, name: 'echo', pids: [] },
     { key: 'inProcess', client: inHub.client, name: 'e1.echo', pids: [inHub.pid] },
     { key: 'shared', client: sharedHub.client, name: 'e1.echo', pids: [sharedHub.pid, daemon] },
+    // The relay and the hub it started (its only child).
+    { key: 'relayed', client: relayed.client, name: 'e1.echo', pids: [relayed.pid, descendants(relayed.pid)[0]] },
   ];
   const rounds = quick ? 3 : 30;
   const calls = quick ? 30 : 100;
   for (const target of targets) await timedRound(target.client, target.name, quick ? 50 : 500); // warm-up
-  const p50 = { direct: [], inProcess: [], shared: [] };
-  const cpu = { inProcess: [], shared: [] };
+  const p50 = { direct: [], inProcess: [], shared: [], relayed: [] };
+  const cpu = { inProcess: [], shared: [], relayed: [] };
   const entryCpu = [];
   const daemonCpu = [];
+  const relayCpu = [];
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? targets : [...targets].reverse();
     for (const target of order) {
@@ -110,16 +117,20 @@ export async function sharedHubSection({ quick, log, shared }) {
         entryCpu.push(spent[0]);
         daemonCpu.push(spent[1]);
       }
+      if (target.key === 'relayed') relayCpu.push(spent[0]);
     }
   }
   await inHub.close();
   await sharedHub.close();
+  await relayed.close();
   await direct.close();
   const added = key => median(p50[key].map((value, i) => value - p50.direct[i]));
   const addedIn = added('inProcess');
   const addedShared = added('shared');
   const cpuIn = median(cpu.inProcess);
   const cpuShared = median(cpu.shared);
+  const addedRelayed = added('relayed');
+  const cpuRelayed = median(cpu.relayed);
 
   const section = {
     status: 'ok',
@@ -128,10 +139,12 @@ export async function sharedHubSection({ quick, log, shared }) {
     inProcess,
     shared: sharedRun,
     p50Ms: Object.fromEntries(Object.entries(p50).map(([k, v]) => [k, round(median(v), 3)])),
-    addedP50Ms: { inProcess: round(addedIn, 3), shared: round(addedShared, 3) },
+    addedP50Ms: { inProcess: round(addedIn, 3), shared: round(addedShared, 3), relayed: round(addedRelayed, 3) },
     cpuUsPerCall: {
       inProcess: round(cpuIn, 1),
       shared: round(cpuShared, 1),
+      relayed: round(cpuRelayed, 1),
+      relayOnly: round(median(relayCpu), 1),
       sharedEntry: round(median(entryCpu), 1),
       sharedHub: round(median(daemonCpu), 1),
     },
@@ -164,6 +177,15 @@ export async function sharedHubSection({ quick, log, shared }) {
       { label: 'in-process hub', value: round(cpuIn, 1) },
       { text: '≤ 1.3× in-process', ratioMax: 1.3 },
     ),
+    // The same hop with nothing in it: how much of the above is the hop itself.
+    row('sharedHub', 'added p50, entry → shared hub (ms)', round(addedShared, 3), {
+      label: 'bare pipe relay → in-process hub',
+      value: round(addedRelayed, 3),
+    }),
+    row('sharedHub', 'CPU per call, entry + shared hub (µs)', round(cpuShared, 1), {
+      label: 'bare pipe relay + in-process hub',
+      value: round(cpuRelayed, 1),
+    }),
   ];
   return { section, rows };
 }
