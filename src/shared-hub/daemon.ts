@@ -169,7 +169,9 @@ export async function runSharedHub({
         return { hub: 'error', message };
       }
     }
-    const opened = await dashboard;
+    // Another ask started it meanwhile: its failure was told to that ask; this one just tries again.
+    const opened = await dashboard.catch(() => undefined);
+    if (!opened) return { hub: 'error', message: 'the dashboard could not start; run hub ui again.' };
     if (closing) return { hub: 'error', message: 'the shared hub is stopping; run hub ui again.' };
     return { hub: 'ui', url: opened.url, login: opened.oneTimeLoginUrl(), already };
   };
