@@ -1,6 +1,6 @@
 // Issue 15: one shared hub per HUB_HOME behind thin stdio entries (docs/shared-hub.md).
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,8 +103,11 @@ test(
     const hub = await spawnHub(home);
     onTestFailed(() => {
       const log = join(home, 'logs', 'hub.log');
-      if (existsSync(log))
-        console.error(`hub.log of the failed run:\n${readFileSync(log, 'utf8').split('\n').slice(-40).join('\n')}`);
+      const hubs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(none)';
+      const report = `entry stderr:\n${hub.stderr?.()}\nhub.log of the failed run:\n${hubs}`;
+      console.error(report);
+      if (process.env.HUB_TEST_DIAG)
+        writeFileSync(join(process.env.HUB_TEST_DIAG, `sigkill-${Date.now()}.txt`), report);
     });
     try {
       const oldChild = await childPid(hub);

@@ -17,6 +17,8 @@ export interface HubSession {
   readonly pid: number | undefined;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
+  /** The last 16 KB the hub wrote to stderr (spawnHub only; read so the pipe never fills). */
+  stderr?(): string;
 }
 
 export interface SessionOptions {
@@ -69,8 +71,11 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
     { name: options.clientName ?? 'hub-test', version: '1.0.0' },
     { capabilities: options.capabilities ?? {} },
   );
+  // Drained as it comes: an unread pipe would block the hub once full.
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
   await client.connect(transport);
-  return session(client, transport.pid ?? undefined, () => client.close());
+  return { ...session(client, transport.pid ?? undefined, () => client.close()), stderr: () => stderr };
 }
 
 /** The hub in this process over a linked in-memory pair: fast, and still a real Client. */
