@@ -1,15 +1,13 @@
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 
+// LOG_LEVELS: RFC 5424 order, as MCP uses it (wire/era.ts checks a 2026 request's logLevel with it).
 import { LOG_LEVELS } from '../wire/era.js';
 
 type LogParams = LoggingMessageNotification['params'];
 
-// RFC 5424 order, as MCP uses it (wire/era.ts checks a 2026 request's logLevel against the same list).
-const SEVERITY = LOG_LEVELS;
-
 /** True when a message at `level` passes a client that set `threshold`. */
 export const levelAtLeast = (level: LoggingLevel, threshold: LoggingLevel): boolean =>
-  SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
+  LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 
 /**
  * A child's log message as hub's client sees it: `logger` is the server's name (one client sees
@@ -27,7 +25,7 @@ export function childLogMessage(server: string, params: LogParams): LogParams {
 export function mostVerbose(levels: Iterable<LoggingLevel | undefined>): LoggingLevel | undefined {
   let found: LoggingLevel | undefined;
   for (const level of levels)
-    if (level !== undefined && (found === undefined || SEVERITY.indexOf(level) < SEVERITY.indexOf(found)))
+    if (level !== undefined && (found === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(found)))
       found = level;
   return found;
 }

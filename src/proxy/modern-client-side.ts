@@ -11,11 +11,6 @@ import { RpcError } from '../wire/rpc-error.js';
 import type { ClientSide, RelayOptions } from './client-side.js';
 import { levelAtLeast } from './log-relay.js';
 
-/**
- * A session's ClientSide with its 2026-07-28 listens added: list changes and resource updates go
- * to the 2025 client (once it initialized, as before) and to every subscriptions/listen stream
- * that asked for them; log messages to the requests in flight that asked for them (logLevel). A session with a listen open counts as one that wants announcements.
- */
 // The round's refusal as the JSON-RPC error the child gets back.
 async function asked(
   listeners: ModernListeners,
@@ -32,6 +27,11 @@ async function asked(
   }
 }
 
+/**
+ * A session's ClientSide with its 2026-07-28 listens added: list changes and resource updates go
+ * to the 2025 client (once it initialized, as before) and to every subscriptions/listen stream
+ * that asked for them; log messages to the requests in flight that asked for them (logLevel). A session with a listen open counts as one that wants announcements.
+ */
 export function withModernListeners(base: ClientSide, listeners: ModernListeners): ClientSide {
   return {
     ...base,

@@ -1,6 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { RootsListChangedNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientSide, ListKind } from './client-side.js';
 import { levelAtLeast } from './log-relay.js';
 
