@@ -4,6 +4,7 @@ import { isLiveHub, readHubRecord } from './record.js';
 import type { SharedHubPaths } from './paths.js';
 import { HEARTBEAT_MS } from './protocol.js';
 import { attachSharedHub, tryConnect } from './start.js';
+import { clientWriter } from './client-writer.js';
 
 // The stdio entry's pipe to the shared hub (docs/shared-hub.md). Bytes go through in whole lines
 // (a hub that dies mid-line must not leave half a message with the client); the entry reads
@@ -40,11 +41,6 @@ export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; h
 const HUNG_MS = 15_000;
 const RESTARTED = 'hub restarted; call again';
 const NEWLINE = 10;
-const PROGRESS = Buffer.from('"notifications/progress"');
-// As the stdio transport does (wire/stdio-transport.ts PROGRESS_GAP_MS): the SDK client drops a
-// progress notification read in the same chunk as the response after it. The hub spaces them, but
-// a busy entry may read both from the socket at once, so it keeps the gap on its side too.
-const PROGRESS_GAP_MS = 15;
 
 // A response's id: hub's own lines put it first or last; anything else is parsed.
 const ID_FIRST = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+),"(?:result|error)"/;
@@ -131,38 +127,8 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     toHub(split.whole);
   };
 
-  // Everything to the client goes through here, in order. Only after a progress line does a
-  // write wait (for the rest of the gap); otherwise it is one stdout.write per chunk.
-  let lastProgressAt = 0;
-  let queue: Promise<void> | undefined;
-  const enqueue = (step: () => Promise<void> | void) => {
-    const run = (queue ?? Promise.resolve()).then(step);
-    queue = run;
-    void run.then(() => {
-      if (queue === run) queue = undefined;
-    });
-  };
-  const write = (buffer: Buffer | string) => {
-    if (queue === undefined && performance.now() - lastProgressAt >= PROGRESS_GAP_MS) return void stdout.write(buffer);
-    enqueue(async () => {
-      const left = lastProgressAt + PROGRESS_GAP_MS - performance.now();
-      if (left > 0) await new Promise(resolve => setTimeout(resolve, left));
-      stdout.write(buffer);
-    });
-  };
-  const toClient = (buffer: Buffer) => {
-    const at = buffer.lastIndexOf(PROGRESS);
-    if (at === -1) return write(buffer);
-    const end = buffer.indexOf(NEWLINE, at) + 1;
-    write(buffer.subarray(0, end));
-    // Stamped when that write is made (at once, or after the writes queued ahead of it).
-    const stamp = () => {
-      lastProgressAt = performance.now();
-    };
-    if (queue === undefined) stamp();
-    else enqueue(stamp);
-    if (end < buffer.length) write(buffer.subarray(end));
-  };
+  // Everything to the client, in order (client-writer.ts keeps the gap after a progress line).
+  const { write, lines: toClient } = clientWriter(stdout);
 
   // Hub → client: drop its welcome line, forget answered requests, pass whole lines on.
   let welcomed = false;
