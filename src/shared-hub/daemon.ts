@@ -98,7 +98,10 @@ export async function runSharedHub({
   // The dashboard (`hub ui`), started on the first ask and served until the hub stops.
   let dashboard: Promise<Dashboard> | undefined;
   let dashboardOpen: Dashboard | undefined;
-  const watched = () => dashboardOpen?.inUse() ?? false;
+  // Someone is using or about to use it: a page open or a login unused, a `hub ui` being answered
+  // (the dashboard still loading), or any connection still open (with no session, a command's).
+  const watched = () =>
+    (dashboardOpen?.inUse() ?? false) || (dashboard !== undefined && dashboardOpen === undefined) || sockets.size > 0;
 
   let idleTimer: NodeJS.Timeout | undefined;
   // Idle means no session and no dashboard page open or about to be (a login link not used yet):
