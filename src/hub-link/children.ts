@@ -72,7 +72,8 @@ export async function reapOrphanGroups(file: string, log: Logger): Promise<numbe
   for (const group of groups) signalGroup(group.pid, 'SIGTERM');
   const deadline = Date.now() + 1_500;
   while (Date.now() < deadline && groups.some(group => liveGroupMembers(group.pid).length > 0)) await sleep(50);
-  for (const group of groups) signalGroup(group.pid, 'SIGKILL');
+  // Only groups still alive: a group that ended meanwhile may have its id taken by a new process.
+  for (const group of groups) if (liveGroupMembers(group.pid).length > 0) signalGroup(group.pid, 'SIGKILL');
   if (groups.length > 0)
     log.warn({ groups: groups.map(g => g.pid) }, 'ended child servers a dead shared hub left behind');
   rmSync(file, { force: true });

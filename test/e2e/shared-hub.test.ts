@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, onTestFailed, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
@@ -101,14 +101,15 @@ test(
   async () => {
     const home = await homeWithEcho();
     const hub = await spawnHub(home);
-    onTestFailed(() => {
+    // Read while home still exists: onTestFailed runs after makeHubHome's cleanup removed it.
+    const diagnose = (error: unknown) => {
       const log = join(home, 'logs', 'hub.log');
-      const hubs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-40).join('\n') : '(none)';
-      const report = `entry stderr:\n${hub.stderr?.()}\nhub.log of the failed run:\n${hubs}`;
+      const hubs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-60).join('\n') : '(none)';
+      const report = `${(error as Error).message}\nentry stderr:\n${hub.stderr?.()}\nhub.log of the failed run:\n${hubs}`;
       console.error(report);
       if (process.env.HUB_TEST_DIAG)
         writeFileSync(join(process.env.HUB_TEST_DIAG, `sigkill-${Date.now()}.txt`), report);
-    });
+    };
     try {
       const oldChild = await childPid(hub);
       const oldHub = sharedHubPid(home)!;
@@ -127,6 +128,9 @@ test(
       // The dead hub's child was reaped by the new hub (hub.children.json).
       await vi.waitFor(() => expect(isAlive(oldChild)).toBe(false), { timeout: 5_000, interval: 50 });
       expect(daemonsOf(home)).toEqual([sharedHubPid(home)]);
+    } catch (error) {
+      diagnose(error);
+      throw error;
     } finally {
       await hub.close();
     }
