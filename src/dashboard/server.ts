@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { extname } from 'node:path';
 import type { HubConfig } from '../core/config.js';
 import { errorMessage, isHubError } from '../core/errors.js';
@@ -43,6 +43,7 @@ export interface Dashboard {
 }
 
 const BODY_LIMIT_BYTES = 256 * 1024;
+const IN_USE_GRACE_MS = 5_000;
 const ASSETS = new URL('../web/', import.meta.url);
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -174,12 +175,21 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
     }
   };
 
+  // A page between two of its requests (the login's redirect, then the event stream) has no
+  // viewer yet: an open connection or a request a moment ago counts as in use too.
+  let lastRequest = 0;
+  const connections = new Set<Socket>();
   const server = createServer((request, response) => {
+    lastRequest = Date.now();
     serve(request, response).catch((error: unknown) => {
       deps.log.warn({ err: error }, 'dashboard: response failed');
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
+  });
+  server.on('connection', socket => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -195,7 +205,8 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
   return {
     url: base,
     oneTimeLoginUrl: () => `${base}/login?token=${auth.issueLogin()}`,
-    inUse: () => events.viewers() > 0 || auth.waiting() > 0,
+    inUse: () =>
+      events.viewers() > 0 || auth.waiting() > 0 || connections.size > 0 || Date.now() - lastRequest < IN_USE_GRACE_MS,
     async close() {
       jobs.close();
       events.close();

@@ -100,3 +100,21 @@ test(
     await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 15_000, interval: 100 });
   },
 );
+
+// Under load a browser took seconds between the login's redirect and its event stream; with no
+// viewer and the login used, the hub exited in between and the page never loaded (CI, once).
+test('a page between its login and its event stream keeps an idle shared hub up', async () => {
+  const home = await makeHubHome();
+  await writeFile(join(home, 'config.json'), JSON.stringify({ sharedHub: { idleMs: 300 } }));
+  const ui = await startDashboard(home);
+  const pid = sharedHubPid(home)!;
+  const cookie = await logIn(ui.login);
+  expect(cookie).toBeDefined();
+  // Several idle periods with the login used and no event stream open.
+  await new Promise(resolve => setTimeout(resolve, 1_500));
+  expect(isAlive(pid)).toBe(true);
+  const state = await rawRequest(`${ui.base}/api/state`, { headers: { cookie: cookie! } });
+  expect(state.status).toBe(200);
+  // Nobody comes back: the hub goes.
+  await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 20_000, interval: 100 });
+});
