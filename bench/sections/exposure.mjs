@@ -90,6 +90,8 @@ const CLIENTS = [
   ['unknown client', 'some-agent', 40],
 ];
 
+// Each listing is an entry of home's one shared hub, as clients run hub: the first (mode all)
+// starts it with HUB_EXPOSURE=all in its environment, which no later session may inherit.
 async function listAs(home, clientName, mode) {
   const env = { HUB_HOME: home, ...(mode !== 'auto' && { HUB_EXPOSURE: mode }) };
   const hub = await connectStdio({ args: [HUB_JS], env, name: clientName });

@@ -206,8 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
 
 /**
  * One client session's settings on a shared hub (issue 15): the naming mode and exposure come
- * from that client's entry environment, layered on the hub's; HUB_HOME and its paths stay the
- * hub's. A session with no environment of its own keeps the hub's settings as they are.
+ * from that client's entry environment over config.json, never from the hub process's own
+ * environment: a shared hub inherits the environment of whichever entry started it, so a
+ * session without HUB_EXPOSURE would otherwise get that first client's mode (issue 14).
+ * HUB_HOME and its paths stay the hub's. A session with no environment of its own (`hub serve`,
+ * an in-process hub) keeps the hub's settings as they are.
  */
 export function sessionConfig(
   base: HubConfig,
@@ -220,14 +223,11 @@ export function sessionConfig(
     throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
   }
   const { HUB_TOOL_NAMES: toolNames, HUB_EXPOSURE: exposure } = parsed.data;
-  if (toolNames === undefined && exposure === undefined) return base;
   const file = (): FileConfig => readFileConfig(base.paths.configFile, []);
+  const now = file();
   return Object.freeze({
     ...base,
-    toolNames: toolNames ?? base.toolNames,
-    exposure:
-      exposure === undefined
-        ? base.exposure
-        : { ...exposureSettings(exposure, file()), reload: () => exposureSettings(exposure, file()) },
+    toolNames: toolNames ?? now.toolNames ?? 'underscore',
+    exposure: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
   });
 }

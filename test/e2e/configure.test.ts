@@ -39,7 +39,8 @@ async function installChanging(hub: HubSession, home: string, env: Record<string
 test('allow, deny and disable made in one hub or the CLI apply in a second running hub at once; nothing starts a child to list', async () => {
   const home = await makeHubHome();
   const a = await spawnHub(home);
-  const b = await spawnHub(home);
+  // A hub process of its own (a is a session of the shared hub): the settings reach it through the store.
+  const b = await spawnHub(home, { env: { HUB_SHARED: 'off' } });
   try {
     const changes = listChanges(b);
     const starts = await installChanging(a, home);

@@ -13,6 +13,7 @@ import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 import { childrenOf } from '../helpers/install.js';
+import { noteHubHome, sharedHubPid } from '../helpers/shared-hub.js';
 import { toolListRecords } from '../helpers/tool-lists.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
@@ -81,11 +82,44 @@ describe('exposure', () => {
       // VS Code's 128 leave room for whole servers: the first ones in install order are listed.
       if (budget === 128) expect(tools.length).toBeGreaterThan(100);
     }
-    // search mode by the client entry's env: hub's own tools and tools_search only.
-    // In-process on purpose: the shared hub's sessions take their entry's env (HUB_EXPOSURE) only
-    // once createSession honours it (issue 15, helper S).
-    const search = await listed(home, 'claude-code', { HUB_EXPOSURE: 'search', HUB_SHARED: 'off' });
+    // search mode by the client entry's env (a session of the same shared hub): hub's own tools
+    // and tools_search only.
+    const search = await listed(home, 'claude-code', { HUB_EXPOSURE: 'search' });
     expect(names(search).sort()).toEqual([...names(claude).slice(0, OWN), 'tools_search'].sort());
+    expect(started(home)).toEqual([]);
+  });
+
+  test("on the shared hub each session has its own entry's mode and names: the entry that started it sets nothing for the others", async () => {
+    const { home, proxied } = await seededHome();
+    // The first entry starts the shared hub with HUB_EXPOSURE=all and dotted names in its env.
+    const first = await spawnHub(home, {
+      clientName: 'cursor-vscode',
+      env: { HUB_EXPOSURE: 'all', HUB_TOOL_NAMES: 'dotted' },
+    });
+    try {
+      const everything = (await first.client.listTools()).tools;
+      expect(everything).toHaveLength(OWN + proxied);
+      expect(names(everything)).toContain('registry.search');
+      // A call goes to the shared hub (the cold-start lane may have answered the listing).
+      expect((await first.call('registry.list')).isError).toBeFalsy();
+      const hub = sharedHubPid(home);
+      expect(hub).toBeDefined();
+      // A second Cursor session without either variable: auto's budget and underscores.
+      const second = await spawnHub(home, { clientName: 'cursor-vscode' });
+      try {
+        expect(sharedHubPid(home)).toBe(hub);
+        const tools = (await second.client.listTools()).tools;
+        expect(tools.length).toBeLessThanOrEqual(40);
+        expect(names(tools)).toContain('tools_search');
+        expect(names(tools)).not.toContain('registry.search');
+        // Listing in either mode started no child in the shared hub.
+        expect(childrenOf(hub!)).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
+    }
     expect(started(home)).toEqual([]);
   });
 
@@ -144,6 +178,8 @@ async function spawnIn(
   roots?: string[],
   env: Record<string, string> = {},
 ) {
+  // The default, a session of home's shared hub, which takes this entry's cwd and env.
+  noteHubHome(home);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(process.cwd(), 'dist/server.js')],
@@ -152,10 +188,6 @@ async function spawnIn(
       HUB_HOME: home,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
-      // In-process on purpose: these tests start entries in different folders and with their own
-      // HUB_EXPOSURE on one HUB_HOME; the shared hub's sessions take their entry's cwd and env
-      // only once createSession honours them (issue 15, helper S).
-      HUB_SHARED: 'off',
       ...env,
     },
     stderr: 'pipe',
