@@ -26,12 +26,15 @@ type Pinned = { readonly pid: number; readonly startTicks: number };
 
 // The command's processes now (not the keeper, nor its log-cap subshell), pinned by start time so
 // a signal sent later never reaches the next run.
+// In a terminal, only what runs inside it: util-linux script answers a signal with its own
+// SIGTERM to the command and SIGKILL 2 s later (whatever grace_ms says), and ends by itself
+// once the command has.
 function commandProcesses(record: ProcessRecord): Pinned[] {
   const sessions = new Set(sessionsUnder(record.pid));
-  const pids = new Set([
-    ...commandTree(record.pid),
-    ...liveProcesses(identity => sessions.has(identity.sid)).map(identity => identity.pid),
-  ]);
+  const inTerminal = liveProcesses(identity => sessions.has(identity.sid)).map(identity => identity.pid);
+  const pids = new Set(
+    record.tty !== undefined && inTerminal.length > 0 ? inTerminal : [...commandTree(record.pid), ...inTerminal],
+  );
   return [...pids].flatMap(pid => {
     const identity = readProcessIdentity(pid);
     return identity ? [{ pid, startTicks: identity.startTicks }] : [];

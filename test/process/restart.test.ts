@@ -5,6 +5,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/line-match.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, managerIn } from '../helpers/processes.js';
+import { stripAnsi } from '../../src/process/ansi.js';
 
 const never = new AbortController().signal;
 
@@ -103,5 +104,44 @@ describe('restart_process', () => {
       'secret=s3\n[hub: restart 1 (requested) after exit code 4]\nsecret=s3\n',
     );
     expect((await manager.list()).find(view => view.id === record.id)).toMatchObject({ restarts: 1, exitCode: 4 });
+  });
+});
+
+// A command that takes 3 s to shut down on SIGTERM: longer than util-linux script's own
+// SIGTERM-then-SIGKILL 2 s after it is signalled, shorter than the grace given.
+const SLOW_EXIT = "trap 'sleep 3; echo clean-exit; exit 0' TERM; echo ready; while :; do sleep 0.1; done";
+
+describe('tty processes stop and restart as the command does', () => {
+  test('kill_process waits out grace_ms for a command in a terminal (script does not SIGKILL it after 2 s)', async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: 'bash', args: ['-c', SLOW_EXIT], tty: { cols: 80, rows: 24 } },
+      { pattern: compileLinePattern('^ready', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    const killed = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 20_000, remove: false });
+    expect(killed).toMatchObject({ escalated: false, record: { status: 'killed' } });
+    const log = readFileSync(record.logFile, 'utf8');
+    expect(log).toContain('clean-exit');
+    expect(log).not.toContain('Session terminated');
+    expect(groupMembers(record.pid)).toEqual([]);
+  });
+
+  test("restart_process lets a terminal's command shut down in its grace and reports its exit code", async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: 'bash', args: ['-c', SLOW_EXIT], tty: { cols: 80, rows: 24 }, name: 'slow' },
+      { pattern: compileLinePattern('^ready', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    expect((await manager.restart('slow', 20_000)).via).toBe('keeper');
+    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/ready/g)).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    const log = stripAnsi(readFileSync(record.logFile, 'utf8'));
+    expect(log).toContain('clean-exit');
+    expect(log).not.toContain('Session terminated');
+    expect(markers(record.logFile)).toEqual(['[hub: restart 1 (requested) after exit code 0]']);
+    await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
   });
 });
