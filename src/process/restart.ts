@@ -1,4 +1,4 @@
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
@@ -50,6 +50,28 @@ function signalPinned(targets: readonly Pinned[], signal: NodeJS.Signals): void 
       // Gone meanwhile.
     }
   }
+}
+
+const lastByte = (file: string): number | undefined => {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const byte = Buffer.alloc(1);
+      return size > 0 && readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+};
+
+// As the keeper writes it: on a line of its own, ending as a terminal's lines do for a tty.
+function markerLine(record: ProcessRecord, text: string): string {
+  const end = record.tty === undefined ? '\n' : '\r\n';
+  const last = lastByte(record.logFile);
+  return `${last === undefined || last === 0x0a ? '' : end}${text}${end}`;
 }
 
 async function waitFor(check: () => boolean, untilMs: number): Promise<boolean> {
@@ -114,7 +136,7 @@ export async function restartProcess(
     writeFileSync(restartsFile(paths, current.id), `${restarts}\n`, { mode: 0o600 });
     appendFileSync(
       current.logFile,
-      `[hub: restart ${restarts} (requested) after exit code ${current.exitCode ?? 'unknown'}]\n`,
+      markerLine(current, `[hub: restart ${restarts} (requested) after exit code ${current.exitCode ?? 'unknown'}]`),
       { mode: 0o600 },
     );
     const {
