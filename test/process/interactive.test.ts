@@ -154,6 +154,18 @@ describe('tty processes', () => {
     await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), { timeout: 5_000 });
   });
 
+  test('screen rows have trailing spaces trimmed, also spaces a program painted (as vi does for ~ rows)', async () => {
+    const home = await makeHubHome();
+    const { manager } = managerIn(home);
+    const { record } = await manager.start(
+      { command: "printf 'abc      \\n~                 \\nend\\n'; exec sleep 60", tty: { cols: 40, rows: 5 } },
+      { pattern: compileLinePattern('^end', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    const { screen } = await manager.screen(record.id);
+    expect(screen.lines.slice(0, 3)).toEqual(['abc', '~', 'end']);
+  });
+
   test('resize reaches the program as SIGWINCH and the screen takes the new size', async () => {
     const home = await makeHubHome();
     const { manager } = managerIn(home);
