@@ -51,6 +51,18 @@ async function sendRoundTrips(hub, id, runs) {
   return times;
 }
 
+// send_input with nothing to send and idle_ms 0: the MCP call through hub alone, so the echo's
+// round trip above it is what the input and the log cost.
+async function emptyCalls(hub, id, runs) {
+  const times = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const start = performance.now();
+    await callTool(hub.client, 'send_input', { id, idle_ms: 0 });
+    if (i >= 3) times.push(performance.now() - start);
+  }
+  return times;
+}
+
 // The same line to `cat` over a pipe this process holds: the floor any input channel can reach.
 async function directRoundTrips(runs) {
   const child = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -98,6 +110,7 @@ export async function interactiveSection({ quick, log }) {
     const tty = await sendRoundTrips(hub, memory.ids[0], runs);
     const pipeStarted = await callTool(hub.client, 'start_process', { command: 'cat', args: [] });
     const pipe = await sendRoundTrips(hub, pipeStarted.structuredContent.process.id, runs);
+    const empty = await emptyCalls(hub, pipeStarted.structuredContent.process.id, runs);
     const direct = await directRoundTrips(runs);
     for (const id of [...memory.ids, pipeStarted.structuredContent.process.id])
       await callTool(hub.client, 'kill_process', { id, remove: true });
@@ -109,6 +122,7 @@ export async function interactiveSection({ quick, log }) {
         sendTtyMs: { p50: round(median(tty), 2), p95: round(percentile(tty, 95), 2) },
         sendPipeMs: { p50: round(median(pipe), 2), p95: round(percentile(pipe, 95), 2) },
         directPipeMs: { p50: directP50, p95: round(percentile(direct, 95), 3) },
+        emptyCallMs: { p50: round(median(empty), 2), p95: round(percentile(empty, 95), 2) },
       },
       rows: [
         row(
@@ -125,6 +139,10 @@ export async function interactiveSection({ quick, log }) {
         row('interactive', 'send_input → echo p50, stdin pipe (ms)', round(median(pipe), 2), {
           label: 'direct pipe to cat',
           value: directP50,
+        }),
+        row('interactive', 'send_input → echo p50, stdin pipe (ms)', round(median(pipe), 2), {
+          label: 'send_input with no input',
+          value: round(median(empty), 2),
         }),
       ],
     };

@@ -32,7 +32,9 @@ export const KEEPER_SCRIPT = [
   'capcheck() { s=$(PATH=$P wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
   'if [ "$cap" -gt 0 ]; then',
   '  ( p=; trap \'[ -n "$p" ] && kill $p 2>/dev/null; exit 0\' TERM',
-  '    while kill -0 $k 2>/dev/null; do PATH=$P sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null &',
+  // Its stderr goes nowhere: dash reports a `sleep` the group's SIGTERM ended ("Terminated"),
+  // which would land in the log as if the command had said it.
+  '    while kill -0 $k 2>/dev/null; do PATH=$P sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null 2>/dev/null &',
   '  w=$!',
   'fi',
   // stdin: a FIFO the keeper holds open read-write, so it never reaches end of input and any
@@ -61,7 +63,11 @@ export const KEEPER_SCRIPT = [
   '    [ -e "$b.kill" ] && break; [ -e "$b.restart" ] && why=requested',
   '  fi',
   '  rm -f "$b.restart"; n=$((n + 1)); printf "%s\\n" "$n" >"$b.restarts"',
-  '  printf "[hub: restart %s (%s) after exit code %s]\\n" "$n" "$why" "$c"',
+  // The marker starts a line of its own (a prompt leaves the last one open); in a terminal it
+  // ends as the terminal's lines do (\r\n), so the screen shows it, and the next run, at column 0.
+  '  e="\\n"; [ -n "$p" ] && e="\\r\\n"',
+  '  [ -n "$(PATH=$P tail -c 1 "$l" 2>/dev/null)" ] && printf "$e"',
+  '  printf "[hub: restart %s (%s) after exit code %s]$e" "$n" "$why" "$c"',
   'done',
   'if [ -n "$w" ]; then kill $w 2>/dev/null; wait $w 2>/dev/null; capcheck; fi',
   '[ "$i" != /dev/null ] && rm -f "$i"',

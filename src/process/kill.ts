@@ -145,7 +145,8 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
     // Best effort: the record written after the signals says killed too.
   }
   const escapees = liveSessionStrays(found);
-  const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees);
+  // A tty's command (in its terminal's session) is signalled alone; its keeper follows it.
+  const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees, found.tty !== undefined);
   if (!outcome.stopped) {
     throw new HubError(
       'STOP_FAILED',

@@ -1,4 +1,4 @@
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
@@ -26,12 +26,15 @@ type Pinned = { readonly pid: number; readonly startTicks: number };
 
 // The command's processes now (not the keeper, nor its log-cap subshell), pinned by start time so
 // a signal sent later never reaches the next run.
+// In a terminal, only what runs inside it: util-linux script answers a signal with its own
+// SIGTERM to the command and SIGKILL 2 s later (whatever grace_ms says), and ends by itself
+// once the command has.
 function commandProcesses(record: ProcessRecord): Pinned[] {
   const sessions = new Set(sessionsUnder(record.pid));
-  const pids = new Set([
-    ...commandTree(record.pid),
-    ...liveProcesses(identity => sessions.has(identity.sid)).map(identity => identity.pid),
-  ]);
+  const inTerminal = liveProcesses(identity => sessions.has(identity.sid)).map(identity => identity.pid);
+  const pids = new Set(
+    record.tty !== undefined && inTerminal.length > 0 ? inTerminal : [...commandTree(record.pid), ...inTerminal],
+  );
   return [...pids].flatMap(pid => {
     const identity = readProcessIdentity(pid);
     return identity ? [{ pid, startTicks: identity.startTicks }] : [];
@@ -47,6 +50,28 @@ function signalPinned(targets: readonly Pinned[], signal: NodeJS.Signals): void 
       // Gone meanwhile.
     }
   }
+}
+
+const lastByte = (file: string): number | undefined => {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const byte = Buffer.alloc(1);
+      return size > 0 && readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+};
+
+// As the keeper writes it: on a line of its own, ending as a terminal's lines do for a tty.
+function markerLine(record: ProcessRecord, text: string): string {
+  const end = record.tty === undefined ? '\n' : '\r\n';
+  const last = lastByte(record.logFile);
+  return `${last === undefined || last === 0x0a ? '' : end}${text}${end}`;
 }
 
 async function waitFor(check: () => boolean, untilMs: number): Promise<boolean> {
@@ -111,7 +136,7 @@ export async function restartProcess(
     writeFileSync(restartsFile(paths, current.id), `${restarts}\n`, { mode: 0o600 });
     appendFileSync(
       current.logFile,
-      `[hub: restart ${restarts} (requested) after exit code ${current.exitCode ?? 'unknown'}]\n`,
+      markerLine(current, `[hub: restart ${restarts} (requested) after exit code ${current.exitCode ?? 'unknown'}]`),
       { mode: 0o600 },
     );
     const {

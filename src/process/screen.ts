@@ -43,8 +43,10 @@ export async function renderScreen(logFile: string, size: TtySize): Promise<Scre
     await new Promise<void>(resolve => terminal.write(bytes, resolve));
     const buffer = terminal.buffer.active;
     const lines: string[] = [];
+    // translateToString(true) trims only cells never written; spaces a program painted (vi's
+    // `~` rows, a cleared status line) are trimmed too.
     for (let row = 0; row < size.rows; row += 1)
-      lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+      lines.push((buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '').replace(/ +$/, ''));
     return {
       lines,
       cursor: { row: buffer.cursorY, col: buffer.cursorX },

@@ -33,15 +33,20 @@ async function waitGone(groups: ReadonlySet<number>, untilMs: number): Promise<b
 // graceMs for every member (grandchildren included) to be gone, then SIGKILL them (a member
 // that traps or ignores the signal cannot stay). The caller has checked that pgid is still ours;
 // a group id cannot be reused while any member lives, so signalling -pgid again later is safe.
+// With onlyExtraFirst, the first signal goes to extraGroups alone: the keeper's group ends by
+// itself once they have (a tty's util-linux script, signalled, would SIGKILL the command 2 s
+// later whatever graceMs says).
 export async function stopGroup(
   pgid: number,
   signal: KillSignal,
   graceMs: number,
   extraGroups: readonly number[] = [],
+  onlyExtraFirst = false,
 ): Promise<StopOutcome> {
   const started = Date.now();
   const groups = new Set([pgid, ...extraGroups].filter(group => group > 1));
-  for (const group of groups) signalGroup(group, signal);
+  const first = onlyExtraFirst && extraGroups.some(group => group > 1 && group !== pgid);
+  for (const group of groups) if (!first || group !== pgid) signalGroup(group, signal);
   if (signal !== 'SIGKILL' && (await waitGone(groups, started + graceMs))) {
     return { stopped: true, escalated: false, waitedMs: Date.now() - started, survivors: [] };
   }

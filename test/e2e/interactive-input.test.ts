@@ -1,11 +1,11 @@
 // The built hub (dist/server.js) over stdio: a terminal and a stdin pipe outlive a SIGKILLed hub
-// and take input from the next one; a keeper restarts its process while no hub runs.
+// (the entry and its shared hub) and take input from the next one; a keeper restarts its process while no hub runs.
 import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, textOf } from '../helpers/hub.js';
-import { groupMembers, killHub } from '../helpers/processes.js';
+import { groupMembers, killHubAndShared } from '../helpers/processes.js';
 
 const ok = (result: CallToolResult): Record<string, unknown> => {
   expect(result.isError, textOf(result)).toBeFalsy();
@@ -30,7 +30,8 @@ describe('interactive processes over stdio', () => {
     const answer = ok(await first.call('send_input', { id: 'repl', text: '6*7', keys: ['Enter'], wait_for: '^42$' }));
     expect(answer).toMatchObject({ reason: 'pattern' });
     expect(answer.output).toContain('42');
-    await killHub(first);
+    // The entry and its shared hub: no hub runs until the next one starts.
+    expect(await killHubAndShared(first, home)).toBeDefined();
 
     const second = await spawnHub(home);
     try {
@@ -48,6 +49,16 @@ describe('interactive processes over stdio', () => {
       expect(screen).toMatchObject({ cols: 120, rows: 30 });
       const piped = ok(await second.call('send_input', { id: 'pipe-repl', text: '6*7\n', wait_for: '42' }));
       expect(piped.output).toMatch(/42/);
+      // A second hub on the same HUB_HOME at the same time (in-process, beside the shared one).
+      const beside = await spawnHub(home, { env: { HUB_SHARED: 'off' } });
+      try {
+        const fromBeside = ok(await beside.call('send_input', { id: 'pipe-repl', text: '6*8\n', wait_for: '48' }));
+        expect(fromBeside.output).toMatch(/48/);
+        const seen = ok(await beside.call('get_process_screen', { id: 'repl' }));
+        expect(seen.lines as string[]).toContain("'7-14-21'");
+      } finally {
+        await beside.close();
+      }
       const notTty = await second.call('get_process_screen', { id: 'pipe-repl' });
       expect(notTty.isError).toBe(true);
       expect(textOf(notTty)).toMatch(/Field "id".*no terminal/);
@@ -75,7 +86,7 @@ describe('interactive processes over stdio', () => {
       }),
     );
     const view = started.process as { id: string; logFile: string; pid: number };
-    await killHub(first);
+    expect(await killHubAndShared(first, home)).toBeDefined();
     // No hub runs: the keeper alone restarts it (1 s, then 2 s backoff).
     await vi.waitFor(() => expect(readFileSync(view.logFile, 'utf8')).toContain('[hub: restart 2 (always)'), {
       timeout: 10_000,

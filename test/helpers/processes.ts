@@ -9,6 +9,7 @@ import { readProcessIdentity } from '../../src/core/process-identity.js';
 import { createProcessManager } from '../../src/process/manager.js';
 import { openStore } from '../../src/store/store.js';
 import { reapKeepers } from './keepers.js';
+import { sharedHubPid } from './shared-hub.js';
 
 function statFields(pid: number | string): string[] | undefined {
   try {
@@ -87,4 +88,22 @@ export async function killHub(hub: HubSession): Promise<void> {
   process.kill(pid, 'SIGKILL');
   await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5_000, interval: 20 });
   await hub.close().catch(() => undefined);
+}
+
+/**
+ * SIGKILLs a stdio hub and the shared hub it attached to, so no hub of home runs any more (the
+ * entry alone is not the hub: its shared hub holds the process manager). Returns the shared
+ * hub's pid, undefined when the entry ran the hub itself.
+ */
+export async function killHubAndShared(hub: HubSession, home: string): Promise<number | undefined> {
+  const shared = sharedHubPid(home);
+  await killHub(hub);
+  if (shared === undefined) return undefined;
+  try {
+    process.kill(shared, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+  await vi.waitFor(() => expect(isAlive(shared)).toBe(false), { timeout: 5_000, interval: 20 });
+  return shared;
 }

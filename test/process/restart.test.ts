@@ -5,6 +5,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/line-match.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, managerIn } from '../helpers/processes.js';
+import { stripAnsi } from '../../src/process/ansi.js';
 
 const never = new AbortController().signal;
 
@@ -103,5 +104,92 @@ describe('restart_process', () => {
       'secret=s3\n[hub: restart 1 (requested) after exit code 4]\nsecret=s3\n',
     );
     expect((await manager.list()).find(view => view.id === record.id)).toMatchObject({ restarts: 1, exitCode: 4 });
+  });
+});
+
+// A command that takes 3 s to shut down on SIGTERM: longer than util-linux script's own
+// SIGTERM-then-SIGKILL 2 s after it is signalled, shorter than the grace given.
+const SLOW_EXIT = "trap 'sleep 3; echo clean-exit; exit 0' TERM; echo ready; while :; do sleep 0.1; done";
+
+describe('tty processes stop and restart as the command does', () => {
+  test('kill_process waits out grace_ms for a command in a terminal (script does not SIGKILL it after 2 s)', async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: 'bash', args: ['-c', SLOW_EXIT], tty: { cols: 80, rows: 24 } },
+      { pattern: compileLinePattern('^ready', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    const killed = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 20_000, remove: false });
+    expect(killed).toMatchObject({ escalated: false, record: { status: 'killed' } });
+    const log = readFileSync(record.logFile, 'utf8');
+    expect(log).toContain('clean-exit');
+    expect(log).not.toContain('Session terminated');
+    expect(groupMembers(record.pid)).toEqual([]);
+  });
+
+  test("restart_process lets a terminal's command shut down in its grace and reports its exit code", async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: 'bash', args: ['-c', SLOW_EXIT], tty: { cols: 80, rows: 24 }, name: 'slow' },
+      { pattern: compileLinePattern('^ready', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    expect((await manager.restart('slow', 20_000)).via).toBe('keeper');
+    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/ready/g)).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    const log = stripAnsi(readFileSync(record.logFile, 'utf8'));
+    expect(log).toContain('clean-exit');
+    expect(log).not.toContain('Session terminated');
+    expect(markers(record.logFile)).toEqual(['[hub: restart 1 (requested) after exit code 0]\r']);
+    await manager.kill({ reference: record.id, signal: 'SIGKILL', graceMs: 0, remove: false });
+  });
+});
+
+describe('the restart marker starts a line of its own', () => {
+  test('after a prompt with no newline, from the keeper and from a respawn', async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      {
+        command: process.execPath,
+        args: [
+          '-e',
+          "process.stdout.write('prompt> '); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000)",
+        ],
+        name: 'asks',
+      },
+      { pattern: compileLinePattern('^prompt> ', 'p'), timeoutMs: 5_000 },
+      never,
+    );
+    const prompts = (count: number) =>
+      vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/prompt> /g)).toHaveLength(count), {
+        timeout: 10_000,
+      });
+    expect((await manager.restart('asks', 5_000)).via).toBe('keeper');
+    await prompts(2);
+    await manager.kill({ reference: 'asks', signal: 'SIGTERM', graceMs: 5_000, remove: false });
+    expect((await manager.restart('asks', 5_000)).via).toBe('respawned');
+    await prompts(3);
+    expect(readFileSync(record.logFile, 'utf8')).toMatch(
+      /^prompt> \n\[hub: restart 1 \(requested\) after exit code \d+\]\nprompt> \n\[hub: restart 2 \(requested\) after exit code \d+\]\nprompt> $/,
+    );
+    await manager.kill({ reference: 'asks', signal: 'SIGKILL', graceMs: 0, remove: false });
+  });
+
+  test('in a terminal it is at column 0 of the screen', async () => {
+    const { manager } = managerIn(await makeHubHome());
+    const { record } = await manager.start(
+      { command: process.execPath, args: ['-i'], tty: { cols: 100, rows: 20 }, name: 'repl' },
+      { pattern: compileLinePattern('^> ', 'p'), timeoutMs: 10_000 },
+      never,
+    );
+    await manager.restart('repl', 5_000);
+    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/Welcome/g)).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    const { screen } = await manager.screen('repl');
+    expect(screen.lines.filter(line => line.startsWith('[hub: restart 1 (requested)'))).toHaveLength(1);
+    expect(screen.lines.filter(line => line.startsWith('Welcome to Node.js'))).toHaveLength(2);
+    await manager.kill({ reference: 'repl', signal: 'SIGKILL', graceMs: 0, remove: false });
   });
 });
