@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, SERVER_JS, spawnHub, textOf } from '../helpers/hub.js';
-import { groupMembers, killHub } from '../helpers/processes.js';
+import { groupMembers, killHubAndShared } from '../helpers/processes.js';
 
 const run = promisify(execFile);
 
@@ -63,7 +63,8 @@ describe('processes over stdio', () => {
     expect(followed).not.toContain('listening on');
     expect(followed).not.toContain('request /first');
 
-    await killHub(hub);
+    // The shared hub too: it runs start_process, so "no hub runs" means neither is left.
+    await killHubAndShared(hub, home);
     expect(await (await fetch(`http://127.0.0.1:${port}/after-hub`)).text()).toMatch(/^hello from/);
     const size = statSync(view.logFile).size;
     await vi.waitFor(() => expect(statSync(view.logFile).size).toBeGreaterThan(size), { timeout: 5_000, interval: 50 });
@@ -92,7 +93,8 @@ describe('processes over stdio', () => {
         wait_for: { pattern: 'waiting' },
       }),
     ).process as View;
-    await killHub(hub);
+    // The shared hub too: it runs start_process, so "no hub runs" means neither is left.
+    await killHubAndShared(hub, home);
     writeFileSync(flag, '');
     await vi.waitFor(() => expect(groupMembers(view.pid)).toEqual([]), { timeout: 10_000, interval: 50 });
     // No hub saw it end: the store still says running, the keeper's exit file has the code.
