@@ -9,7 +9,7 @@ import { isGroupRunning, killMarkerFile, ownsGroupIds, reconcileRecord } from '.
 import { findRecord, forgetRecord, readRecords } from './records.js';
 import { clip } from './clip.js';
 import { stopGroup, type KillSignal } from './stop.js';
-import { liveSessionStrays } from './session.js';
+import { escapedOf, liveSessionStrays } from './session.js';
 
 export interface KillSpec {
   readonly reference: string;
@@ -133,7 +133,7 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
       signalSent: outcome ? spec.signal : undefined,
       escalated: outcome?.escalated ?? false,
       strayMembers: strays.length,
-      escapedMembers: escaped.length,
+      escapedMembers: escapedOf(found, escaped).length,
       removed: spec.remove,
       waitedMs: outcome?.waitedMs ?? 0,
       warning: written.warning,
@@ -145,6 +145,7 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
     // Best effort: the record written after the signals says killed too.
   }
   const escapees = liveSessionStrays(found);
+  const escapedMembers = escapedOf(found, escapees).length;
   // A tty's command (in its terminal's session) is signalled alone; its keeper follows it.
   const outcome = await stopGroup(pgid, spec.signal, spec.graceMs, escapees, found.tty !== undefined);
   if (!outcome.stopped) {
@@ -166,7 +167,7 @@ export async function killProcess(store: Store, paths: HubPaths, spec: KillSpec)
     signalSent: spec.signal,
     escalated: outcome.escalated,
     strayMembers: 0,
-    escapedMembers: escapees.length,
+    escapedMembers,
     removed: spec.remove,
     waitedMs: outcome.waitedMs,
     warning: written.warning,

@@ -20,3 +20,18 @@ export function liveSessionStrays(record: ProcessRecord): number[] {
   );
   return [...groups];
 }
+
+/**
+ * The groups of liveSessionStrays that left the command's group by themselves: a tty command's
+ * own group (its terminal's session, under `script`) is where it belongs, not an escape.
+ */
+export function escapedOf(record: ProcessRecord, groups: readonly number[]): number[] {
+  if (record.tty === undefined || groups.length === 0) return [...groups];
+  const sid = record.pgid ?? record.pid;
+  const wanted = new Set(groups);
+  return [
+    ...new Set(
+      liveProcesses(identity => wanted.has(identity.pgid) && identity.sid === sid).map(identity => identity.pgid),
+    ),
+  ];
+}
