@@ -2,9 +2,6 @@
 // panel shows (a store under contention from many hubs shows here first). Per process on purpose:
 // recording every wait in a shared file would itself need the lock.
 
-/** Waits shorter than this are the uncontended path (a create and a check), not counted as waits. */
-const WAITED_MS = 5;
-
 export interface LockWaits {
   /** Times this process took the lock. */
   readonly taken: number;
@@ -21,14 +18,16 @@ export interface LockWaits {
 const NONE: LockWaits = { taken: 0, waited: 0, totalWaitMs: 0, longestWaitMs: 0, lastWaitAt: null, brokenStale: 0 };
 const byFile = new Map<string, LockWaits>();
 
-export function noteLockTaken(file: string, waitedMs: number, brokeStale: boolean): void {
+/** waitedMs is undefined when the lock was free at once (the first create took it). */
+export function noteLockTaken(file: string, waitedMs: number | undefined, brokeStale: boolean): void {
   const was = byFile.get(file) ?? NONE;
-  const waited = waitedMs >= WAITED_MS;
+  const waited = waitedMs !== undefined;
+  const ms = waited ? Math.round(waitedMs) : 0;
   byFile.set(file, {
     taken: was.taken + 1,
     waited: was.waited + (waited ? 1 : 0),
-    totalWaitMs: was.totalWaitMs + (waited ? Math.round(waitedMs) : 0),
-    longestWaitMs: Math.max(was.longestWaitMs, waited ? Math.round(waitedMs) : 0),
+    totalWaitMs: was.totalWaitMs + ms,
+    longestWaitMs: Math.max(was.longestWaitMs, ms),
     lastWaitAt: waited ? new Date().toISOString() : was.lastWaitAt,
     brokenStale: was.brokenStale + (brokeStale ? 1 : 0),
   });

@@ -79,11 +79,11 @@ function busyError(file: string, holder: string | undefined, ms: number): HubErr
   );
 }
 
-/** Takes the lock, waiting for a live holder and breaking a dead one's. True when it broke one. */
-async function acquire(file: string, timeoutMs: number): Promise<boolean> {
+/** Takes the lock, waiting for a live holder and breaking a dead one's: whether it waited, broke one. */
+async function acquire(file: string, timeoutMs: number): Promise<{ waited: boolean; broke: boolean }> {
   const me = myIdentity();
   const turnFile = `${file}.next`;
-  if (!existsSync(turnFile) && createExclusive(file, me)) return false;
+  if (!existsSync(turnFile) && createExclusive(file, me)) return { waited: false, broke: false };
   const began = Date.now();
   let waker: Waker | undefined;
   let broke = false;
@@ -94,7 +94,7 @@ async function acquire(file: string, timeoutMs: number): Promise<boolean> {
   try {
     for (;;) {
       if (mayTry(turnFile, me)) {
-        if (createExclusive(file, me)) return broke;
+        if (createExclusive(file, me)) return { waited: true, broke };
         // Waited long enough: claim the turn and watch the lock to take it the moment it goes.
         if (!waker && Date.now() - began >= TURN_AFTER_MS && createExclusive(turnFile, me)) {
           waker = watchNames([file]);
@@ -136,8 +136,8 @@ export async function withLock<T>(
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<T> {
   const began = performance.now();
-  const broke = await acquire(file, timeoutMs);
-  noteLockTaken(file, performance.now() - began, broke);
+  const { waited, broke } = await acquire(file, timeoutMs);
+  noteLockTaken(file, waited ? performance.now() - began : undefined, broke);
   try {
     return await fn(broke);
   } finally {
