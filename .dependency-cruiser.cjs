@@ -18,7 +18,9 @@ const layers = {
 // Top-level files: hub.ts assembles the MCP server from the layers; the cold-start lane and the
 // entry points sit above it.
 const files = {
-  'hub.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // hub-core.ts: what one hub process shares between its sessions; hub.ts: a session on it.
+  'hub-core.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  'hub.ts': ['hub-core.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
   // The shared hub process: one hub core, a session per entry on its socket, and the dashboard
   // when `hub ui` asks for it.

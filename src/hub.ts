@@ -8,26 +8,17 @@ import {
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HubConfig } from './core/config.js';
-import type { Logger } from './core/logger.js';
 import { RpcError } from './wire/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
-import type { Store } from './store/store.js';
 import type { ToolDeps } from './tools/define.js';
 import { instructionsSectionFromDb } from './proxy/instructions-section.js';
 import { sdkClientSide } from './proxy/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
-import { createProcessTools, lazyProcessManager } from './tools/processes.js';
-import type { ProcessManager } from './process/manager.js';
-import { createServerManager, type ServerManager } from './proxy/server-manager.js';
-import { clientSessions, type ClientSessions } from './proxy/client-sessions.js';
+import { createProcessTools } from './tools/processes.js';
 import type { ClientSide } from './proxy/client-side.js';
 import type { SessionExtra } from './proxy/forward.js';
-import { serverListResult } from './tools/server-list.js';
-import { exposedSpelling } from './registry/installed.js';
 import { sessionConfig } from './core/config.js';
-import { createHubResources } from './tools/hub-resources.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { exposeTools } from './tools/exposed-tools.js';
@@ -40,7 +31,16 @@ import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
 import { toolsForClient } from './proxy/task-listing.js';
-import { sharedSubscriptions, type SharedSubscriptions } from './proxy/shared-subscriptions.js';
+import {
+  coreInternals,
+  createHubCore,
+  type CoreOptions,
+  type HubCore,
+  type SessionInfo,
+  type SessionOptions,
+} from './hub-core.js';
+
+export { createHubCore, type HubCore, type SessionInfo, type SessionOptions } from './hub-core.js';
 
 export interface Hub {
   readonly server: Server;
@@ -74,139 +74,16 @@ function lazyAjvValidator(): jsonSchemaValidator {
 // How long a tool call that changed the listing holds its result for the client's re-list.
 const RELIST_WAIT_MS = 500;
 
-export interface HubOptions {
-  config: HubConfig;
-  log: Logger;
-  store: Store;
+export interface HubOptions extends CoreOptions {
   /** Upper bound on holding a result until the client re-lists (clients that ignore list_changed never do). */
   relistWaitMs?: number | undefined;
-}
-
-// One hub per user (issue 15, docs/shared-hub.md): the core (children, processes, store watch,
-// hub's resources) is built once per process; a session (one MCP Server, its naming, exposure,
-// roots, capabilities) per client. The in-process hub is a core with one session.
-
-/** What a session is built from besides the core: who is on the other end and where it runs. */
-export interface SessionOptions {
-  /** What carries the session: the in-process stdio hub, an entry over the socket, or Streamable HTTP. */
-  readonly transport: 'stdio' | 'socket' | 'http';
-  /** The client's working directory (its entry's cwd): relative start_process cwd, the project file. */
-  readonly cwd?: string;
-  /** The client's environment (its entry's env): start_process's base env, per-session HUB_* settings. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  readonly relistWaitMs?: number;
-}
-
-/** One attached session, as `hub status` and the dashboard show it. */
-export interface SessionInfo {
-  readonly id: string;
-  readonly transport: SessionOptions['transport'];
-  /** The client's name and version from its initialize, once it has sent it. */
-  readonly client?: { readonly name: string; readonly version: string };
-  readonly cwd?: string;
-  /** When it attached (ISO time). */
-  readonly since: string;
-}
-
-/** Everything one hub process shares between its sessions. */
-export interface HubCore {
-  readonly config: HubConfig;
-  readonly log: Logger;
-  readonly store: Store;
-  /** The child MCP servers, shared by every session (per-session servers get one slot per session). */
-  readonly servers: ServerManager;
-  /** The dev-process manager, loaded on first use (the process code is not needed to list). */
-  processes(): Promise<ProcessManager>;
-  /** The sessions attached now. */
-  sessions(): SessionInfo[];
-  /** Sessions attached now (the shared hub exits after sharedHub.idleMs with none). */
-  sessionCount(): number;
-  /** Called with the new count each time a session attaches or closes. */
-  onSessionsChanged(listener: (count: number) => void): void;
-  /** Closes every session and the child servers; dev processes keep running. */
-  close(): Promise<void>;
-}
-
-// What a session needs of its core beyond the public face.
-interface CoreInternals {
-  readonly clients: ClientSessions;
-  readonly resources: SharedSubscriptions;
-  readonly sources: readonly ResourceSource[];
-  attach(session: Hub, info: () => SessionInfo): void;
-  detach(session: Hub): void;
-}
-const internals = new WeakMap<HubCore, CoreInternals>();
-
-export function createHubCore({ config, log, store }: Omit<HubOptions, 'relistWaitMs'>): HubCore {
-  const sessions = new Map<Hub, () => SessionInfo>();
-  const listeners: ((count: number) => void)[] = [];
-  const changed = () => {
-    for (const listener of listeners) listener(sessions.size);
-  };
-  // What the proxy sees of the clients: every attached session (proxy/client-sessions.ts).
-  const clients = clientSessions();
-  const deps = { config, log, store, client: clients };
-  const servers = createServerManager(deps);
-  const processes = lazyProcessManager(deps);
-  let processesUsed = false;
-  const mode = pickNameMode(config.toolNames);
-  // hub's own resources (hub://processes, hub://servers, hub://processes/{id}/log).
-  const hubResources = createHubResources({
-    store,
-    paths: config.paths,
-    log,
-    processes: () => ((processesUsed = true), processes()),
-    async servers() {
-      const spell = await exposedSpelling(store, config.paths, mode);
-      const { structured, text } = await serverListResult({ config, store, manager: servers, spell });
-      return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
-    },
-    notifyUpdated: uri => void clients.sendResourceUpdated(uri).catch(() => undefined),
-    notifyListChanged: () => void clients.sendListChanged('resources').catch(() => undefined),
-  });
-  // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
-  // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
-  const sources: ResourceSource[] = [servers.surface.resources, hubResources];
-  let closing: Promise<void> | undefined;
-  const core: HubCore = {
-    config,
-    log,
-    store,
-    servers,
-    processes: () => ((processesUsed = true), processes()),
-    sessions: () => [...sessions.values()].map(info => info()),
-    sessionCount: () => sessions.size,
-    onSessionsChanged: listener => void listeners.push(listener),
-    close() {
-      closing ??= (async () => {
-        await Promise.allSettled([...sessions.keys()].map(session => session.close()));
-        hubResources.close();
-        await Promise.allSettled([
-          servers.close(),
-          processesUsed ? processes().then(manager => manager.close()) : undefined,
-        ]);
-      })();
-      return closing;
-    },
-  };
-  internals.set(core, {
-    clients,
-    sources,
-    resources: sharedSubscriptions(() => sources),
-    attach: (session, info) => (sessions.set(session, info), changed()),
-    detach: session => {
-      if (sessions.delete(session)) changed();
-    },
-  });
-  return core;
 }
 
 let sessionSeq = 0;
 
 /** One client session on a core: its own Server, naming, exposure, roots and capabilities. */
 export function createSession(core: HubCore, options: SessionOptions): Hub {
-  const own = internals.get(core);
-  if (!own) throw new Error('createSession needs a core made by createHubCore');
+  const own = coreInternals(core);
   const { log, store } = core;
   const relistWaitMs = options.relistWaitMs ?? RELIST_WAIT_MS;
   // This client's naming mode and exposure (its entry's HUB_* variables); HUB_HOME stays the core's.
