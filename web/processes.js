@@ -205,8 +205,52 @@ function LogView({ view, logTick }) {
       <span class="sub">${shown.length} of ${lines.length} lines${note ? ` · ${note}` : ''}</span>
     </div>
     ${screen && html`<pre class="screen" aria-label="Terminal screen">${(screen.lines ?? []).join('\n')}</pre>`}
+    ${view.status === 'running' && html`<${InputBar} view=${view} onError=${setNote} />`}
     <div class="lines" ref=${box} tabindex="0" role="log" aria-live=${follow ? 'polite' : 'off'}>
       ${shown.map((line, index) => html`<${Line} key=${index} line=${line} />`)}
     </div>
   </section>`;
+}
+
+// Typing into a running process (send_input): a line with Enter, or one key; the answer shows up
+// in the live log above.
+const KEYS = [
+  ['C-c', 'Ctrl-C'],
+  ['C-d', 'Ctrl-D'],
+  ['Tab', 'Tab'],
+  ['Escape', 'Esc'],
+  ['Up', 'Up'],
+  ['Down', 'Down'],
+];
+
+function InputBar({ view, onError }) {
+  const [text, setText] = useState('');
+  const id = encodeURIComponent(view.id);
+  const send = async body => {
+    try {
+      await api(`processes/${id}/input`, body);
+      onError('');
+    } catch (error) {
+      onError(error.message);
+    }
+  };
+  const submit = event => {
+    event.preventDefault();
+    void send({ text, keys: ['Enter'] });
+    setText('');
+  };
+  const name = view.name ?? view.id;
+  return html`<form class="toolbar input" onSubmit=${submit}>
+    <label
+      >Input to ${name}
+      <input value=${text} onInput=${event => setText(event.target.value)} autocomplete="off" spellcheck="false" />
+    </label>
+    <button type="submit">Send line</button>
+    ${(view.tty ? KEYS : KEYS.filter(([key]) => key !== 'C-d')).map(
+      ([key, label]) =>
+        html`<button type="button" key=${key} onClick=${() => send({ keys: [key] })} aria-label=${`Press ${label}`}>
+          ${label}
+        </button>`,
+    )}
+  </form>`;
 }

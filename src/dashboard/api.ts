@@ -10,6 +10,7 @@ import { describeServer, uninstallServer } from '../registry/installed.js';
 import { createSearch } from '../registry/search.js';
 import { configureServer } from '../registry/server-settings.js';
 import type { HubContext } from '../store/open-context.js';
+import { SendInputSchema } from '../tools/interactive-schemas.js';
 import { KillInputSchema, LogsInputSchema, StartInputSchema } from '../tools/process-schemas.js';
 import { InstallInputSchema } from '../tools/registry-schemas.js';
 import type { InstallJobs } from './install-jobs.js';
@@ -51,6 +52,8 @@ const ConfigureSchema = z.strictObject({
   tools: z.strictObject({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }).optional(),
 });
 const RemoveSchema = z.strictObject({ remove: z.boolean().optional() }).optional();
+// The page sends what a person typed: text and named keys, as send_input takes them.
+const InputSchema = SendInputSchema.pick({ text: true, keys: true });
 
 const notFound = (what: string) => new HubError('NOT_FOUND', `No API route ${what}.`);
 
@@ -130,6 +133,16 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
         remove: true,
       });
       return { removed: outcome.removed };
+    }
+    // Typed on the page: text and keys only; the output arrives in the live log, so no wait.
+    if (method === 'POST' && action === 'input') {
+      const input = parse(InputSchema, body);
+      const { outcome } = await deps.processes.send(
+        name,
+        { text: input.text, keys: input.keys, pattern: undefined, idleMs: 0, timeoutMs: 1_000, lines: 1 },
+        never,
+      );
+      return { bytes_sent: outcome.bytesSent };
     }
     if (method === 'POST' && action === 'restart') {
       const outcome = await deps.processes.restart(name, config.stopGraceMs);

@@ -159,6 +159,30 @@ describe('dashboard in Chromium', () => {
   });
 
   test(
+    'typing into a running process: a line into node -i answers 42, Ctrl-D ends it',
+    { timeout: 60_000 },
+    async () => {
+      const home = await makeHubHome();
+      const ui = await startDashboard(home, {}, { foreground: true });
+      const page = await openPage(ui.login);
+      await page.getByText('Start a process').click();
+      await page.getByLabel('Command').fill('node -i');
+      await page.getByLabel('Name').fill('repl');
+      await page.getByLabel(/Run in a terminal/).check();
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      await page.getByRole('button', { name: 'Show the log of repl' }).click();
+      await page.getByLabel('Terminal screen').getByText('> ').first().waitFor({ timeout: 10_000 });
+      await page.getByLabel('Input to repl').fill('6*7');
+      await page.getByRole('button', { name: 'Send line' }).click();
+      await page.getByRole('log').getByText(/^42$/).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Press Ctrl-D' }).click();
+      await page.locator('tr[data-process="repl"] .badge', { hasText: 'exited' }).waitFor({ timeout: 10_000 });
+      // Ended: nothing to type into any more.
+      await page.getByLabel('Input to repl').waitFor({ state: 'detached' });
+    },
+  );
+
+  test(
     'servers: search, install with consent, call count, details, filter, uninstall; store health',
     { timeout: 90_000 },
     async () => {
