@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+// The tool naming when neither the environment nor config.json says (the hub's and each session's).
+const DEFAULT_TOOL_NAMES = 'underscore';
 
 export const EXPOSURE_MODES = ['all', 'search', 'auto'] as const;
 export type ExposureMode = (typeof EXPOSURE_MODES)[number];
@@ -169,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     paths,
     registryUrl: (vars.HUB_REGISTRY_URL ?? file.registryUrl ?? DEFAULT_REGISTRY_URL).replace(/\/+$/, ''),
     npmRegistry: vars.HUB_NPM_REGISTRY ?? file.npmRegistry,
-    toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? 'underscore',
+    toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? DEFAULT_TOOL_NAMES,
     logLevel: vars.HUB_LOG_LEVEL ?? file.logLevel ?? 'info',
     maxRunningProcesses: file.maxRunningProcesses ?? 64,
     logCapBytes: file.logCapBytes ?? 50 * 1024 * 1024,
@@ -227,7 +229,7 @@ export function sessionConfig(
   const now = file();
   return Object.freeze({
     ...base,
-    toolNames: toolNames ?? now.toolNames ?? 'underscore',
+    toolNames: toolNames ?? now.toolNames ?? DEFAULT_TOOL_NAMES,
     exposure: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
   });
 }
