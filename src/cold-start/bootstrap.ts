@@ -160,7 +160,8 @@ export function startFastStart(options: {
   // True when answered here; false hands this message and every later one to the full hub.
   const answer = (message: Json): boolean => {
     const { id, method, params } = message;
-    if (typeof method !== 'string') return false;
+    // Not JSON-RPC 2.0 (a "1.0" frame): the full hub's to refuse, or it would be answered twice.
+    if (typeof method !== 'string' || message.jsonrpc !== '2.0') return false;
     if (id === undefined) return true; // notifications need no answer; the full hub still sees them
     if (!isId(id) || answered.has(id)) return false;
     if (method === 'initialize' && !initialized) {

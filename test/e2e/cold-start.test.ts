@@ -119,6 +119,18 @@ describe('cold-start lane', () => {
     expect(await laneAnswered(home)).toEqual([3]);
   });
 
+  // Found by the protocol fuzz (seed 475831): the lane answered a "1.0" ping, then the full hub
+  // refused the same replayed frame, so one id got two answers.
+  test('a request that is not JSON-RPC 2.0 is left to the full hub: one answer, the refusal', async () => {
+    const home = await seededHome();
+    const hub = spawnRawHub(home);
+    hub.write(initialize(1), initialized, { jsonrpc: '1.0', id: 7, method: 'ping' }, { id: 8, method: 'ping' });
+    expect((await hub.response(7)).error).toMatchObject({ code: -32600 });
+    expect((await hub.response(8)).result).toEqual({});
+    expect(await hub.end()).toBe(0);
+    expect(hub.received.filter(message => message.id === 7)).toHaveLength(1);
+  });
+
   test('servers installed by another hub right after the lane listed tools: list_changed follows', async () => {
     const home = await seededHome();
     const hub = spawnRawHub(home);
