@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -75,7 +77,21 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
   await client.connect(transport);
-  return { ...session(client, transport.pid ?? undefined, () => client.close()), stderr: () => stderr };
+  const base = session(client, transport.pid ?? undefined, () => client.close());
+  // The entry lost its shared hub: say why (its stderr) and what the hubs logged, while home exists.
+  const call: HubSession['call'] = async (name, args) => {
+    try {
+      return await base.call(name, args);
+    } catch (error) {
+      if (error instanceof Error && error.message.includes('hub restarted')) {
+        const log = join(home, 'logs', 'hub.log');
+        const hubs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '(no hub.log)';
+        error.message += `\nentry stderr:\n${stderr.slice(-2_000)}\nhub.log:\n${hubs}`;
+      }
+      throw error;
+    }
+  };
+  return { ...base, call, stderr: () => stderr };
 }
 
 /** The hub in this process over a linked in-memory pair: fast, and still a real Client. */
