@@ -50,6 +50,7 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
       stdout: process.stdout,
       handOff,
       note: message => process.stderr.write(`hub: warning: ${message}\n`),
+      hungMs: hungMsFrom(process.env.HUB_HUNG_MS),
     });
     if (end.kind === 'ended') process.exit(0);
     process.off('uncaughtException', keepGoing);
@@ -57,6 +58,13 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     fallback = { reason: end.reason, handOff: end.handOff };
   }
   await runInProcess(fallback.handOff, fallback.reason, settings.shared);
+}
+
+// HUB_HUNG_MS: how long a silent shared hub is given before the entry ends it (tests shorten it;
+// docs/shared-hub.md). Anything but a whole number of ms from 1000 up keeps the default.
+function hungMsFrom(value: string | undefined): number | undefined {
+  const ms = Number(value);
+  return value !== undefined && Number.isInteger(ms) && ms >= 1_000 ? ms : undefined;
 }
 
 // What the entry needs to attach: HUB_HOME and whether to share. Read without zod where it can
@@ -129,6 +137,8 @@ async function runDaemon(): Promise<void> {
   process.on('unhandledRejection', error =>
     log.error({ err: error }, 'unhandled rejection (shared hub keeps running)'),
   );
+  // However it ends (a signal, idle, process.exit in a dependency), hub.log says so last.
+  process.on('exit', code => log.info({ code }, 'shared hub exited'));
   const hub = await runSharedHub({ config, log, store });
   for (const signal of SIGNALS) process.on(signal, () => void hub.shutdown(signal));
   // A socket write to an entry that is gone must not end the hub.

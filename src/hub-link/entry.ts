@@ -29,6 +29,8 @@ export interface EntryOptions {
   readonly handOff: EntryHandOff | undefined;
   /** Said once when the shared hub cannot be used (before anything was sent, or after). */
   readonly note: (message: string) => void;
+  /** Silence after which the hub is taken as hung (HUNG_MS unless a test shortens it). */
+  readonly hungMs?: number | undefined;
 }
 
 /** How the entry ended: the client went away, or the shared hub cannot be used (run in-process). */
@@ -38,7 +40,11 @@ export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; h
 // 500 ms). Generous: a loaded 2-core machine parsing a 10 MB tools/list stalls a hub's event loop
 // for seconds with nothing wrong, and ending a busy hub fails every session's calls. A hub that
 // dies is noticed at once (its sockets close); only a hung one waits this long.
-const HUNG_MS = 15_000;
+export const HUNG_MS = 15_000;
+// Silence counts only while this entry was awake to hear it: a tick this late means the entry
+// (or the whole machine: a laptop's sleep, a frozen container) was stopped, and the hub with it,
+// so the hub gets a whole new window. Measured on the monotonic clock: a wall clock jumps.
+const LATE_TICK_MS = 4 * HEARTBEAT_MS;
 const RESTARTED = 'hub restarted; call again';
 const NEWLINE = 10;
 
@@ -88,7 +94,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   let socket: Socket | undefined;
   let heartbeat: Socket | undefined;
   let hubPid: number | undefined;
-  let lastBeat = Date.now();
+  const hungMs = options.hungMs ?? HUNG_MS;
+  let lastBeat = performance.now();
+  let lastTick = performance.now();
   let stdinEnded = handOff?.ended ?? false;
   let attaching = false;
   let finish!: (end: EntryEnd) => void;
@@ -171,9 +179,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     if (!beat || attaching || done) return void beat?.destroy();
     heartbeat?.destroy();
     heartbeat = beat;
-    lastBeat = Date.now();
+    lastBeat = performance.now();
     beat.on('error', () => undefined);
-    beat.on('data', () => (lastBeat = Date.now()));
+    beat.on('data', () => (lastBeat = performance.now()));
     beat.once('close', () => {
       if (heartbeat === beat) heartbeat = undefined;
     });
@@ -201,10 +209,10 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     connected.on('data', onHubData);
     connected.on('error', () => undefined);
     connected.once('close', () => {
-      if (socket === connected) void hubGone('the shared hub closed the connection');
+      if (socket === connected) void hubGone(`the shared hub (pid ${hubPid ?? '?'}) closed the connection`);
     });
     hubPath = path;
-    lastBeat = Date.now();
+    lastBeat = performance.now();
     void startHeartbeat();
   };
 
@@ -244,11 +252,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     if (initId !== undefined) write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n');
   };
 
-  const watch = setInterval(() => {
-    if (attaching || !socket) return;
-    if (!heartbeat) return void startHeartbeat();
-    if (Date.now() - lastBeat < HUNG_MS) return;
-    // Hung, not dead: end it, or the next entry would connect to it again.
+  // Hung, not dead: end it, or the next entry would connect to it again.
+  const endHungHub = () => {
+    if (attaching || !socket || performance.now() - lastBeat < hungMs) return;
     const record = readHubRecord(paths.record);
     if (record && record.pid === hubPid && isLiveHub(record)) {
       try {
@@ -257,7 +263,20 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
         // gone meanwhile
       }
     }
-    void hubGone(`the shared hub did not answer for ${HUNG_MS} ms`);
+    void hubGone(
+      `the shared hub (pid ${hubPid ?? '?'}) did not answer for ${Math.round(performance.now() - lastBeat)} ms`,
+    );
+  };
+  const watch = setInterval(() => {
+    const now = performance.now();
+    const late = now - lastTick > LATE_TICK_MS;
+    lastTick = now;
+    if (attaching || !socket) return;
+    if (late) lastBeat = now;
+    if (!heartbeat) return void startHeartbeat();
+    // Timers run before I/O in a loop turn: a beat that arrived while this tick was due is read
+    // first (setImmediate runs after the poll), so a busy entry does not end a hub that spoke.
+    if (now - lastBeat >= hungMs) setImmediate(endHungHub);
   }, HEARTBEAT_MS);
   watch.unref();
 

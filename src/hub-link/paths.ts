@@ -13,6 +13,8 @@ export interface SharedHubPaths {
   readonly startLock: string;
   /** $HUB_HOME/hub.children.json: the child servers' process groups, for the next hub to reap. */
   readonly children: string;
+  /** $HUB_HOME/logs/shared-hub.stderr: what the daemon's Node itself printed (a fatal error, OOM). */
+  readonly stderr: string;
   /** The unix socket, or undefined when no candidate fits in sun_path. */
   readonly socket: string | undefined;
 }
@@ -31,6 +33,7 @@ export function sharedHubPaths(home: string, env: NodeJS.ProcessEnv = process.en
     record: join(home, 'hub.json'),
     startLock: join(home, 'hub.start.lock'),
     children: join(home, 'hub.children.json'),
+    stderr: join(home, 'logs', 'shared-hub.stderr'),
     socket: candidates.find(fits),
   };
 }

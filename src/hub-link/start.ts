@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -99,14 +100,33 @@ async function findLive(paths: SharedHubPaths): Promise<{ socket: Socket; path: 
   return undefined;
 }
 
+// The daemon logs to logs/hub.log itself; its stderr keeps what only Node can say (a fatal
+// error, out of memory) when it dies. Started afresh once it passes STDERR_KEEP_BYTES.
+const STDERR_KEEP_BYTES = 256 * 1024;
+function daemonStderr(file: string): number | 'ignore' {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const big = (statSync(file, { throwIfNoEntry: false })?.size ?? 0) > STDERR_KEEP_BYTES;
+    return openSync(file, big ? 'w' : 'a', 0o600);
+  } catch {
+    return 'ignore'; // a read-only HUB_HOME: the hub itself says so in its log
+  }
+}
+
 async function startDaemon(
   paths: SharedHubPaths,
   env: NodeJS.ProcessEnv,
   deadline: number,
 ): Promise<{ socket: Socket; path: string } | { reason: string }> {
   let exited: string | undefined;
+  const stderr = daemonStderr(paths.stderr);
   try {
-    const child = spawn(process.execPath, [SERVER_JS, 'daemon'], { detached: true, stdio: 'ignore', env, cwd: '/' });
+    const child = spawn(process.execPath, [SERVER_JS, 'daemon'], {
+      detached: true,
+      stdio: ['ignore', 'ignore', stderr],
+      env,
+      cwd: '/',
+    });
     child.once('error', error => (exited = `cannot start the shared hub (${error.message})`));
     child.once(
       'exit',
@@ -115,6 +135,8 @@ async function startDaemon(
     child.unref();
   } catch (error) {
     return { reason: `cannot start the shared hub (${(error as Error).message})` };
+  } finally {
+    if (typeof stderr === 'number') closeSync(stderr);
   }
   while (Date.now() < deadline && exited === undefined) {
     const record = readHubRecord(paths.record);

@@ -84,9 +84,12 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
       return await base.call(name, args);
     } catch (error) {
       if (error instanceof Error && error.message.includes('hub restarted')) {
-        const log = join(home, 'logs', 'hub.log');
-        const hubs = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '(no hub.log)';
-        error.message += `\nentry stderr:\n${stderr.slice(-2_000)}\nhub.log:\n${hubs}`;
+        // The entry says why on stderr right after the error line on stdout: give the pipe a moment.
+        await new Promise(resolve => setTimeout(resolve, 300));
+        const tail = (file: string) =>
+          existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '(none)';
+        error.message += `\nentry stderr:\n${stderr.slice(-2_000)}\nhub.log:\n${tail(join(home, 'logs', 'hub.log'))}`;
+        error.message += `\nshared-hub.stderr:\n${tail(join(home, 'logs', 'shared-hub.stderr'))}`;
       }
       throw error;
     }
