@@ -5,13 +5,12 @@ import type { SharedHubPaths } from './paths.js';
 import { HEARTBEAT_MS } from './protocol.js';
 import { attachSharedHub, tryConnect } from './start.js';
 import { clientWriter } from './client-writer.js';
+import { NEWLINE, linesOf, responseId, splitLines, type Id } from './lines.js';
 
 // The stdio entry's pipe to the shared hub (docs/shared-hub.md). Bytes go through in whole lines
 // (a hub that dies mid-line must not leave half a message with the client); the entry reads
 // only enough of each line to know the requests in flight, so they can be failed with a
 // retryable error when the hub dies, and the client's initialize, to replay to the next hub.
-
-type Id = string | number;
 
 export interface EntryHandOff {
   readonly replay: Buffer;
@@ -46,41 +45,6 @@ export const HUNG_MS = 15_000;
 // so the hub gets a whole new window. Measured on the monotonic clock: a wall clock jumps.
 const LATE_TICK_MS = 4 * HEARTBEAT_MS;
 const RESTARTED = 'hub restarted; call again';
-const NEWLINE = 10;
-
-// A response's id: hub's own lines put it first or last; anything else is parsed.
-const ID_FIRST = /^\{"jsonrpc":"2\.0","id":("(?:[^"\\]|\\.)*"|-?\d+),"(?:result|error)"/;
-const ID_LAST = /"id":("(?:[^"\\]|\\.)*"|-?\d+)\}\s*$/;
-
-function responseId(line: string): Id | undefined {
-  const first = ID_FIRST.exec(line);
-  if (first) return JSON.parse(first[1]!) as Id;
-  if (line.startsWith('{"method"')) return undefined; // a notification or a request to the client
-  if ((line.startsWith('{"result"') || line.startsWith('{"error"')) && ID_LAST.test(line))
-    return JSON.parse(ID_LAST.exec(line)![1]!) as Id;
-  try {
-    const message = JSON.parse(line) as { id?: Id; method?: unknown };
-    return message.method === undefined ? message.id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whole lines of chunk after tail, and the new tail. */
-function splitLines(tail: Buffer, chunk: Buffer): { whole: Buffer | undefined; tail: Buffer } {
-  const last = chunk.lastIndexOf(NEWLINE);
-  if (last === -1) return { whole: undefined, tail: tail.length ? Buffer.concat([tail, chunk]) : chunk };
-  const head = chunk.subarray(0, last + 1);
-  return { whole: tail.length ? Buffer.concat([tail, head]) : head, tail: chunk.subarray(last + 1) };
-}
-
-function* linesOf(buffer: Buffer): Generator<string> {
-  let start = 0;
-  for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, start)) {
-    if (at > start) yield buffer.toString('utf8', start, at);
-    start = at + 1;
-  }
-}
 
 export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   const { home, paths, env, stdin, stdout, handOff } = options;
