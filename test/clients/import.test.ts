@@ -300,7 +300,7 @@ describe('hub import', () => {
     expect(Object.keys((await readJson(file)).mcpServers as object)).toEqual(['broken']);
     // The probe closed what it started.
     const pid = Number((await readFile(join(machine.root, 'spawns'), 'utf8')).trim());
-    await vi.waitFor(() => expect(isAlive(pid)).toBe(false));
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 10_000, interval: 50 });
   });
 
   test('no config at all is not an error', async () => {

@@ -285,7 +285,7 @@ describe('registry.install with the fake npm', () => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ name: 'thing', state: 'ready', missingEnv: [] });
       expect((result.structuredContent as { tools: string[] }).tools).toContain('thing_echo');
-      await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
       expect(names).toContain('thing_echo');
       expect(textOf(await hub.call('thing.echo', { message: 'hi' }))).toContain('hi');
@@ -297,7 +297,7 @@ describe('registry.install with the fake npm', () => {
       const before = changes;
       const removed = await hub.call('registry.uninstall', { name: 'thing' });
       expect(removed.structuredContent).toMatchObject({ name: 'thing', folderRemoved: join(home, 'servers', 'thing') });
-      await vi.waitFor(() => expect(changes).toBeGreaterThan(before));
+      await vi.waitFor(() => expect(changes).toBeGreaterThan(before), { timeout: 10_000, interval: 50 });
       expect((await hub.client.listTools()).tools.map(tool => tool.name)).not.toContain('thing_echo');
       expect(existsSync(join(home, 'servers', 'thing'))).toBe(false);
     });

@@ -51,7 +51,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
       expect(messages).toContain('starting memory');
       expect(messages.at(-1)).toMatch(/^ready: \d+ tools$/);
 
-      await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
       expect((await hub.client.listTools()).tools.map(tool => tool.name)).toEqual(
         expect.arrayContaining(['memory_read_graph', 'memory_create_entities']),
       );

@@ -120,7 +120,10 @@ describe('OAuth sign-in of a remote server', () => {
       const installed = await hub.call('registry.install', { url: server.url, name: 'secure' });
       expect(installed.structuredContent).toMatchObject({ state: 'stopped' });
       const { authorizationUrl } = installed.structuredContent as { authorizationUrl: string };
-      await vi.waitFor(() => expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: authorizationUrl })]));
+      await vi.waitFor(() => expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: authorizationUrl })]), {
+        timeout: 10_000,
+        interval: 50,
+      });
       const changed = vi.fn();
       hub.client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
 
@@ -152,7 +155,10 @@ describe('OAuth sign-in of a remote server', () => {
       const refused = await hub.call('secure_echo', { text: 'revoked' });
       expect(textOf(refused)).toMatch(/^AUTH_REQUIRED: Server "secure" needs you to sign in/);
       const again = urlIn(textOf(refused));
-      await vi.waitFor(() => expect(asked.at(-1)).toMatchObject({ mode: 'url', url: again }));
+      await vi.waitFor(() => expect(asked.at(-1)).toMatchObject({ mode: 'url', url: again }), {
+        timeout: 10_000,
+        interval: 50,
+      });
       expect(asked).toHaveLength(2);
       expect(urlIn(textOf(await hub.call('secure_echo', { text: 'still waiting' })))).toBe(again);
       await new Promise(resolve => setTimeout(resolve, 300));

@@ -47,10 +47,13 @@ describe('registry.install { url }', () => {
       const changed = vi.fn();
       hub.client.setNotificationHandler(ToolListChangedNotificationSchema, changed);
       outputs.push(shown(await hub.call('docs_add_tool', { name: 'extra' })));
-      await vi.waitFor(async () => {
-        const { tools } = await hub.client.listTools();
-        expect(tools.map(tool => tool.name)).toContain('docs_extra');
-      });
+      await vi.waitFor(
+        async () => {
+          const { tools } = await hub.client.listTools();
+          expect(tools.map(tool => tool.name)).toContain('docs_extra');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
       expect(changed).toHaveBeenCalled();
 
       // The server restarts on the same port and forgets every session: the next call starts a new one.
@@ -63,10 +66,13 @@ describe('registry.install { url }', () => {
       ]);
       expect(textOf(await hub.call('docs_echo', { text: 'again' }))).toBe('echo: again');
       // The new session's lists are read again: the restarted server has no "extra" tool.
-      await vi.waitFor(async () => {
-        const { tools } = await hub.client.listTools();
-        expect(tools.map(tool => tool.name)).not.toContain('docs_extra');
-      });
+      await vi.waitFor(
+        async () => {
+          const { tools } = await hub.client.listTools();
+          expect(tools.map(tool => tool.name)).not.toContain('docs_extra');
+        },
+        { timeout: 10_000, interval: 50 },
+      );
       const log = await readFile(join(home, 'logs', 'servers', 'docs.log'), 'utf8');
       expect(log).toContain('forgot the session');
 

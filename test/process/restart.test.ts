@@ -83,7 +83,10 @@ describe('restart_process', () => {
     const outcome = await manager.restart('web', 5_000);
     expect(outcome.via).toBe('keeper');
     expect(outcome.record).toMatchObject({ id: record.id, pid: record.pid, status: 'running', restarts: 1 });
-    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/^hello/gm)).toHaveLength(2));
+    await vi.waitFor(() => expect(readFileSync(record.logFile, 'utf8').match(/^hello/gm)).toHaveLength(2), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const log = readFileSync(record.logFile, 'utf8');
     expect(log).toMatch(/bye\n\[hub: restart 1 \(requested\) after exit code 0\]\nhello/);
   });
@@ -99,7 +102,10 @@ describe('restart_process', () => {
     const outcome = await manager.restart(record.id, 1_000);
     expect(outcome.via).toBe('respawned');
     expect(outcome.record).toMatchObject({ id: record.id, name: 'job', restarts: 1 });
-    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'));
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), {
+      timeout: 10_000,
+      interval: 50,
+    });
     expect(readFileSync(record.logFile, 'utf8')).toBe(
       'secret=s3\n[hub: restart 1 (requested) after exit code 4]\nsecret=s3\n',
     );

@@ -207,7 +207,10 @@ describe('registry search', () => {
     registry.setMode('official', 'slow');
     const controller = new AbortController();
     const pending = search({ query: 'memory', signal: controller.signal });
-    await vi.waitFor(() => expect(registry.requests.some(request => request.startsWith('/v0.1/servers'))).toBe(true));
+    await vi.waitFor(() => expect(registry.requests.some(request => request.startsWith('/v0.1/servers'))).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
   });

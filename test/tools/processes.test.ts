@@ -41,10 +41,13 @@ describe('process tools', () => {
     expect(textOf(started)).toContain('listening on');
     // The first tick follows "listening on" by up to 100 ms: wait until the log has two lines.
     let tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
-    await vi.waitFor(async () => {
-      tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
-      expect(ok(tail)).toMatchObject({ status: 'running', lines: 2 });
-    });
+    await vi.waitFor(
+      async () => {
+        tail = await hub.call('get_process_logs', { id: 'web', lines: 2 });
+        expect(ok(tail)).toMatchObject({ status: 'running', lines: 2 });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(textOf(tail).split('\n')).toHaveLength(2);
     const grepped = await hub.call('get_process_logs', { id: 'web', grep: '^listening' });
     expect(textOf(grepped)).toBe(`listening on ${port}`);

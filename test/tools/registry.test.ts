@@ -37,7 +37,7 @@ async function withEverything(
 describe('registry tools with server-everything in command mode', () => {
   test('install registers the command, starts it and exposes everything.echo with list_changed', async () => {
     await withEverything(async (hub, home, changes) => {
-      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
       const names = (await hub.client.listTools()).tools.map(tool => tool.name);
       expect(names.slice(0, 5)).toEqual([
         'registry_search',
@@ -105,7 +105,7 @@ describe('registry tools with server-everything in command mode', () => {
 
   test('uninstall removes the tools, sends list_changed and keeps the log', async () => {
     await withEverything(async (hub, home, changes) => {
-      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(0), { timeout: 10_000, interval: 50 });
       const before = changes();
       const removed = await hub.call('registry.uninstall', { name: 'everything' });
       expect(removed.isError, textOf(removed)).toBeFalsy();
@@ -114,7 +114,7 @@ describe('registry tools with server-everything in command mode', () => {
         logFile: join(home, 'logs', 'servers', 'everything.log'),
       });
       expect((removed.structuredContent as { removedTools: string[] }).removedTools).toContain('everything_echo');
-      await vi.waitFor(() => expect(changes()).toBeGreaterThan(before));
+      await vi.waitFor(() => expect(changes()).toBeGreaterThan(before), { timeout: 10_000, interval: 50 });
       expect(
         (await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('everything_')),
       ).toEqual([]);

@@ -37,8 +37,10 @@ test('a server installed by one hub is listed and callable in another hub on the
 
     const removed = await first.call('registry.uninstall', { name: 'everything' });
     expect(removed.isError, textOf(removed)).toBeFalsy();
-    await vi.waitFor(async () =>
-      expect((await second.client.listTools()).tools.map(tool => tool.name)).not.toContain('everything_echo'),
+    await vi.waitFor(
+      async () =>
+        expect((await second.client.listTools()).tools.map(tool => tool.name)).not.toContain('everything_echo'),
+      { timeout: 10_000, interval: 50 },
     );
   } finally {
     await first.close();
