@@ -7,6 +7,8 @@ import type { CliCommand } from './command.js';
 import { openManager, reference } from './processes.js';
 
 const never = new AbortController().signal;
+// How long --wait-for waits, at start and at a restart.
+const WAIT_MS = 60_000;
 const POLICIES = ['no', 'on-failure', 'always'] as const;
 
 const wholeNumber = (value: string | undefined, flag: string, fallback: number, min: number, max: number): number => {
@@ -52,10 +54,11 @@ export const start: CliCommand = async (argv, io) => {
         policy: policy as (typeof POLICIES)[number],
         max: wholeNumber(values['max-restarts'], '--max-restarts', 5, 0, 1_000),
       },
+      ready: values['wait-for'] === undefined ? undefined : { pattern: values['wait-for'], timeoutMs: WAIT_MS },
     },
     values['wait-for'] === undefined
       ? undefined
-      : { pattern: compileLinePattern(values['wait-for'], '--wait-for'), timeoutMs: 60_000 },
+      : { pattern: compileLinePattern(values['wait-for'], '--wait-for'), timeoutMs: WAIT_MS },
     never,
   );
   const view = toProcessView(outcome.record);
@@ -76,10 +79,19 @@ export const restart: CliCommand = async (argv, io) => {
   const id = reference(positionals[0], 'restart <id>');
   const { config, manager } = openManager();
   const graceMs = wholeNumber(values.grace, '--grace', config.stopGraceMs, 0, 120_000);
-  const outcome = await manager.restart(id, graceMs);
+  // Waits as its start did (--wait-for, or start_process's wait_for).
+  const outcome = await manager.restart(id, graceMs, never);
   const view = toProcessView(outcome.record);
-  if (values.json) io.out(`${JSON.stringify({ process: view, via: outcome.via }, null, 2)}\n`);
-  else io.out(`Restarted ${view.id} (restart ${view.restarts ?? 0}), ${view.status}, pid ${view.pid}.\n`);
+  const wait = outcome.wait && {
+    ready: outcome.wait.ready,
+    reason: outcome.wait.reason,
+    waited_ms: outcome.wait.waitedMs,
+  };
+  if (values.json) io.out(`${JSON.stringify({ process: view, via: outcome.via, ...wait }, null, 2)}\n`);
+  else {
+    const how = wait ? (wait.ready ? `, ready in ${wait.waited_ms} ms` : `, not ready (${wait.reason})`) : '';
+    io.out(`Restarted ${view.id} (restart ${view.restarts ?? 0}), ${view.status}, pid ${view.pid}${how}.\n`);
+  }
   return 0;
 };
 

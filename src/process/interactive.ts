@@ -4,7 +4,9 @@ import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { resizePty, type TtySize } from './pty.js';
 import { isGroupRunning } from './reconcile.js';
-import { restartProcess, type RestartOutcome } from './restart.js';
+import { compileLinePattern } from './line-match.js';
+import { logSize, newRunOffset, restartProcess, type RestartOutcome } from './restart.js';
+import { waitForReady, type WaitOutcome } from './wait-for.js';
 import type { Screen } from './screen.js';
 import { sendInput, type SendOutcome, type SendSpec } from './send-input.js';
 
@@ -79,9 +81,26 @@ export function createInteractive(deps: InteractiveDeps) {
       return { record, screen: await renderScreen(record.logFile, size) };
     },
 
-    async restart(reference: string, graceMs: number): Promise<RestartOutcome> {
+    /** With a signal, waits for the new run as start_process's wait_for did, when it had one. */
+    async restart(
+      reference: string,
+      graceMs: number,
+      signal?: AbortSignal,
+    ): Promise<RestartOutcome & { readonly wait: WaitOutcome | undefined }> {
+      const before = logSize((await deps.find(reference)).logFile);
       const outcome = await restartProcess(deps, reference, graceMs);
-      return { ...outcome, record: await deps.find(outcome.record.id) };
+      let record = await deps.find(outcome.record.id);
+      const ready = record.ready;
+      if (!ready || !signal || record.status !== 'running') return { ...outcome, record, wait: undefined };
+      const spec = {
+        port: ready.port,
+        pattern: ready.pattern === undefined ? undefined : compileLinePattern(ready.pattern, 'wait_for.pattern'),
+        timeoutMs: ready.timeoutMs,
+      };
+      const from = newRunOffset(record.logFile, before, record.restarts ?? 0);
+      const wait = await waitForReady(spec, record.logFile, () => isGroupRunning(record, paths), signal, from);
+      record = await deps.find(record.id);
+      return { ...outcome, record, wait };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, fstatSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
@@ -93,6 +93,40 @@ async function restartThroughKeeper(paths: HubPaths, record: ProcessRecord, grac
   if (await waitFor(counted, Date.now() + graceMs)) return isKeeperAlive(record);
   signalPinned(targets, 'SIGKILL');
   return (await waitFor(counted, Date.now() + AFTER_KILL_MS)) && isKeeperAlive(record);
+}
+
+const MARKER_LOOK_BYTES = 1024 * 1024;
+
+/** The size of a log now: where a restart's new run will start. */
+export function logSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where run `restarts` starts in the log: after its restart marker, looked for from `before` (the
+ * size when the restart was asked). Falls back to before, or to 0 when the log was cut since.
+ */
+export function newRunOffset(file: string, before: number, restarts: number): number {
+  if (logSize(file) < before) return 0;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(MARKER_LOOK_BYTES);
+      const read = readSync(fd, buffer, 0, buffer.length, before);
+      const marker = buffer.subarray(0, read).indexOf(`[hub: restart ${restarts} (`);
+      if (marker === -1) return before;
+      const end = buffer.subarray(0, read).indexOf(0x0a, marker);
+      return before + (end === -1 ? read : end + 1);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return before;
+  }
 }
 
 /** Runs a process's command again under the same record, name and log. */

@@ -26,6 +26,8 @@ export interface StartSpec {
   /** Run in a pseudo-terminal of this size. */
   readonly tty?: TtySize | undefined;
   readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
+  /** Its wait_for, kept for restart_process. */
+  readonly ready?: ProcessRecord['ready'] | undefined;
 }
 
 export interface StartContext {
@@ -138,6 +140,7 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       startingBy: { pid: process.pid, startTicks: self?.startTicks ?? 0 },
       ...(spec.tty && { tty: { cols: spec.tty.cols, rows: spec.tty.rows } }),
       ...(spec.restart && spec.restart.policy !== 'no' && { restart: { ...spec.restart } }),
+      ...(spec.ready && { ready: { ...spec.ready } }),
     };
     data.processes[id] = record;
     return record;

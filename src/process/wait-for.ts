@@ -89,15 +89,17 @@ export function logMatcher(logFile: string, pattern: LineMatcher, from = 0): () 
 }
 
 /** Waits until the port accepts TCP, the pattern shows in the log, the process ends, or time runs out. */
+/** from: the log offset the pattern is looked for after (a restart's new run). */
 export async function waitForReady(
   spec: WaitSpec,
   logFile: string,
   isRunning: () => boolean,
   signal: AbortSignal,
+  from = 0,
 ): Promise<WaitOutcome> {
   const started = Date.now();
   const look = spec.pattern
-    ? logMatcher(logFile, spec.pattern)
+    ? logMatcher(logFile, spec.pattern, from)
     : () => Promise.resolve({ matched: false, caughtUp: true });
   const outcome = (ready: boolean, reason: WaitReason): WaitOutcome => ({
     ready,

@@ -40,6 +40,10 @@ export const ProcessRecordSchema = z.object({
   restart: z.object({ policy: z.enum(['no', 'on-failure', 'always']), max: z.number().int() }).optional(),
   /** Runs after the first (the keeper's and restart_process's). */
   restarts: z.number().int().optional(),
+  /** How start_process waited for it to be ready (wait_for): restart_process waits the same. */
+  ready: z
+    .object({ port: z.number().int().optional(), pattern: z.string().optional(), timeoutMs: z.number().int() })
+    .optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 

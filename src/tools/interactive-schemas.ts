@@ -64,5 +64,8 @@ export const RestartOutputSchema = z.object({
   pid: z.number().int(),
   restarts: z.number().int(),
   via: z.enum(['keeper', 'respawned']).describe('keeper: its live keeper reran it; respawned: a new keeper'),
+  ready: z.boolean().optional().describe('Started with wait_for: whether the new run met it (waited as the start did)'),
+  reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
+  waited_ms: z.number().int().optional(),
   next: z.string(),
 });

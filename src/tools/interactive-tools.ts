@@ -76,17 +76,28 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'restart_process',
     title: 'Restart a process',
     description:
-      'Run a process again (same command, cwd, env, tty) under the same id and log, stopping it first if running.',
+      'Run a process again (same command, cwd, env, tty, wait_for) under the same id and log, stopping it first if running.',
     input: RestartInputSchema,
     output: RestartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    async run(input) {
-      const outcome = await (await managerOf()).restart(input.id, input.grace_ms ?? deps.config.stopGraceMs);
+    async run(input, call) {
+      const manager = await managerOf();
+      const outcome = await manager.restart(input.id, input.grace_ms ?? deps.config.stopGraceMs, call.signal);
       const { id, status, pid, restarts = 0 } = outcome.record;
-      const next = `get_process_logs {"id":"${id}"} shows the new run after its restart marker.`;
+      const { wait } = outcome;
+      const next =
+        wait && !wait.ready
+          ? `Not ready (${wait.reason}): get_process_logs {"id":"${id}"} shows why, after its restart marker.`
+          : `get_process_logs {"id":"${id}"} shows the new run after its restart marker.`;
+      const waited = wait && { ready: wait.ready, reason: wait.reason, waited_ms: wait.waitedMs };
+      const how = wait
+        ? wait.ready
+          ? `, ready by ${wait.reason} in ${wait.waitedMs} ms`
+          : `, not ready: ${wait.reason}`
+        : '';
       return {
-        structured: { id, status, pid, restarts, via: outcome.via, next },
-        text: `Restarted ${id} (restart ${restarts}, ${outcome.via}).\nNext: ${next}`,
+        structured: { id, status, pid, restarts, via: outcome.via, ...waited, next },
+        text: `Restarted ${id} (restart ${restarts}, ${outcome.via}${how}).\nNext: ${next}`,
       };
     },
   });

@@ -108,4 +108,39 @@ describe('interactive processes over stdio', () => {
       await second.close();
     }
   }, 60_000);
+
+  test("restart_process waits for the new run as wait_for did at the start, not for the old run's ready line", async () => {
+    const home = await makeHubHome();
+    const hub = await spawnHub(home);
+    try {
+      // Each run is ready 1 s after it starts, and says which run it is.
+      const started = ok(
+        await hub.call('start_process', {
+          command: 'echo starting; sleep 1; echo "ready at $(date +%s%3N)"; exec sleep 600',
+          name: 'slow-web',
+          wait_for: { pattern: '^ready at', timeout_ms: 20_000 },
+        }),
+      );
+      expect(started).toMatchObject({ ready: true, reason: 'pattern' });
+      const asked = Date.now();
+      const running = ok(await hub.call('restart_process', { id: 'slow-web', grace_ms: 500 }));
+      expect(running).toMatchObject({ via: 'keeper', ready: true, reason: 'pattern' });
+      const log = readFileSync((started.process as { logFile: string }).logFile, 'utf8');
+      const readyAt = [...log.matchAll(/^ready at (\d+)$/gm)].map(match => Number(match[1]));
+      expect(readyAt).toHaveLength(2);
+      // It returned after the second run's line, not at once on the first run's.
+      expect(Date.now()).toBeGreaterThanOrEqual(readyAt[1]!);
+      expect(readyAt[1]! - asked).toBeGreaterThanOrEqual(900);
+      // An ended process is respawned under a new keeper and waited for the same way.
+      ok(await hub.call('kill_process', { id: 'slow-web', grace_ms: 500 }));
+      const respawned = ok(await hub.call('restart_process', { id: 'slow-web' }));
+      expect(respawned).toMatchObject({ via: 'respawned', ready: true, reason: 'pattern', restarts: 2 });
+      expect(respawned.waited_ms as number).toBeGreaterThanOrEqual(900);
+      // Without wait_for at the start, restart_process returns at once and says nothing of readiness.
+      ok(await hub.call('start_process', { command: 'exec sleep 600', name: 'plain' }));
+      expect(ok(await hub.call('restart_process', { id: 'plain' }))).not.toHaveProperty('ready');
+    } finally {
+      await hub.close();
+    }
+  }, 60_000);
 });
