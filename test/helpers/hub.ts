@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createHub } from '../../src/hub.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { openStore } from '../../src/store/store.js';
-import { noteHubHome } from './shared-hub.js';
+import { daemonsOf, noteHubHome } from './shared-hub.js';
 
 export const SERVER_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -90,6 +90,18 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
           existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '(none)';
         error.message += `\nentry stderr:\n${stderr.slice(-2_000)}\nhub.log:\n${tail(join(home, 'logs', 'hub.log'))}`;
         error.message += `\nshared-hub.stderr:\n${tail(join(home, 'logs', 'shared-hub.stderr'))}`;
+        // Killed, or alive with the connection closed? And which hubs serve home now.
+        const named = [...stderr.matchAll(/shared hub \(pid (\d+)\)/g)].map(match => Number(match[1]));
+        const state = (pid: number) => {
+          try {
+            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+            return `state ${stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)}`;
+          } catch {
+            return 'gone';
+          }
+        };
+        error.message += `\nnamed hubs: ${named.map(pid => `${pid} ${state(pid)}`).join(', ') || 'none'}`;
+        error.message += `; daemons of home now: ${daemonsOf(home).join(', ') || 'none'}`;
       }
       throw error;
     }

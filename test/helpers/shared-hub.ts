@@ -15,7 +15,7 @@ export function noteHubHome(home: string | undefined): void {
 }
 
 /** `dist/server.js daemon` processes serving home, read from /proc (a hub.json not written yet too). */
-function daemonsOf(home: string): number[] {
+export function daemonsOf(home: string): number[] {
   return readdirSync('/proc')
     .filter(entry => /^\d+$/.test(entry))
     .map(Number)
