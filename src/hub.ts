@@ -31,6 +31,7 @@ import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
 import { toolsForClient } from './proxy/task-listing.js';
+import { listingDigest } from './core/listing-digest.js';
 import {
   coreInternals,
   createHubCore,
@@ -291,7 +292,7 @@ export async function connectLines(
   transport.era = hub.eraLane(message => transport.send(message as never));
   await hub.server.connect(transport);
   // Another hub changed the installed servers between the lane's tools/list and now.
-  if (handOff?.listed !== undefined && handOff.listed !== hub.proxiedSignature()) {
+  if (handOff?.listed !== undefined && handOff.listed !== listingDigest(hub.proxiedSignature())) {
     hub.server.sendToolListChanged().catch(() => undefined);
   }
   return transport;

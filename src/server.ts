@@ -22,7 +22,7 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
-  const handOff: HandOff | undefined = fast?.handOff();
+  const handOff: HandOff | undefined = await digested(fast?.handOff());
   // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
   // user's shared hub; it falls back to the full hub in-process when that cannot be used.
   const settings = await entrySettings();
@@ -58,6 +58,14 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     fallback = { reason: end.reason, handOff: end.handOff };
   }
   await runInProcess(fallback.handOff, fallback.reason, settings.shared);
+}
+
+// The lane's list goes on as a digest (core/listing-digest.ts); hashed here, once the lane has
+// answered, so node:crypto stays off the cold start.
+async function digested(handOff: HandOff | undefined): Promise<HandOff | undefined> {
+  if (handOff?.listed === undefined) return handOff;
+  const { listingDigest } = await import('./core/listing-digest.js');
+  return { ...handOff, listed: listingDigest(handOff.listed) };
 }
 
 // HUB_HUNG_MS: how long a silent shared hub is given before the entry ends it (tests shorten it;

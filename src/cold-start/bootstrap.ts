@@ -39,7 +39,7 @@ type Id = string | number;
 export interface HandOff extends StdinReplay {
   /** stdin ended while this lane was reading. */
   readonly ended: boolean;
-  /** The proxied tools this lane listed (dotted, as JSON), if it listed any. */
+  /** The proxied tools this lane listed (dotted, as JSON; server.ts hands on its digest), if it listed any. */
   readonly listed?: string;
 }
 

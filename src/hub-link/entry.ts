@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import { HUB_VERSION } from '../core/version.js';
 import { isLiveHub, readHubRecord } from './record.js';
 import type { SharedHubPaths } from './paths.js';
-import { HEARTBEAT_MS } from './protocol.js';
-import { attachSharedHub, tryConnect } from './start.js';
+import { HUNG_MS, watchHeartbeat } from './heartbeat.js';
+import { attachSharedHub } from './start.js';
 import { clientWriter } from './client-writer.js';
 import { NEWLINE, linesOf, responseId, splitLines, type Id } from './lines.js';
 
@@ -35,16 +35,18 @@ export interface EntryOptions {
 /** How the entry ended: the client went away, or the shared hub cannot be used (run in-process). */
 export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; handOff: EntryHandOff };
 
-// A hub that has not ticked for this long is taken as hung and ended (heartbeats come every
-// 500 ms). Generous: a loaded 2-core machine parsing a 10 MB tools/list stalls a hub's event loop
-// for seconds with nothing wrong, and ending a busy hub fails every session's calls. A hub that
-// dies is noticed at once (its sockets close); only a hung one waits this long.
-export const HUNG_MS = 15_000;
-// Silence counts only while this entry was awake to hear it: a tick this late means the entry
-// (or the whole machine: a laptop's sleep, a frozen container) was stopped, and the hub with it,
-// so the hub gets a whole new window. Measured on the monotonic clock: a wall clock jumps.
-const LATE_TICK_MS = 4 * HEARTBEAT_MS;
 const RESTARTED = 'hub restarted; call again';
+
+/** The hub's message when its first line refuses the hello instead of welcoming this entry. */
+function refusalIn(line: string): string | undefined {
+  try {
+    const first = JSON.parse(line) as { hub?: unknown; message?: unknown };
+    if (first.hub === 'welcome') return undefined;
+    return typeof first.message === 'string' ? first.message.slice(0, 300) : 'no welcome';
+  } catch {
+    return 'no welcome';
+  }
+}
 
 export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   const { home, paths, env, stdin, stdout, handOff } = options;
@@ -56,16 +58,28 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   let hubTail: Buffer = Buffer.alloc(0);
   let queued: Buffer[] = [];
   let socket: Socket | undefined;
-  let heartbeat: Socket | undefined;
   let hubPid: number | undefined;
-  const hungMs = options.hungMs ?? HUNG_MS;
-  let lastBeat = performance.now();
-  let lastTick = performance.now();
   let stdinEnded = handOff?.ended ?? false;
   let attaching = false;
   let finish!: (end: EntryEnd) => void;
   const finished = new Promise<EntryEnd>(resolve => (finish = resolve));
   let done = false;
+  // Hung, not dead: end it, or the next entry would connect to it again.
+  const heartbeat = watchHeartbeat({
+    hungMs: options.hungMs ?? HUNG_MS,
+    paused: () => attaching || !socket || done,
+    onHung: silentMs => {
+      const record = readHubRecord(paths.record);
+      if (record && record.pid === hubPid && isLiveHub(record)) {
+        try {
+          process.kill(record.pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      void hubGone(`the shared hub (pid ${hubPid ?? '?'}) did not answer for ${Math.round(silentMs)} ms`);
+    },
+  });
 
   // Client → hub: note requests (in flight) and the initialize to replay.
   const noteClientLines = (whole: Buffer) => {
@@ -87,8 +101,16 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       if (id !== undefined && !lanesAnswered.delete(id)) inFlight.set(JSON.stringify(id), id);
     }
   };
+  // What went to a hub that has not welcomed this entry yet: all of it, if that hub refuses the
+  // hello (it read none of it), goes to the in-process hub instead.
+  let unwelcomed: { sent: Buffer[]; answered: Id[]; listed?: string } | undefined;
+  let refusal: string | undefined;
+  const send = (to: Socket, part: Buffer) => {
+    to.write(part);
+    unwelcomed?.sent.push(part);
+  };
   const toHub = (whole: Buffer) => {
-    if (socket && !attaching) socket.write(whole);
+    if (socket && !attaching) send(socket, whole);
     else queued.push(whole);
   };
   const onClientData = (chunk: Buffer) => {
@@ -102,15 +124,20 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   // Everything to the client, in order (client-writer.ts keeps the gap after a progress line).
   const { write, lines: toClient } = clientWriter(stdout);
 
-  // Hub → client: drop its welcome line, forget answered requests, pass whole lines on.
+  // Hub → client: drop its welcome line (a refusal instead ends the link), forget answered
+  // requests, pass whole lines on.
   let welcomed = false;
   const onHubData = (chunk: Buffer) => {
     const split = splitLines(hubTail, chunk);
     hubTail = split.tail;
     let whole = split.whole;
-    if (!whole) return;
+    if (!whole || refusal !== undefined) return;
     if (!welcomed) {
+      const first = whole.toString('utf8', 0, whole.indexOf(NEWLINE));
+      refusal = refusalIn(first);
+      if (refusal !== undefined) return;
       welcomed = true;
+      unwelcomed = undefined;
       whole = whole.subarray(whole.indexOf(NEWLINE) + 1);
       if (whole.length === 0) return;
     }
@@ -125,31 +152,9 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   const end = (result: EntryEnd) => {
     if (done) return;
     done = true;
-    clearInterval(watch);
-    heartbeat?.destroy();
+    heartbeat.stop();
     stdin.off('data', onClientData);
     finish(result);
-  };
-
-  let hubPath: string | undefined;
-  let beatConnecting = false;
-  // A heartbeat connection that fails or drops is made again on the next tick: only a hub that
-  // is connected and silent counts as hung.
-  const startHeartbeat = async () => {
-    if (beatConnecting || hubPath === undefined) return;
-    beatConnecting = true;
-    const beat = await tryConnect(hubPath);
-    beatConnecting = false;
-    if (!beat || attaching || done) return void beat?.destroy();
-    heartbeat?.destroy();
-    heartbeat = beat;
-    lastBeat = performance.now();
-    beat.on('error', () => undefined);
-    beat.on('data', () => (lastBeat = performance.now()));
-    beat.once('close', () => {
-      if (heartbeat === beat) heartbeat = undefined;
-    });
-    beat.write(`${JSON.stringify({ hub: 'heartbeat' })}\n`);
   };
 
   const wire = (connected: Socket, path: string, answered: Id[], replay: Buffer[], first?: { listed?: string }) => {
@@ -169,15 +174,15 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       ...(first?.listed !== undefined && { listed: first.listed }),
     };
     connected.write(`${JSON.stringify(hello)}\n`);
-    for (const part of replay) connected.write(part);
+    unwelcomed = { sent: [], answered, ...(first?.listed !== undefined && { listed: first.listed }) };
+    refusal = undefined;
+    for (const part of replay) send(connected, part);
     connected.on('data', onHubData);
     connected.on('error', () => undefined);
     connected.once('close', () => {
       if (socket === connected) void hubGone(`the shared hub (pid ${hubPid ?? '?'}) closed the connection`);
     });
-    hubPath = path;
-    lastBeat = performance.now();
-    void startHeartbeat();
+    heartbeat.follow(path);
   };
 
   // The hub died (or hung): fail what it had, find or start the next one, replay initialize.
@@ -187,8 +192,23 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     const old = socket;
     socket = undefined;
     old?.destroy();
-    heartbeat?.destroy();
-    heartbeat = undefined;
+    heartbeat.drop();
+    if (refusal !== undefined && unwelcomed) {
+      // Refused (a hello it cannot read): nothing sent reached it, so the in-process hub takes it
+      // all, with no call failed; and no other shared hub is tried, as it would refuse the same.
+      stdin.pause();
+      const { sent, answered, listed } = unwelcomed;
+      return end({
+        kind: 'fallback',
+        reason: `the shared hub refused this entry (${refusal})`,
+        handOff: {
+          replay: Buffer.concat([...sent, ...queued, clientTail]),
+          answered: new Set(answered),
+          ended: stdinEnded,
+          ...(listed !== undefined && { listed }),
+        },
+      });
+    }
     if (stdinEnded) return end({ kind: 'ended' });
     const failed = [...inFlight.values()];
     inFlight.clear();
@@ -211,38 +231,10 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     attaching = false;
     const waiting = queued;
     queued = [];
-    for (const part of waiting) next.socket.write(part);
+    for (const part of waiting) send(next.socket, part);
     // The new hub may list other tools (a child that failed to start before, an install since).
     if (initId !== undefined) write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n');
   };
-
-  // Hung, not dead: end it, or the next entry would connect to it again.
-  const endHungHub = () => {
-    if (attaching || !socket || performance.now() - lastBeat < hungMs) return;
-    const record = readHubRecord(paths.record);
-    if (record && record.pid === hubPid && isLiveHub(record)) {
-      try {
-        process.kill(record.pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
-    void hubGone(
-      `the shared hub (pid ${hubPid ?? '?'}) did not answer for ${Math.round(performance.now() - lastBeat)} ms`,
-    );
-  };
-  const watch = setInterval(() => {
-    const now = performance.now();
-    const late = now - lastTick > LATE_TICK_MS;
-    lastTick = now;
-    if (attaching || !socket) return;
-    if (late) lastBeat = now;
-    if (!heartbeat) return void startHeartbeat();
-    // Timers run before I/O in a loop turn: a beat that arrived while this tick was due is read
-    // first (setImmediate runs after the poll), so a busy entry does not end a hub that spoke.
-    if (now - lastBeat >= hungMs) setImmediate(endHungHub);
-  }, HEARTBEAT_MS);
-  watch.unref();
 
   void (async () => {
     const replay = handOff?.replay ?? Buffer.alloc(0);
@@ -254,7 +246,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     if (stdinEnded && inFlight.size === 0) return end({ kind: 'ended' });
     const first = await attachSharedHub(home, paths, env);
     if ('reason' in first) {
-      clearInterval(watch);
+      heartbeat.stop();
       done = true;
       finish({
         kind: 'fallback',

@@ -16,8 +16,8 @@ export const HelloSchema = z.discriminatedUnion('hub', [
     answered: z.array(Id),
     /** How many requests the cold-start lane answered; absent when reattaching after a hub died. */
     coldStartAnswered: z.number().int().nonnegative().optional(),
-    /** The proxied tools the cold-start lane listed (dotted, as JSON). */
-    listed: z.string().optional(),
+    /** The digest of the proxied tools the cold-start lane listed (core/listing-digest.ts). */
+    listed: z.string().max(128).optional(),
   }),
   // A line every HEARTBEAT_MS while the hub's event loop runs: how an entry tells a hung hub.
   z.object({ hub: z.literal('heartbeat') }),

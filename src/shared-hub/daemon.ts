@@ -226,14 +226,21 @@ export async function runSharedHub({
     socket.on('error', () => undefined);
     void (async () => {
       const first = await readFirstLine(socket, HELLO_MAX_BYTES);
+      if ('refused' in first && first.refused === 'closed') return void socket.end();
       let parsed;
       try {
-        parsed = first && HelloSchema.safeParse(JSON.parse(first.line));
+        parsed = 'line' in first ? HelloSchema.safeParse(JSON.parse(first.line)) : undefined;
       } catch {
         parsed = undefined;
       }
-      if (!first || !parsed?.success) {
-        socket.end(`${JSON.stringify({ hub: 'error', message: 'expected a hello line (shared-hub/protocol.ts)' })}\n`);
+      if (!('line' in first) || !parsed?.success) {
+        // Said in the log and to the entry, which runs the hub in-process instead of trying again.
+        const message =
+          'refused' in first
+            ? `the hello line is over ${HELLO_MAX_BYTES} bytes`
+            : `the hello line is not one this hub (${HUB_VERSION}) reads`;
+        log.warn({ message }, 'a connection to the shared hub was refused');
+        socket.end(`${JSON.stringify({ hub: 'error', message })}\n`);
         return;
       }
       const hello = parsed.data;

@@ -1,14 +1,16 @@
 import type { Socket } from 'node:net';
 
+export type FirstLine = { line: string; rest: Buffer } | { refused: 'closed' | 'too long' };
+
 /**
  * The first line on socket and the bytes read after it, with the socket paused so nothing else
- * is lost; undefined when it closes first or the line passes maxBytes.
+ * is lost; refused when it closes first or the line passes maxBytes.
  */
-export function readFirstLine(socket: Socket, maxBytes: number): Promise<{ line: string; rest: Buffer } | undefined> {
+export function readFirstLine(socket: Socket, maxBytes: number): Promise<FirstLine> {
   return new Promise(resolve => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (result: { line: string; rest: Buffer } | undefined) => {
+    const done = (result: FirstLine) => {
       socket.off('data', onData);
       socket.off('close', onClose);
       socket.off('end', onClose);
@@ -20,13 +22,15 @@ export function readFirstLine(socket: Socket, maxBytes: number): Promise<{ line:
       if (at === -1) {
         chunks.push(chunk);
         size += chunk.length;
-        if (size > maxBytes) done(undefined);
+        if (size > maxBytes) done({ refused: 'too long' });
         return;
       }
       chunks.push(chunk.subarray(0, at));
+      // Checked here too: whether a line passes the limit must not depend on where chunks end.
+      if (size + at > maxBytes) return done({ refused: 'too long' });
       done({ line: Buffer.concat(chunks).toString('utf8'), rest: chunk.subarray(at + 1) });
     };
-    const onClose = () => done(undefined);
+    const onClose = () => done({ refused: 'closed' });
     socket.on('data', onData);
     socket.once('close', onClose);
     socket.once('end', onClose);
