@@ -11,7 +11,8 @@ import { isAlive } from '../helpers/processes.js';
 import { sharedHubPid } from '../helpers/shared-hub.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
-const HUNG_MS = 2_000;
+// Well above a loaded machine's stalls (a woken hub must beat within it), well under the 15 s default.
+const HUNG_MS = 3_000;
 const ECHO_TOOLS = ['pid', 'hang'].map(name => ({ name, inputSchema: { type: 'object' as const, properties: {} } }));
 
 async function entryOnEcho(): Promise<{ home: string; hub: HubSession }> {
@@ -40,13 +41,14 @@ test('a shared hub that stops answering is ended after HUB_HUNG_MS: the call in 
   expect(await childPid(hub)).toBeGreaterThan(0);
   const hung = sharedHubPid(home)!;
   stop(hung);
-  const stoppedAt = Date.now();
   await expect(hub.call('echo_pid')).rejects.toThrow(/-32603.*hub restarted; call again/);
-  expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(HUNG_MS - 100);
   await vi.waitFor(() => expect(isAlive(hung)).toBe(false), { timeout: 5_000, interval: 50 });
   expect(await childPid(hub)).toBeGreaterThan(0);
   expect(sharedHubPid(home)).not.toBe(hung);
-  expect(hub.stderr?.()).toMatch(new RegExp(`the shared hub \\(pid ${hung}\\) did not answer for \\d+ ms`));
+  // Ended for its silence, as the entry measured it (not a clock in this test: the last beat came
+  // up to a heartbeat before the stop).
+  const said = new RegExp(`the shared hub \\(pid ${hung}\\) did not answer for (\\d+) ms`).exec(hub.stderr?.() ?? '');
+  expect(Number(said?.[1])).toBeGreaterThanOrEqual(HUNG_MS);
 });
 
 // Failed before: on waking, the entry's timer ran before it read the beats, counted the sleep as
