@@ -54,7 +54,6 @@ export const start: CliCommand = async (argv, io) => {
         policy: policy as (typeof POLICIES)[number],
         max: wholeNumber(values['max-restarts'], '--max-restarts', 5, 0, 1_000),
       },
-      ready: values['wait-for'] === undefined ? undefined : { pattern: values['wait-for'], timeoutMs: WAIT_MS },
     },
     values['wait-for'] === undefined
       ? undefined

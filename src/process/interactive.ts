@@ -4,9 +4,8 @@ import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { resizePty, type TtySize } from './pty.js';
 import { isGroupRunning } from './reconcile.js';
-import { compileLinePattern } from './line-match.js';
 import { logSize, newRunOffset, restartProcess, type RestartOutcome } from './restart.js';
-import { waitForReady, type WaitOutcome } from './wait-for.js';
+import { waitForReady, waitOf, type WaitOutcome } from './wait-for.js';
 import type { Screen } from './screen.js';
 import { sendInput, type SendOutcome, type SendSpec } from './send-input.js';
 
@@ -92,13 +91,8 @@ export function createInteractive(deps: InteractiveDeps) {
       let record = await deps.find(outcome.record.id);
       const ready = record.ready;
       if (!ready || !signal || record.status !== 'running') return { ...outcome, record, wait: undefined };
-      const spec = {
-        port: ready.port,
-        pattern: ready.pattern === undefined ? undefined : compileLinePattern(ready.pattern, 'wait_for.pattern'),
-        timeoutMs: ready.timeoutMs,
-      };
       const from = newRunOffset(record.logFile, before, record.restarts ?? 0);
-      const wait = await waitForReady(spec, record.logFile, () => isGroupRunning(record, paths), signal, from);
+      const wait = await waitForReady(waitOf(ready), record.logFile, () => isGroupRunning(record, paths), signal, from);
       record = await deps.find(record.id);
       return { ...outcome, record, wait };
     },

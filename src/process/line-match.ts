@@ -9,6 +9,8 @@ import { HubError } from '../core/errors.js';
 /** What the log readers need of a pattern (a RegExp also fits). */
 export interface LineMatcher {
   test(line: string): boolean;
+  /** The pattern as given (kept with a process's wait_for, for restart_process). */
+  readonly source: string;
 }
 
 // Lines longer than this are matched on their first and last part only: RE2 is linear, but a
@@ -40,6 +42,7 @@ export function compileLinePattern(text: string, field: string): LineMatcher {
   if (problem !== undefined) throw new HubError('INVALID_INPUT', `${field}: ${problem}.`);
   const pattern = RE2JS.compile(RE2JS.translateRegExp(text));
   return {
+    source: text,
     test(line) {
       if (line.length <= MATCH_MAX_CHARS) return pattern.test(line);
       const half = MATCH_MAX_CHARS / 2;

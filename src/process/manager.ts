@@ -10,7 +10,7 @@ import { allocatePort, type FreePort } from './ports.js';
 import { isGroupRunning } from './reconcile.js';
 import { byStartTime, currentRecords, findRecord } from './records.js';
 import { markFailed, settleBriefly, startProcess, type StartSpec } from './start.js';
-import { waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
+import { readyOf, waitForReady, type WaitOutcome, type WaitSpec } from './wait-for.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
 import { waitForCommandStarted } from './keeper.js';
 import { HubError } from '../core/errors.js';
@@ -100,7 +100,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
   return {
     /** base: the calling session's cwd and env (a shared hub's client runs elsewhere than hub). */
     async start(
-      spec: StartSpec,
+      spec: Omit<StartSpec, 'ready'>,
       wait: WaitSpec | undefined,
       signal: AbortSignal,
       base?: {
@@ -117,7 +117,8 @@ export function createProcessManager(options: ProcessManagerOptions) {
           baseCwd: base?.cwd ?? options.baseCwd ?? process.cwd(),
           baseEnv: (base?.env as NodeJS.ProcessEnv | undefined) ?? options.baseEnv ?? process.env,
         },
-        spec,
+        // The wait is kept with the record: restart_process waits the same way.
+        wait ? { ...spec, ready: readyOf(wait) } : spec,
       );
       log.info(
         { process: started.id, pid: started.pid, name: started.name, envKeys: started.envKeys },

@@ -26,7 +26,7 @@ export interface StartSpec {
   /** Run in a pseudo-terminal of this size. */
   readonly tty?: TtySize | undefined;
   readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
-  /** Its wait_for, kept for restart_process. */
+  /** Its wait_for, kept for restart_process (manager.ts sets it from the start's wait). */
   readonly ready?: ProcessRecord['ready'] | undefined;
 }
 

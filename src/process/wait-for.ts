@@ -2,7 +2,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterCarriageReturn, stripAnsi } from './ansi.js';
-import type { LineMatcher } from './line-match.js';
+import type { ProcessRecord } from '../store/schema.js';
+import { compileLinePattern, type LineMatcher } from './line-match.js';
 
 const POLL_MS = 100;
 const CONNECT_TIMEOUT_MS = 500;
@@ -19,6 +20,20 @@ export interface WaitSpec {
   readonly pattern?: LineMatcher | undefined;
   readonly timeoutMs: number;
 }
+
+type Ready = NonNullable<ProcessRecord['ready']>;
+
+/** A start's wait as its record keeps it, and back: restart_process waits the same way. */
+export const readyOf = (wait: WaitSpec): Ready => ({
+  ...(wait.port !== undefined && { port: wait.port }),
+  ...(wait.pattern !== undefined && { pattern: wait.pattern.source }),
+  timeoutMs: wait.timeoutMs,
+});
+export const waitOf = (ready: Ready): WaitSpec => ({
+  port: ready.port,
+  pattern: ready.pattern === undefined ? undefined : compileLinePattern(ready.pattern, 'wait_for.pattern'),
+  timeoutMs: ready.timeoutMs,
+});
 
 export interface WaitOutcome {
   readonly ready: boolean;

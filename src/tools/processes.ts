@@ -105,11 +105,6 @@ export function createProcessTools(
           ports,
           tty: input.tty ? { cols: input.cols, rows: input.rows } : undefined,
           restart: { policy: input.restart, max: input.max_restarts },
-          ready: input.wait_for && {
-            ...(input.wait_for.port !== undefined && { port: input.wait_for.port }),
-            ...(input.wait_for.pattern !== undefined && { pattern: input.wait_for.pattern }),
-            timeoutMs: input.wait_for.timeout_ms,
-          },
         },
         wait,
         call.signal,
