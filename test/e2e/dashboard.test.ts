@@ -160,7 +160,7 @@ describe('dashboard in Chromium', () => {
 
   test(
     'typing into a running process: a line into node -i answers 42, Ctrl-D ends it',
-    { timeout: 60_000 },
+    { timeout: 90_000 },
     async () => {
       const home = await makeHubHome();
       const ui = await startDashboard(home, {}, { foreground: true });
@@ -171,12 +171,13 @@ describe('dashboard in Chromium', () => {
       await page.getByLabel(/Run in a terminal/).check();
       await page.getByRole('button', { name: 'Start', exact: true }).click();
       await page.getByRole('button', { name: 'Show the log of repl' }).click();
-      await page.getByLabel('Terminal screen').getByText('> ').first().waitFor({ timeout: 10_000 });
+      // node -i in a terminal took over 10 s to show its prompt in a loaded CI run.
+      await page.getByLabel('Terminal screen').getByText('> ').first().waitFor({ timeout: 30_000 });
       await page.getByLabel('Input to repl').fill('6*7');
       await page.getByRole('button', { name: 'Send line' }).click();
-      await page.getByRole('log').getByText(/^42$/).waitFor({ timeout: 10_000 });
+      await page.getByRole('log').getByText(/^42$/).waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: 'Press Ctrl-D' }).click();
-      await page.locator('tr[data-process="repl"] .badge', { hasText: 'exited' }).waitFor({ timeout: 10_000 });
+      await page.locator('tr[data-process="repl"] .badge', { hasText: 'exited' }).waitFor({ timeout: 20_000 });
       // Ended: nothing to type into any more.
       await page.getByLabel('Input to repl').waitFor({ state: 'detached' });
     },
