@@ -7,7 +7,7 @@ import type { Logger } from '../core/logger.js';
 import { HUB_VERSION } from '../core/version.js';
 import type { Store } from '../store/store.js';
 import { recordChildGroups, reapOrphanGroups } from '../hub-link/children.js';
-import { readFirstLine } from './first-line.js';
+import { readFirstLine, refuse } from './first-line.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
 import { HelloSchema } from '../hub-link/hello.js';
 import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport, type UiReply } from '../hub-link/protocol.js';
@@ -240,8 +240,7 @@ export async function runSharedHub({
             ? `the hello line is over ${HELLO_MAX_BYTES} bytes`
             : `the hello line is not one this hub (${HUB_VERSION}) reads`;
         log.warn({ message }, 'a connection to the shared hub was refused');
-        socket.end(`${JSON.stringify({ hub: 'error', message })}\n`);
-        return;
+        return refuse(socket, `${JSON.stringify({ hub: 'error', message })}\n`);
       }
       const hello = parsed.data;
       switch (hello.hub) {

@@ -36,3 +36,17 @@ export function readFirstLine(socket: Socket, maxBytes: number): Promise<FirstLi
     socket.once('end', onClose);
   });
 }
+
+// A refused peer that never reads our answer cannot hold the socket longer than this.
+const REFUSE_CLOSE_MS = 5_000;
+
+/**
+ * Answers line and closes the socket, whatever the peer does: the hub's sockets are half-open
+ * (allowHalfOpen), so end() alone would keep a refused connection, and what it had sent, until the
+ * peer ended it; the hub would never be idle.
+ */
+export function refuse(socket: Socket, line: string): void {
+  const timer = setTimeout(() => socket.destroy(), REFUSE_CLOSE_MS);
+  timer.unref();
+  socket.end(line, () => (clearTimeout(timer), socket.destroy()));
+}
