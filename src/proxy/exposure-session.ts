@@ -9,7 +9,7 @@ import type { NameMode } from '../core/naming.js';
 import { addToolUsage, readToolUsage, type ToolUsage } from '../store/tool-usage.js';
 import type { ClientSide } from './client-side.js';
 import { pinMatcher, planExposure, selectExposed, type ExposurePlan, type Selection } from './exposure.js';
-import { resolveProject, watchProjectFolders, type ProjectScope } from './project-file.js';
+import { resolveProject, warnIgnored, watchProjectFolders, type ProjectScope } from './project-file.js';
 import type { Route, RouteTable } from './routes.js';
 
 /** What one client session is shown now (tools.search reports it). */
@@ -136,7 +136,7 @@ export class ExposureSession {
 
   #resolve(): ProjectScope {
     const project = resolveProject(this.#starts);
-    if (project.kind === 'invalid') this.deps.log.warn(`Ignoring the project file: ${project.error}`);
+    warnIgnored(project, message => this.deps.log.warn(message));
     return project;
   }
 

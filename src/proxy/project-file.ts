@@ -1,6 +1,7 @@
-import { readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { z } from 'zod';
 import { EXPOSURE_MODES, type ExposureMode } from '../core/config.js';
+import { readProjectText } from './project-file-read.js';
 import { findProjectFile, lookupFolders, PROJECT_FILE } from './project-lookup.js';
 
 // A project's own set of servers: `.hub.json` at the project root (README "Per-project sets");
@@ -35,9 +36,9 @@ export function readProjectFile(file: string): ProjectScope {
   const invalid = (error: string): ProjectScope => ({ kind: 'invalid', file, error: `${file}: ${error}` });
   let text: string;
   try {
-    if (statSync(file).size > MAX_BYTES)
-      return invalid(`larger than ${MAX_BYTES} bytes; a project file names servers only.`);
-    text = readFileSync(file, 'utf8');
+    const read = readProjectText(file, MAX_BYTES);
+    if ('problem' in read) return invalid(`${read.problem} The file is ignored.`);
+    text = read.text;
   } catch (error) {
     return invalid(`cannot be read (${(error as Error).message}).`);
   }
@@ -63,6 +64,20 @@ export function readProjectFile(file: string): ProjectScope {
     servers: new Set(parsed.data.servers),
     ...(parsed.data.exposure !== undefined && { exposure: parsed.data.exposure }),
   };
+}
+
+// One warning per file and problem however many sessions and lookups meet it (one shared hub
+// serves every client in that repository); a file read well since is warned about afresh.
+const warned = new Map<string, string>();
+const MAX_WARNED = 1_000;
+
+/** Says once that an invalid project file is ignored. */
+export function warnIgnored(project: ProjectScope, warn: (message: string) => void): void {
+  if (project.kind === 'project') warned.delete(project.file);
+  if (project.kind !== 'invalid' || warned.get(project.file) === project.error) return;
+  if (warned.size >= MAX_WARNED) warned.clear();
+  warned.set(project.file, project.error);
+  warn(`Ignoring the project file: ${project.error}`);
 }
 
 export const resolveProject = (starts: readonly string[]): ProjectScope => {

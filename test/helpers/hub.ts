@@ -28,6 +28,8 @@ export interface SessionOptions {
   env?: Record<string, string | undefined>;
   clientName?: string;
   capabilities?: ClientCapabilities;
+  /** The entry's working folder (spawnHub only): where a project file is looked up. */
+  cwd?: string;
 }
 
 function session(client: Client, pid: number | undefined, close: () => Promise<void>): HubSession {
@@ -59,6 +61,7 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [SERVER_JS],
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
     env: definedOnly({
       ...NETWORK_ENV,
       HUB_HOME: home,
