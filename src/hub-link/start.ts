@@ -9,6 +9,7 @@ import { HUB_VERSION } from '../core/version.js';
 import { breakStaleLock } from '../store/lock-break.js';
 import { createExclusive, isStale, myIdentity, readIfExists, unlinkIfMine } from '../store/lock-file.js';
 import type { SharedHubPaths } from './paths.js';
+import { socketProblem } from './socket-folder.js';
 import { compareVersions, isLiveHub, readHubRecord } from './record.js';
 
 // Finding the shared hub, or starting it: one entry at a time under hub.start.lock (the store
@@ -86,16 +87,23 @@ export async function attachSharedHub(home: string, paths: SharedHubPaths, env: 
   return { reason: spawnProblem ?? `no shared hub answered within ${START_WAIT_MS} ms` };
 }
 
+// The hello carries the client's whole environment: never to a socket someone else could have put there.
+async function connectPrivate(path: string): Promise<Attach | undefined> {
+  const problem = socketProblem(path);
+  if (problem !== undefined) return { reason: `the shared hub's socket is not private (${problem})` };
+  const socket = await tryConnect(path);
+  return socket && { socket, path };
+}
+
 // The recorded hub when it is live and not older than this entry; an older one is asked to hand over.
-async function findLive(paths: SharedHubPaths): Promise<{ socket: Socket; path: string } | undefined> {
+async function findLive(paths: SharedHubPaths): Promise<Attach | undefined> {
   const record = readHubRecord(paths.record);
   if (record && isLiveHub(record)) {
     if (compareVersions(record.version, HUB_VERSION) < 0) {
       await askToStop(record.socket, `a newer hub (${HUB_VERSION}) takes over`, record.pid);
       return undefined;
     }
-    const socket = await tryConnect(record.socket);
-    return socket && { socket, path: record.socket };
+    return connectPrivate(record.socket);
   }
   return undefined;
 }
@@ -113,11 +121,7 @@ function daemonStderr(file: string): number | 'ignore' {
   }
 }
 
-async function startDaemon(
-  paths: SharedHubPaths,
-  env: NodeJS.ProcessEnv,
-  deadline: number,
-): Promise<{ socket: Socket; path: string } | { reason: string }> {
+async function startDaemon(paths: SharedHubPaths, env: NodeJS.ProcessEnv, deadline: number): Promise<Attach> {
   let exited: string | undefined;
   const stderr = daemonStderr(paths.stderr);
   try {
@@ -141,8 +145,8 @@ async function startDaemon(
   while (Date.now() < deadline && exited === undefined) {
     const record = readHubRecord(paths.record);
     if (record && isLiveHub(record)) {
-      const socket = await tryConnect(record.socket);
-      if (socket) return { socket, path: record.socket };
+      const attached = await connectPrivate(record.socket);
+      if (attached) return attached;
     }
     await sleep(POLL_MS);
   }

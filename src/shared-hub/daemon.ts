@@ -1,6 +1,5 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
-import { dirname } from 'node:path';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../hub.js';
 import type { HubConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
@@ -9,6 +8,7 @@ import type { Store } from '../store/store.js';
 import { recordChildGroups, reapOrphanGroups } from '../hub-link/children.js';
 import { readFirstLine, refuse } from './first-line.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
+import { chooseSocket, releaseSocket } from '../hub-link/socket-folder.js';
 import { HelloSchema } from '../hub-link/hello.js';
 import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport, type UiReply } from '../hub-link/protocol.js';
 import type { Dashboard } from '../dashboard/server.js';
@@ -58,14 +58,15 @@ export async function runSharedHub({
   idleExit = true,
 }: SharedHubOptions): Promise<SharedHub> {
   const paths = sharedHubPaths(config.home);
-  const socketPath = paths.socket;
-  if (socketPath === undefined) throw new Error(`no unix socket path fits for HUB_HOME ${config.home}`);
   const running = readHubRecord(paths.record);
   if (running && running.pid !== process.pid && isLiveHub(running))
     throw new Error(`a shared hub already runs for ${config.home} (pid ${running.pid})`);
   await reapOrphanGroups(paths.children, log);
 
-  mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
+  const socketChoice = chooseSocket(paths, (passed, socket) =>
+    log.warn({ passed, socket }, 'the shared hub socket is not put where others can write'),
+  );
+  const socketPath = socketChoice.socket;
   rmSync(socketPath, { force: true }); // a dead hub's socket (no live hub is recorded)
   // Half-open: an entry whose client closed ends its side, and hears the end of ours only once
   // its session has closed (usage counted, children of per-session servers stopped), as the
@@ -276,7 +277,7 @@ export async function runSharedHub({
       // First: nobody finds or reaches this hub any more; an entry that looks now starts a new one.
       net.close();
       removeMyHubRecord(paths.record);
-      if (readHubRecord(paths.record) === undefined) rmSync(socketPath, { force: true });
+      releaseSocket(socketChoice, paths.record);
       await Promise.allSettled(plugged.map(p => p.close()));
       await core.close();
       for (const socket of sockets) socket.destroy();
