@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
@@ -65,6 +66,14 @@ export async function stopSharedHub(
   if (left && !isLiveHub(left)) {
     rmSync(paths.record, { force: true });
     rmSync(left.socket, { force: true });
+    // A private folder made for that hub alone (socket-folder.ts), now empty.
+    if (left.socket.startsWith(paths.fresh.prefix)) {
+      try {
+        rmdirSync(dirname(left.socket));
+      } catch {
+        // Gone already, or something else in it: left alone.
+      }
+    }
   }
   await reapOrphanGroups(paths.children, log);
   return stopped;

@@ -37,7 +37,7 @@ test('a symlink inside the repository is followed; one that leaves it is not', a
   );
 });
 
-test('a socket, a device and a folder named .hub.json are not opened; a file over 64 KB is not read', async () => {
+test('a socket, a device, a folder or a link loop named .hub.json is not opened; a file over 64 KB is not read', async () => {
   const root = await repo();
   const file = join(root, '.hub.json');
   const server = createServer();
@@ -56,6 +56,9 @@ test('a socket, a device and a folder named .hub.json are not opened; a file ove
   await mkdir(file);
   expect(readProjectFile(file)).toMatchObject({ error: expect.stringMatching(/is a folder, not a regular file/) });
   await rm(file, { recursive: true });
+  await symlink('.hub.json', file); // a link to itself
+  expect(readProjectFile(file)).toMatchObject({ error: expect.stringMatching(/cannot be read \(ELOOP/) });
+  await rm(file);
   await writeFile(file, `{"servers": ["echo"]${' '.repeat(70_000)}}`);
   expect(readProjectFile(file)).toMatchObject({ error: expect.stringMatching(/larger than 65536 bytes/) });
 });
