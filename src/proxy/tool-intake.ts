@@ -124,7 +124,19 @@ export function takeTools(entries: readonly unknown[], limits: ToolLimits = TOOL
     if (seen.has(entry.name)) return skip('the server lists this name twice; the first one is kept');
     const taken = takeOne(entry, limits);
     if (typeof taken === 'string') return skip(taken);
-    const size = Buffer.byteLength(JSON.stringify(taken.tool));
+    let size = jsonBytes(taken.tool);
+    // Past the server's bytes, a tool still fits without its outputSchema: kept so, and said.
+    if (bytes + size > limits.serverBytes && taken.tool.outputSchema !== undefined) {
+      const { outputSchema: _left, ...bare } = taken.tool;
+      const bareSize = jsonBytes(bare);
+      if (bytes + bareSize <= limits.serverBytes) {
+        taken.tool = bare;
+        taken.trimmed.push(
+          `outputSchema left out: the server's tools are over hub's limit of ${limits.serverBytes} bytes with it; the tool works, its results are not checked against a schema`,
+        );
+        size = bareSize;
+      }
+    }
     if (tools.length >= limits.maxTools || bytes + size > limits.serverBytes) return overLimit.push(name);
     seen.add(entry.name);
     bytes += size;

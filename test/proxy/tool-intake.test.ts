@@ -71,6 +71,25 @@ describe('takeTools', () => {
     ]);
   });
 
+  test("past the server's bytes, a tool is kept without its outputSchema when that makes it fit", () => {
+    const output = { type: 'object', properties: { x: { type: 'string', description: 'o'.repeat(400) } } };
+    const { tools, issues } = takeTools([tool('a', { outputSchema: output }), tool('b', { outputSchema: output })], {
+      ...TOOL_LIMITS,
+      serverBytes: 700,
+    });
+    expect(tools.map(t => [t.name, t.outputSchema === undefined])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    expect(issues).toEqual([
+      {
+        tool: 'b',
+        action: 'trimmed',
+        reason: expect.stringMatching(/^outputSchema left out: the server's tools are over/),
+      },
+    ]);
+  });
+
   test('lists compare canonically: key order is not a change', () => {
     const one = [
       { name: 'a', description: 'd', inputSchema: { type: 'object' as const, properties: { x: { type: 'string' } } } },
