@@ -3,7 +3,11 @@
 // exists on npm and is not deprecated, it has a bin, its default args hold no relative path, and
 // it installs the way hub installs it, starts and lists tools. An entry that needs a secret is
 // started with a dummy value: if it then fails, only a broken package (a module that cannot load)
-// counts as a failure, since a real key may be what it lacks. Prints a table; exits 1 when an entry fails. Uses the network (npm registry), so it is not in `npm test`.
+// counts as a failure, since a real key may be what it lacks. Each started entry reports its
+// largest tool (inputSchema, outputSchema, description bytes), the run ends with the largest met
+// against hub's per-tool limits (proxy/tool-intake.ts TOOL_LIMITS), and a tool over them is a
+// problem: hub would skip it or leave its outputSchema out.
+// Prints a table; exits 1 when an entry fails. Uses the network (npm registry), so it is not in `npm test`.
 // Options: --only <package,...>   --no-start (metadata only)   --json
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,15 +22,17 @@ const load = path => import(new URL(path, dist).href);
 const [
   { catalogEntries },
   { isRelativePathArg, expandDataArgs },
-  { npmInstall },
+  { installPackage },
   { readInstalledPackage },
   { silentLogger },
+  { TOOL_LIMITS },
 ] = await Promise.all([
   load('registry/catalog.js'),
   load('registry/data-dir.js'),
   load('registry/npm-install.js'),
   load('registry/bin.js'),
-  load('logger.js'),
+  load('core/logger.js'),
+  load('proxy/tool-intake.js'),
 ]).catch(error => {
   console.error(`catalog:check needs the build (npm run build): ${error.message}`);
   process.exit(2);
@@ -62,16 +68,36 @@ const staleLine = stderr =>
     ?.trim()
     .slice(0, 140);
 
+const bytes = value => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
+const toolSizes = tool => ({
+  name: tool.name,
+  input: bytes(tool.inputSchema),
+  output: bytes(tool.outputSchema),
+  description: Buffer.byteLength(tool.description ?? ''),
+});
+const describeSize = size =>
+  `${size.name} (input ${size.input} B, output ${size.output} B, description ${size.description} B)`;
+// What hub would do with a tool this size (proxy/tool-intake.ts).
+const overLimits = size =>
+  [
+    size.input > TOOL_LIMITS.inputSchemaBytes &&
+      `${size.name}: inputSchema ${size.input} B > ${TOOL_LIMITS.inputSchemaBytes} B (hub skips it)`,
+    size.output > TOOL_LIMITS.outputSchemaBytes &&
+      `${size.name}: outputSchema ${size.output} B > ${TOOL_LIMITS.outputSchemaBytes} B (hub leaves it out)`,
+    size.description > TOOL_LIMITS.descriptionBytes &&
+      `${size.name}: description ${size.description} B > ${TOOL_LIMITS.descriptionBytes} B (hub cuts it)`,
+  ].filter(Boolean);
+
 // Installs and starts the entry as hub would: own prefix, scripts off unless the entry needs them.
 async function startCheck(entry, env) {
   const folder = await mkdtemp(join(tmpdir(), 'catalog-check-'));
   const prefix = join(folder, 'server');
   const data = join(folder, 'data');
   try {
-    await npmInstall({
-      prefix,
+    await installPackage({
+      dir: prefix,
       spec: entry.package,
-      allowScripts: entry.scripts.length > 0,
+      allowScripts: entry.scripts.length > 0 ? entry.scripts : false,
       log: silentLogger,
       timeoutMs: 300_000,
     });
@@ -89,11 +115,14 @@ async function startCheck(entry, env) {
     try {
       await client.connect(transport, { timeout: START_TIMEOUT_MS });
       const { tools } = await client.listTools(undefined, { timeout: START_TIMEOUT_MS });
+      const sizes = tools.map(toolSizes);
+      const largest = sizes.reduce((a, b) => (b.input + b.output > a.input + a.output ? b : a), sizes[0]);
       return {
         version: installed.version,
-        start: `ok, ${tools.length} tools`,
+        start: `ok, ${tools.length} tools${largest ? `; largest ${describeSize(largest)}` : ''}`,
         ok: tools.length > 0,
         stale: staleLine(stderr),
+        sizes,
       };
     } catch (error) {
       const line =
@@ -129,6 +158,7 @@ async function check(entry) {
   if (relative.length > 0) problems.push(`relative path args: ${relative.join(' ')}`);
   const needsEnv = entry.env.filter(env => env.required).map(env => env.name);
   let start = 'skipped';
+  let sizes = [];
   let version = view.version;
   if (problems.length === 0 && !values['no-start']) {
     // A key whose description gives its prefix ("(sk_...)", "starting with xoxb-") gets a dummy with that prefix.
@@ -147,8 +177,10 @@ async function check(entry) {
     if (!started.ok && ((needsEnv.length === 0 && !needsService) || started.broken))
       problems.push('does not start and list tools');
     if (started.stale) problems.push(`its stderr says an arg is stale: ${started.stale}`);
+    for (const size of started.sizes ?? []) problems.push(...overLimits(size));
+    sizes = started.sizes ?? [];
   }
-  return { package: entry.package, version: version ?? '-', start, problems };
+  return { package: entry.package, version: version ?? '-', start, problems, sizes };
 }
 
 // Two at a time: npm installs are heavy, and the machine is shared.
@@ -175,5 +207,15 @@ else {
     console.log(
       `${row.package.padEnd(width)}  ${row.version.padEnd(12)}  ${row.problems.length === 0 ? 'ok    ' : 'FAIL  '}  ${row.start}${row.problems.length > 0 ? ` — ${row.problems.join('; ')}` : ''}`,
     );
+}
+// The largest tools met, for setting hub's limits from what published servers need.
+const all = rows.flatMap(row => row.sizes.map(size => ({ ...size, package: row.package })));
+for (const [field, limit] of [
+  ['input', TOOL_LIMITS.inputSchemaBytes],
+  ['output', TOOL_LIMITS.outputSchemaBytes],
+  ['description', TOOL_LIMITS.descriptionBytes],
+]) {
+  const top = all.reduce((a, b) => (a === undefined || b[field] > a[field] ? b : a), undefined);
+  if (top) console.error(`largest ${field}: ${top[field]} B, ${top.name} of ${top.package} (hub's limit: ${limit} B)`);
 }
 process.exitCode = rows.some(row => row.problems.length > 0) ? 1 : 0;

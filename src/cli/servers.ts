@@ -1,6 +1,7 @@
 import { HubError } from '../core/errors.js';
 import { noClient } from '../proxy/client-side.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
+import { listPendingInstalls, type PendingInstall } from '../registry/install-background.js';
 import { catalogHints, suggestServerName } from '../registry/install-hints.js';
 import { installServer, type InstallContext } from '../registry/install.js';
 import { toSummary } from '../registry/installed.js';
@@ -54,18 +55,32 @@ export const servers: CliCommand = async (argv, io) => {
   const settings = await (await import('./servers-settings.js')).serversSettings(argv, io);
   if (settings !== undefined) return settings;
   const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
-  const list = await withManager(async ({ manager, context }) => {
+  const { list, pending, logs } = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;
-    return (await manager.status()).map(view => ({
+    const servers = (await manager.status()).map(view => ({
       ...sharedView(toSummary(view), records[view.name], context.config.paths),
       ...(records[view.name]?.settings?.enabled === false && { disabled: true }),
     }));
+    // Installs a hub runs in the background (registry.install past its answer budget): a first
+    // install has no record yet, an upgrade or build of an installed server has one.
+    return {
+      list: servers,
+      pending: listPendingInstalls(context.config),
+      logs: context.config.paths.serverLog('<name>'),
+    };
   });
+  const installed = new Set(list.map(s => s.name));
+  const fresh = pending.filter(entry => !installed.has(entry.name));
   if (values.json) {
-    io.out(`${JSON.stringify(list, null, 2)}\n`);
+    const installing = fresh.map(entry => ({ ...entry, state: pendingState(entry), tools: [], background: true }));
+    const servers = list.map(s => {
+      const at = pending.find(entry => entry.name === s.name);
+      return at ? { ...s, background: { state: at.state, step: at.step, startedAt: at.startedAt } } : s;
+    });
+    io.out(`${JSON.stringify([...servers, ...installing], null, 2)}\n`);
     return 0;
   }
-  if (list.length === 0) {
+  if (list.length === 0 && fresh.length === 0) {
     io.out('No MCP servers installed. Try: hub search <query>, then hub install <package>.\n');
     return 0;
   }
@@ -79,18 +94,36 @@ export const servers: CliCommand = async (argv, io) => {
       String(s.calls),
       String(s.errors),
     ]),
+    ...fresh.map(entry => [entry.name, entry.package, pendingState(entry), '-', '-', '-']),
   ];
-  const notes = list
-    .filter(s => s.missingEnv.length > 0)
-    .map(
-      s =>
-        `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
-    );
+  const notes = [
+    ...list
+      .filter(s => s.missingEnv.length > 0)
+      .map(
+        s =>
+          `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
+      ),
+    ...pending.map(entry => pendingNote(entry, installed.has(entry.name))),
+  ];
   io.out(
-    `${renderTable(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${list[0]?.logFile.replace(/[^/]+\.log$/, '<name>.log')}\n`,
+    `${renderTable(rows)}\n${notes.map(note => `\n${note}`).join('')}\n\nState and calls are those of every running hub. Logs: ${logs}\n`,
   );
   return 0;
 };
+
+const pendingState = (entry: PendingInstall): string =>
+  entry.state === 'installing' ? 'installing' : 'install failed';
+
+function pendingNote(entry: PendingInstall, installed: boolean): string {
+  const since = entry.startedAt.slice(11, 19);
+  if (entry.state === 'failed')
+    return installed
+      ? `${entry.name}: the last upgrade or build failed: ${entry.step}`
+      : `${entry.name}: the install failed: ${entry.step}`;
+  return installed
+    ? `${entry.name}: an upgrade or build is at work in the background since ${since} UTC (now: ${entry.step})`
+    : `${entry.name}: installing in the background since ${since} UTC (now: ${entry.step}); hub servers shows it once it is ready`;
+}
 
 export const install: CliCommand = async (argv, io) => {
   const { values, positionals } = parseCommandArgs('install', argv, {

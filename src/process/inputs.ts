@@ -39,3 +39,30 @@ export const KillSignalNameSchema = z.enum(KILL_SIGNALS);
 
 export const WAIT_DEFAULT_MS = 15_000;
 export const WAIT_MAX_MS = 120_000;
+
+/**
+ * wait_for, one shape in start_process and send_input: { port?, pattern?, timeout_ms? }, listed
+ * as that object (plain JSON Schema, no anyOf, for clients that drop unions), and also taken as a
+ * pattern given alone as a string, since an agent that learned one tool's form sends it to the other.
+ * timeout_ms: start_process's has its default; send_input's falls back to its own timeout_ms.
+ * described: false lists the fields bare (send_input's, to keep hub's listing within its budget).
+ */
+export function waitForSchema<Timeout extends z.ZodType<number | undefined>>(timeout: Timeout, described = true) {
+  const port = PortNumberSchema.optional();
+  const pattern = RegexTextSchema.optional();
+  return z.preprocess(
+    value => (typeof value === 'string' ? { pattern: value } : value),
+    z.strictObject({
+      port: described ? port.describe('Ready when it accepts TCP') : port,
+      pattern: described ? pattern.describe('Ready when a log line matches (RE2)') : pattern,
+      timeout_ms: timeout,
+    }),
+  );
+}
+
+const waitTimeout = z.number().int().min(100).max(WAIT_MAX_MS);
+export const WaitTimeoutDefaultSchema = waitTimeout
+  .default(WAIT_DEFAULT_MS)
+  .describe('Then stop waiting; it keeps running');
+// send_input's: its own timeout_ms (listed beside it) when not given here.
+export const WaitTimeoutOptionalSchema = waitTimeout.optional();

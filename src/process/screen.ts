@@ -47,6 +47,8 @@ export async function renderScreen(logFile: string, size: TtySize): Promise<Scre
     // `~` rows, a cleared status line) are trimmed too.
     for (let row = 0; row < size.rows; row += 1)
       lines.push((buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '').replace(/ +$/, ''));
+    // The blank rows under the text say nothing (25 of a REPL's 30): rows and cursor keep the size.
+    while (lines.length > 0 && lines.at(-1) === '') lines.pop();
     return {
       lines,
       cursor: { row: buffer.cursorY, col: buffer.cursorX },

@@ -11,9 +11,11 @@ import { logicalEnd, readLayout } from './log-marker.js';
 import { readLogSince, type LogSlice } from './log-read.js';
 import { commandTree } from './process-tree.js';
 import { inputFifo } from './run-files.js';
-import { logMatcher } from './wait-for.js';
+import { logMatcher, portAccepts } from './wait-for.js';
 
 const POLL_MS = 10;
+// A connect attempt costs more than a log look: the port is tried at most this often.
+const PORT_POLL_MS = 100;
 // A command that is still starting (or a keeper about to rerun it) opens its stdin within this.
 const READER_WAIT_MS = 1_000;
 
@@ -30,7 +32,9 @@ export interface SendSpec {
   readonly text?: string | undefined;
   readonly keys?: readonly string[] | undefined;
   readonly pattern?: LineMatcher | undefined;
-  /** Without a pattern: return once no output came for this long. */
+  /** Return once this port accepts TCP (a server the input started). */
+  readonly port?: number | undefined;
+  /** Without a pattern or port: return once no output came for this long. */
   readonly idleMs: number;
   readonly timeoutMs: number;
   readonly lines: number;
@@ -39,7 +43,7 @@ export interface SendSpec {
   readonly before?: (() => Promise<unknown>) | undefined;
 }
 
-export type SendReason = 'pattern' | 'idle' | 'exited' | 'timeout';
+export type SendReason = 'pattern' | 'port' | 'idle' | 'exited' | 'timeout';
 
 export interface SendOutcome {
   readonly bytesSent: number;
@@ -147,17 +151,23 @@ async function settle(
   abort: AbortSignal,
 ): Promise<SendReason> {
   const look = spec.pattern ? logMatcher(logFile, spec.pattern, from) : undefined;
+  const waits = look !== undefined || spec.port !== undefined;
   let size = logEnd(logFile).physical;
   let changedAt = Date.now();
+  let portTriedAt = 0;
   for (;;) {
     if (look && (await look()).matched) return 'pattern';
+    if (spec.port !== undefined && Date.now() - portTriedAt >= PORT_POLL_MS) {
+      portTriedAt = Date.now();
+      if (await portAccepts(spec.port)) return 'port';
+    }
     const now = Date.now();
     const current = logEnd(logFile).physical;
     if (current !== size) {
       size = current;
       changedAt = now;
     }
-    if (!look && now - changedAt >= spec.idleMs) return 'idle';
+    if (!waits && now - changedAt >= spec.idleMs) return 'idle';
     if (!isRunning()) return look && (await look()).matched ? 'pattern' : 'exited';
     if (now - started >= spec.timeoutMs || abort.aborted) return 'timeout';
     await sleep(POLL_MS);

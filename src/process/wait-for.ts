@@ -54,7 +54,7 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-const portAccepts = async (port: number): Promise<boolean> =>
+export const portAccepts = async (port: number): Promise<boolean> =>
   (await accepts('127.0.0.1', port)) || (await accepts('::1', port));
 
 interface LogLook {

@@ -11,8 +11,18 @@ export const TOOL_LIMITS = {
   maxTools: 500,
   /** Longer descriptions are cut, with a marker saying so. */
   descriptionBytes: 8 * 1024,
-  /** inputSchema + outputSchema of one tool as JSON; a bigger tool is skipped (a cut schema would lie). */
-  schemaBytes: 64 * 1024,
+  /**
+   * One tool's inputSchema as JSON; a bigger tool is skipped (a cut schema would lie, and a tool
+   * cannot be called right without it). The largest published one met is 6.2 KB
+   * (brave_llm_context, @brave/brave-search-mcp-server 2.1.4): about 10 times that.
+   */
+  inputSchemaBytes: 64 * 1024,
+  /**
+   * One tool's outputSchema as JSON; a bigger one is left out and the tool kept (a tool without
+   * an output schema is valid; its results are then not checked against one). The largest
+   * published one met is 71 KB (brave_place_search, same package): over 3 times that.
+   */
+  outputSchemaBytes: 256 * 1024,
   /** Everything taken from one server, as JSON. */
   serverBytes: 1024 * 1024,
   /** Issues kept per server; the rest are summed up in one line. */
@@ -53,25 +63,35 @@ function cutDescription(description: string, limit: number): string {
   );
 }
 
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
 /** One entry of the child's list as hub will list it, or why it cannot be. */
-function takeOne(entry: unknown, limits: ToolLimits): { tool: CachedTool; trimmed?: string } | string {
+function takeOne(entry: unknown, limits: ToolLimits): { tool: CachedTool; trimmed: string[] } | string {
   if (!isObject(entry)) return 'the entry is not a JSON object';
   const tool: Json = { ...entry };
   const input = objectSchema(entry.inputSchema, 'inputSchema');
   if (typeof input === 'string') return input;
+  const inputBytes = jsonBytes(input);
+  if (inputBytes > limits.inputSchemaBytes)
+    return `its inputSchema is ${inputBytes} bytes, over hub's limit of ${limits.inputSchemaBytes} bytes per tool`;
   tool.inputSchema = input;
+  const trimmed: string[] = [];
   if (entry.outputSchema !== undefined) {
     const output = objectSchema(entry.outputSchema, 'outputSchema');
     if (typeof output === 'string') return output;
-    tool.outputSchema = output;
+    const outputBytes = jsonBytes(output);
+    if (outputBytes > limits.outputSchemaBytes) {
+      delete tool.outputSchema;
+      trimmed.push(
+        `outputSchema left out: it is ${outputBytes} bytes, over hub's limit of ${limits.outputSchemaBytes} bytes per tool; the tool works, its results are not checked against a schema`,
+      );
+    } else tool.outputSchema = output;
   }
-  const schemaBytes = Buffer.byteLength(JSON.stringify([tool.inputSchema, tool.outputSchema ?? null]));
-  if (schemaBytes > limits.schemaBytes)
-    return `its schemas are ${schemaBytes} bytes, over hub's limit of ${limits.schemaBytes} bytes per tool`;
-  let trimmed: string | undefined;
   if (typeof entry.description === 'string' && Buffer.byteLength(entry.description) > limits.descriptionBytes) {
     tool.description = cutDescription(entry.description, limits.descriptionBytes);
-    trimmed = `description cut to ${limits.descriptionBytes} bytes (it was ${Buffer.byteLength(entry.description)})`;
+    trimmed.push(
+      `description cut to ${limits.descriptionBytes} bytes (it was ${Buffer.byteLength(entry.description)})`,
+    );
   }
   // What every MCP client checks: a tool failing it would make a client reject hub's whole list.
   const valid = ToolSchema.safeParse(tool);
@@ -81,7 +101,7 @@ function takeOne(entry: unknown, limits: ToolLimits): { tool: CachedTool; trimme
   }
   const cached = CachedToolSchema.safeParse(tool);
   if (!cached.success) return 'not a valid MCP tool';
-  return trimmed === undefined ? { tool: cached.data } : { tool: cached.data, trimmed };
+  return { tool: cached.data, trimmed };
 }
 
 const nameOf = (entry: unknown, index: number): string =>
@@ -104,12 +124,24 @@ export function takeTools(entries: readonly unknown[], limits: ToolLimits = TOOL
     if (seen.has(entry.name)) return skip('the server lists this name twice; the first one is kept');
     const taken = takeOne(entry, limits);
     if (typeof taken === 'string') return skip(taken);
-    const size = Buffer.byteLength(JSON.stringify(taken.tool));
+    let size = jsonBytes(taken.tool);
+    // Past the server's bytes, a tool still fits without its outputSchema: kept so, and said.
+    if (bytes + size > limits.serverBytes && taken.tool.outputSchema !== undefined) {
+      const { outputSchema: _left, ...bare } = taken.tool;
+      const bareSize = jsonBytes(bare);
+      if (bytes + bareSize <= limits.serverBytes) {
+        taken.tool = bare;
+        taken.trimmed.push(
+          `outputSchema left out: the server's tools are over hub's limit of ${limits.serverBytes} bytes with it; the tool works, its results are not checked against a schema`,
+        );
+        size = bareSize;
+      }
+    }
     if (tools.length >= limits.maxTools || bytes + size > limits.serverBytes) return overLimit.push(name);
     seen.add(entry.name);
     bytes += size;
     tools.push(taken.tool);
-    if (taken.trimmed !== undefined) issues.push({ tool: name, action: 'trimmed', reason: taken.trimmed });
+    for (const reason of taken.trimmed) issues.push({ tool: name, action: 'trimmed', reason });
   });
   const kept = issues.slice(0, limits.maxIssues);
   if (issues.length > kept.length)

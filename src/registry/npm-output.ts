@@ -53,6 +53,9 @@ export function createNpmOutputReader(maxWarnings = 20): NpmOutputReader {
       if (/^npm http (fetch|cache) /.test(trimmed)) {
         if (/\.tgz\b/.test(trimmed)) {
           packages += 1;
+          // Steps only go forward: a tarball after a quiet spell already read as linking (npm
+          // fetches and writes at once) is counted, not shown as fetching again.
+          if (kind === 'linking' || kind === 'done') return undefined;
           kind = 'fetching';
           return { kind, packages };
         }

@@ -44,7 +44,11 @@ export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends
   readonly description: string;
   /** The only schema of the input: listed JSON Schema, validation and the TS type. */
   readonly input: Input;
-  readonly output: Output;
+  /**
+   * The schema of structuredContent, listed as outputSchema. None for a tool that passes another
+   * server's result through (registry.call): a listed one makes clients require structuredContent.
+   */
+  readonly output?: Output;
   readonly annotations?: ToolAnnotations;
   run(input: z.infer<Input>, call: CallContext): Promise<ToolOutput<z.infer<Output>>>;
 }

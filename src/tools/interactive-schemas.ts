@@ -1,6 +1,6 @@
 // Schemas of send_input, get_process_screen and restart_process (interactive-tools.ts).
 import { z } from 'zod';
-import { ProcessReferenceSchema, RegexTextSchema, WAIT_MAX_MS } from '../process/inputs.js';
+import { ProcessReferenceSchema, WAIT_MAX_MS, WaitTimeoutOptionalSchema, waitForSchema } from '../process/inputs.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 const SizeSchema = z.strictObject({
@@ -21,8 +21,9 @@ export const SendInputSchema = z.strictObject({
     .optional()
     .describe('After text: Enter Tab Escape Backspace Up Down Left Right Home End PageUp PageDown F1-F12 C-a..C-z'),
   resize: SizeSchema.optional().describe('tty: new size first'),
-  wait_for: RegexTextSchema.optional().describe('Return once output matches (RE2)'),
-  idle_ms: z.number().int().min(0).max(60_000).default(300).describe('Else once quiet this long'),
+  // Described by the tool's description (the listing has a byte budget).
+  wait_for: waitForSchema(WaitTimeoutOptionalSchema, false).optional(),
+  idle_ms: z.number().int().min(0).max(60_000).default(300),
   timeout_ms: z.number().int().min(100).max(WAIT_MAX_MS).default(10_000),
   lines: z.number().int().min(1).max(2_000).default(200).describe('Most lines returned'),
 });
@@ -31,7 +32,7 @@ export const SendOutputSchema = z.object({
   id: z.string(),
   status: ProcessStatusSchema,
   bytes_sent: z.number().int(),
-  reason: z.enum(['pattern', 'idle', 'exited', 'timeout']),
+  reason: z.enum(['pattern', 'port', 'idle', 'exited', 'timeout']),
   waited_ms: z.number().int(),
   output: z.string().describe('Output since the input (ANSI stripped)'),
   truncated: z.boolean(),
@@ -46,7 +47,9 @@ export const ScreenOutputSchema = z.object({
   status: ProcessStatusSchema,
   cols: z.number().int(),
   rows: z.number().int(),
-  lines: z.array(z.string()).describe('The screen rows, trailing spaces trimmed'),
+  lines: z
+    .array(z.string())
+    .describe('The screen rows from the top, trailing spaces and blank rows below the text left out'),
   cursor: z.object({ row: z.number().int(), col: z.number().int() }).describe('Zero-based'),
   title: z.string(),
   alternate: z.boolean().describe('A full-screen program (vi, less, top) is showing'),

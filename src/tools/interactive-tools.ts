@@ -16,7 +16,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'send_input',
     title: 'Send input to a process',
     description:
-      "Type text and keys into a process's stdin or terminal, then return its new output (once wait_for matches or output is idle_ms quiet).",
+      "Type text and keys into a process's stdin or terminal, then return its new output (once wait_for is met or output is idle_ms quiet).",
     input: SendInputSchema,
     output: SendOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -29,9 +29,13 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
           text: input.text,
           keys: input.keys,
           resize: input.resize,
-          pattern: input.wait_for === undefined ? undefined : compileLinePattern(input.wait_for, 'wait_for'),
+          pattern:
+            input.wait_for?.pattern === undefined
+              ? undefined
+              : compileLinePattern(input.wait_for.pattern, 'wait_for.pattern'),
+          port: input.wait_for?.port,
           idleMs: input.idle_ms,
-          timeoutMs: input.timeout_ms,
+          timeoutMs: input.wait_for?.timeout_ms ?? input.timeout_ms,
           lines: input.lines,
         },
         call.signal,

@@ -9,8 +9,8 @@ import {
   ProcessNameSchema,
   ProcessReferenceSchema,
   RegexTextSchema,
-  WAIT_DEFAULT_MS,
-  WAIT_MAX_MS,
+  WaitTimeoutDefaultSchema,
+  waitForSchema,
 } from '../process/inputs.js';
 import { ProcessViewSchema } from '../process/view.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/pty.js';
@@ -24,20 +24,8 @@ export const StartInputSchema = z.strictObject({
   name: ProcessNameSchema.optional().describe('Unique name, usable as the id'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels for list_processes'),
   ports: z.array(PortNumberSchema).max(32).optional().describe('Ports it will use (get_free_port skips them)'),
-  wait_for: z
-    .strictObject({
-      port: PortNumberSchema.optional().describe('Ready when it accepts TCP'),
-      pattern: RegexTextSchema.optional().describe('Ready when a log line matches (RE2 regex)'),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(100)
-        .max(WAIT_MAX_MS)
-        .default(WAIT_DEFAULT_MS)
-        .describe('Stop waiting after this; the process keeps running'),
-    })
-    .optional()
-    .describe('Return once ready, exited or timed out'),
+  // Described by the tool's description (hub's listing has a byte budget).
+  wait_for: waitForSchema(WaitTimeoutDefaultSchema).optional(),
   tty: z.boolean().default(false).describe('Run in a terminal (prompts, REPLs, TUIs)'),
   cols: z.number().int().min(10).max(500).default(DEFAULT_COLS).describe('With tty'),
   rows: z.number().int().min(3).max(200).default(DEFAULT_ROWS).describe('With tty'),

@@ -69,5 +69,3 @@ export const CallInputSchema = z.strictObject({
   tool: z.string().min(1).describe('Tool name without the server prefix'),
   arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments"),
 });
-// Whatever the child returns: its structuredContent, or { content } when it gave none.
-export const CallOutputSchema = z.looseObject({});

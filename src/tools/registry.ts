@@ -20,7 +20,6 @@ import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import {
   CallInputSchema,
-  CallOutputSchema,
   InstallInputSchema,
   ListInputSchema,
   ListOutputSchema,
@@ -240,7 +239,8 @@ export function createRegistryTools(
       "Call an installed server's tool by server and tool name (starts it if needed). " +
       'Unlisted tools: registry.list { server } or tools.search give names and input schemas.',
     input: CallInputSchema,
-    output: CallOutputSchema,
+    // No output schema: the child's result comes back as the child shaped it (content,
+    // structuredContent, isError), as a direct call of the tool would return it.
     annotations: { openWorldHint: true },
     async run(input, call) {
       const result = await manager
@@ -248,9 +248,6 @@ export function createRegistryTools(
         .catch((error: unknown) => {
           throw error instanceof RpcError ? childError(input.server, input.tool, error) : error;
         });
-      // The listed output schema makes a client require structuredContent on success: wrap plain content.
-      if (result.structuredContent === undefined && result.isError !== true)
-        return { passthrough: { ...result, structuredContent: { content: result.content } } };
       return { passthrough: result };
     },
   });

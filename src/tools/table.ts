@@ -89,7 +89,9 @@ export function createToolTable(
       title: tool.title,
       description: tool.description,
       inputSchema: listedInputSchema(jsonSchema(tool.input, 'input')),
-      outputSchema: withWarningField(jsonSchema(tool.output, 'output')) as NonNullable<Tool['outputSchema']>,
+      ...(tool.output && {
+        outputSchema: withWarningField(jsonSchema(tool.output, 'output')) as NonNullable<Tool['outputSchema']>,
+      }),
       ...(tool.annotations && { annotations: { title: tool.title, ...tool.annotations } }),
     };
     return JSON.parse(spellText(JSON.stringify(entry), mode)) as Tool;

@@ -38,7 +38,9 @@ const SKIPPED = ' (skipped: @modelcontextprotocol/inspector is not installed; ad
     expect(names).toEqual(expect.arrayContaining(HUB_TOOLS));
     for (const tool of listed.tools.filter(entry => HUB_TOOLS.includes(entry.name))) {
       expect(tool.inputSchema).toMatchObject({ type: 'object' });
-      expect(tool.outputSchema).toMatchObject({ type: 'object' });
+      // registry_call returns the child's result as the child shaped it: no schema of its own.
+      if (tool.name === 'registry_call') expect(tool.outputSchema).toBeUndefined();
+      else expect(tool.outputSchema).toMatchObject({ type: 'object' });
     }
   }, 90_000);
 
