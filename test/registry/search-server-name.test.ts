@@ -35,7 +35,19 @@ describe('deriveServerName', () => {
   });
 
   test('never yields a reserved or invalid name', () => {
-    for (const pkg of ['registry', 'process', '@hub/mcp', 'hub-consent', '@hub/mcp-server', 'hub', '---', '@x/---', '9', 'server-mcp', '@scope/server']) {
+    for (const pkg of [
+      'registry',
+      'process',
+      '@hub/mcp',
+      'hub-consent',
+      '@hub/mcp-server',
+      'hub',
+      '---',
+      '@x/---',
+      '9',
+      'server-mcp',
+      '@scope/server',
+    ]) {
       expect(isValidServerName(deriveServerName(pkg))).toBe(true);
     }
   });
