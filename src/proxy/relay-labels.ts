@@ -61,7 +61,8 @@ export function relayLabels(server: string, admit: () => void): RelayLabels {
     sampling(params) {
       admit();
       const origin = `${prefix} This request comes from the MCP server "${server}", relayed by hub.`;
-      return { ...params, systemPrompt: params.systemPrompt ? `${origin}\n\n${params.systemPrompt}` : origin };
+      const own = forPerson(params.systemPrompt ?? '');
+      return { ...params, systemPrompt: own ? `${origin}\n\n${own}` : origin };
     },
   };
 }
