@@ -1,8 +1,10 @@
 // The hub dashboard: Preact + htm (no build step for templates, ~5 KB gzipped together), bundled
-// by esbuild into dist/web at build time. State comes over server-sent events (/api/events).
+// by esbuild into dist/web at build time. State comes over server-sent events (/api/events), after
+// the tab logs in (session.js).
 import { html, render } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { listen } from './api.js';
+import { logIn } from './session.js';
 import { ProcessesView } from './processes.js';
 import { ServersView } from './servers.js';
 import { StoreView } from './store.js';
@@ -21,34 +23,43 @@ function App() {
   const [logTick, setLogTick] = useState({});
   const [installs, setInstalls] = useState([]);
   const [notice, setNotice] = useState(undefined);
+  const [refused, setRefused] = useState(undefined);
 
   const report = (text, error = false) => setNotice({ text, error });
-  useEffect(
-    () =>
-      listen((event, data) => {
-        if (event === 'state') setState(data);
-        else if (event === 'log') setLogTick(ticks => ({ ...ticks, [data.id]: (ticks[data.id] ?? 0) + 1 }));
-        else if (event === 'install')
-          setInstalls(jobs => {
-            const job = jobs.find(entry => entry.job === data.job) ?? { job: data.job, messages: [] };
-            const message =
-              data.kind === 'progress'
-                ? data.message
-                : data.kind === 'done'
-                  ? `Installed ${data.name} ${data.version ?? ''}: ${data.state}, ${data.tools} tools.`
-                  : data.kind === 'failed'
-                    ? `Install failed: ${data.error}`
-                    : 'Waiting for your approval:';
-            const next = {
-              ...job,
-              messages: [...job.messages, message],
-              consent: data.kind === 'consent' ? data.text : undefined,
-            };
-            return [...jobs.filter(entry => entry.job !== data.job), next];
-          });
-      }, setOnline),
-    [],
-  );
+  const onEvent = (event, data) => {
+    if (event === 'state') setState(data);
+    else if (event === 'log') setLogTick(ticks => ({ ...ticks, [data.id]: (ticks[data.id] ?? 0) + 1 }));
+    else if (event === 'install')
+      setInstalls(jobs => {
+        const job = jobs.find(entry => entry.job === data.job) ?? { job: data.job, messages: [] };
+        const message =
+          data.kind === 'progress'
+            ? data.message
+            : data.kind === 'done'
+              ? `Installed ${data.name} ${data.version ?? ''}: ${data.state}, ${data.tools} tools.`
+              : data.kind === 'failed'
+                ? `Install failed: ${data.error}`
+                : 'Waiting for your approval:';
+        const next = {
+          ...job,
+          messages: [...job.messages, message],
+          consent: data.kind === 'consent' ? data.text : undefined,
+        };
+        return [...jobs.filter(entry => entry.job !== data.job), next];
+      });
+  };
+  useEffect(() => {
+    let stop = () => undefined;
+    let gone = false;
+    void logIn().then(problem => {
+      if (problem !== undefined) return setRefused(problem);
+      if (!gone) stop = listen(onEvent, open => (typeof open === 'string' ? setRefused(open) : setOnline(open)));
+    });
+    return () => {
+      gone = true;
+      stop();
+    };
+  }, []);
   useEffect(() => {
     location.hash = tab;
   }, [tab]);
@@ -88,24 +99,26 @@ function App() {
     }
     <main role="tabpanel" aria-labelledby=${`tab-${tab}`}>
       ${
-        !state
-          ? html`<p>Loading…</p>`
-          : tab === 'processes'
-            ? html`<${ProcessesView}
-                processes=${state.processes}
-                selected=${selected}
-                select=${setSelected}
-                logTick=${logTick}
-                report=${report}
-              />`
-            : tab === 'servers'
-              ? html`<${ServersView}
-                  servers=${state.servers}
-                  next=${state.serversNext}
-                  installs=${installs}
+        refused
+          ? html`<p class="notice error" role="alert">${refused}</p>`
+          : !state
+            ? html`<p>Loading…</p>`
+            : tab === 'processes'
+              ? html`<${ProcessesView}
+                  processes=${state.processes}
+                  selected=${selected}
+                  select=${setSelected}
+                  logTick=${logTick}
                   report=${report}
                 />`
-              : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
+              : tab === 'servers'
+                ? html`<${ServersView}
+                    servers=${state.servers}
+                    next=${state.serversNext}
+                    installs=${installs}
+                    report=${report}
+                  />`
+                : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
       }
     </main>`;
 }

@@ -61,6 +61,15 @@ const FileConfigSchema = z
       .partial(),
     // Which proxied tools each client session lists (README "Many servers, few tools").
     exposure: ExposureConfigSchema.partial(),
+    // `hub serve`'s HTTP sessions (README "Clients that connect by URL").
+    serve: z
+      .object({
+        // A session with no request in progress and no open stream for this long has lost its client.
+        sessionIdleMs: z.number().int().min(1_000),
+        // Sessions at once; a new client beyond it ends the longest-idle one.
+        maxSessions: z.number().int().min(1).max(4096),
+      })
+      .partial(),
     // One hub process per user shared by every stdio entry (README "One hub per user").
     sharedHub: z
       .object({
@@ -117,6 +126,8 @@ export interface HubConfig {
     /** The same, with config.json read again now (a running hub follows edits of it). */
     readonly reload: () => ExposureSettings;
   };
+  /** `hub serve`: how long a session without its client is kept, and how many are kept at once. */
+  readonly serve: { readonly sessionIdleMs: number; readonly maxSessions: number };
   /** The shared hub (README "One hub per user"): `enabled` is HUB_SHARED over config.json. */
   readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
   /** Problems found in config.json, reported once the logger exists. */
@@ -197,6 +208,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     exposure: {
       ...exposureSettings(vars.HUB_EXPOSURE, file),
       reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
+    },
+    serve: {
+      sessionIdleMs: file.serve?.sessionIdleMs ?? 10 * 60_000,
+      maxSessions: file.serve?.maxSessions ?? 64,
     },
     sharedHub: {
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',

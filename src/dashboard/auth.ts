@@ -1,11 +1,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-// Who may use the dashboard: a one-time login token (in the URL `hub ui` opens) is exchanged for
-// a session cookie, then dies. Host is checked on every request (DNS rebinding) and Origin on
-// every state-changing one (a page on another site posting to 127.0.0.1).
+// Who may use the dashboard. The page `hub ui` opens carries a one-time login token; the page's
+// own script trades it (POST /api/login, this page's Origin) for a session key it keeps in its
+// tab's sessionStorage and sends as `Authorization: Bearer` on every API call and on its event
+// stream. No cookie: a browser sends 127.0.0.1's cookies to every port on it, so another local
+// user's page on another port would receive a cookie and could replay it; sessionStorage is
+// readable only by this origin (scheme, host and port). Host is checked on every request (DNS
+// rebinding) and Origin on every state-changing one (a page elsewhere posting to 127.0.0.1).
 
-export const COOKIE = 'hub_session';
 // A login URL not used within this long is dead: it may sit in a terminal's scrollback.
 const LOGIN_TTL_MS = 5 * 60_000;
 
@@ -22,7 +25,7 @@ export type Refusal = { status: 401 | 403; message: string };
 export interface DashboardAuth {
   /** A fresh one-time token (good once, for LOGIN_TTL_MS). */
   issueLogin(): string;
-  /** A session cookie value for a live, unused token; undefined (and nothing changes) otherwise. */
+  /** A session key for a live, unused token; undefined (and nothing changes) otherwise. */
   redeem(token: string): string | undefined;
   /** Logins issued and not yet used or expired (someone is about to open the page). */
   waiting(): number;
@@ -30,12 +33,10 @@ export interface DashboardAuth {
   check(request: IncomingMessage, options: { needsSession: boolean; changesState: boolean }): Refusal | undefined;
 }
 
-function cookieOf(request: IncomingMessage): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === COOKIE) return value.join('=');
-  }
-  return undefined;
+const BEARER = /^Bearer ([\w-]{1,200})$/;
+
+function keyOf(request: IncomingMessage): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
 }
 
 export function createAuth(port: () => number, now: () => number = Date.now): DashboardAuth {
@@ -78,8 +79,8 @@ export function createAuth(port: () => number, now: () => number = Date.now): Da
           };
       }
       if (needsSession) {
-        const cookie = cookieOf(request);
-        if (cookie === undefined || ![...sessions].some(session => same(session, cookie)))
+        const key = keyOf(request);
+        if (key === undefined || ![...sessions].some(session => same(session, key)))
           return { status: 401, message: 'Not logged in: run hub ui and open the one-time URL it prints.' };
       }
       return undefined;

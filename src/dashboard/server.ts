@@ -9,7 +9,7 @@ import type { ProcessManager } from '../process/manager.js';
 import type { ServerManager } from '../proxy/manager-types.js';
 import type { Store } from '../store/store.js';
 import { handleApi } from './api.js';
-import { COOKIE, createAuth } from './auth.js';
+import { createAuth } from './auth.js';
 import { createEventHub } from './events.js';
 import { createInstallJobs } from './install-jobs.js';
 import { scrub, secretValues } from './secrets.js';
@@ -108,40 +108,28 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
     const method = request.method ?? 'GET';
     const changesState = !['GET', 'HEAD'].includes(method);
 
-    if (url.pathname === '/login') {
-      const refused = auth.check(request, { needsSession: false, changesState: false });
-      const session = refused ? undefined : auth.redeem(url.searchParams.get('token') ?? '');
-      if (session === undefined) {
-        response.writeHead(refused?.status ?? 401, { ...SECURITY_HEADERS, 'content-type': TYPES['.html'] });
-        response.end(
-          page(
-            'Login refused',
-            refused?.message ?? 'This login link was used already or has expired. Run hub ui again.',
-          ),
-        );
-        return;
-      }
-      response.writeHead(303, {
-        ...SECURITY_HEADERS,
-        location: '/',
-        'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-      });
-      response.end();
-      return;
-    }
-
-    const refused = auth.check(request, { needsSession: true, changesState });
+    // The page's code is public (it ships in the package): anyone may load it; data needs a session.
+    const isApi = url.pathname.startsWith('/api/');
+    const refused = auth.check(request, { needsSession: isApi && url.pathname !== '/api/login', changesState });
     if (refused) {
-      if (url.pathname.startsWith('/api/')) await send(response, refused.status, { error: refused.message });
+      if (isApi) await send(response, refused.status, { error: refused.message });
       else {
         response.writeHead(refused.status, { ...SECURITY_HEADERS, 'content-type': TYPES['.html'] });
-        response.end(page('Not logged in', refused.message));
+        response.end(page('Refused', refused.message));
       }
       return;
     }
 
+    if (url.pathname === '/api/login' && method === 'POST') {
+      const token = ((await readBody(request).catch(() => undefined)) as { token?: unknown } | undefined)?.token;
+      const session = typeof token === 'string' ? auth.redeem(token) : undefined;
+      if (session === undefined)
+        await send(response, 401, { error: 'This login link was used already or has expired. Run hub ui again.' });
+      else await send(response, 200, { session });
+      return;
+    }
     if (url.pathname === '/api/events' && method === 'GET') return events.attach(response);
-    if (url.pathname.startsWith('/api/')) {
+    if (isApi) {
       try {
         const body = changesState ? await readBody(request) : undefined;
         const path = url.pathname.slice('/api/'.length).split('/').filter(Boolean).map(decodeURIComponent);
@@ -159,7 +147,8 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
       return;
     }
 
-    const file = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+    // /login is the page itself: its script redeems the token in the address.
+    const file = url.pathname === '/' || url.pathname === '/login' ? 'index.html' : url.pathname.slice(1);
     if (method !== 'GET' || !/^[\w.-]+$/.test(file) || TYPES[extname(file)] === undefined) {
       response.writeHead(404, SECURITY_HEADERS);
       response.end();

@@ -22,11 +22,11 @@ export interface HttpListenOptions {
   /** The bearer token every request must carry; a function so a rotated token applies at once. */
   readonly token: string | (() => string);
   readonly log: Logger;
-  /** Sessions open at once; an initialize beyond it gets 503. */
+  /** Sessions open at once; an initialize beyond it ends the longest-idle one (503 when every one is busy). */
   readonly maxSessions?: number;
   /** Largest request body read, in bytes; more gets 413. */
   readonly maxBodyBytes?: number;
-  /** A session with no request and no open GET stream for this long is closed (clients that vanish without DELETE). */
+  /** A session with no request in progress and no open GET stream for this long is closed (clients that vanish without DELETE). */
   readonly sessionIdleMs?: number;
 }
 
@@ -39,14 +39,17 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
-const DEFAULTS = { maxSessions: 64, maxBodyBytes: 4 * 1024 * 1024, sessionIdleMs: 60 * 60_000 };
+const DEFAULTS = { maxSessions: 64, maxBodyBytes: 4 * 1024 * 1024, sessionIdleMs: 10 * 60_000 };
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly hub: Hub;
+  /** When the last request came or the last response ended. */
   lastSeen: number;
   /** GET streams open now: a client listening for notifications is not idle. */
   streams: number;
+  /** POST responses not finished yet: a long tool call is not idle either. */
+  calls: number;
   closing?: Promise<void>;
 }
 
@@ -72,13 +75,31 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     return session.closing;
   };
 
+  // Full: a new client ends the session that waited longest for its client (one with no call in
+  // progress; one only listening on GET before none), so vanished clients never lock others out.
+  const makeRoom = (): boolean => {
+    let quiet: [string, Session] | undefined;
+    let listening: [string, Session] | undefined;
+    for (const entry of sessions) {
+      const [, session] = entry;
+      if (session.calls > 0 || session.closing) continue;
+      if (session.streams === 0) {
+        if (!quiet || session.lastSeen < quiet[1].lastSeen) quiet = entry;
+      } else if (!listening || session.lastSeen < listening[1].lastSeen) listening = entry;
+    }
+    const oldest = quiet ?? listening;
+    if (!oldest) return false;
+    void closeSession(oldest[0], `longest idle, ended for a new client (at most ${limits.maxSessions} sessions)`);
+    return true;
+  };
+
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size + pending >= limits.maxSessions) {
+    if (sessions.size + pending >= limits.maxSessions && !makeRoom()) {
       refuse(
         res,
         503,
         -32000,
-        `Too many sessions: this hub serves at most ${limits.maxSessions} HTTP sessions at once; end one (DELETE ${MCP_PATH}) or try again later.`,
+        `Too many sessions: this hub serves at most ${limits.maxSessions} HTTP sessions at once and every one has a call in progress; try again later.`,
         { 'Retry-After': '5' },
       );
       return;
@@ -95,7 +116,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: id => {
         settle();
-        sessions.set(id, { transport, hub, lastSeen: Date.now(), streams: 0 });
+        sessions.set(id, { transport, hub, lastSeen: Date.now(), streams: 0, calls: 0 });
         log.info({ session: id, sessions: sessions.size }, 'http session opened');
       },
       onsessionclosed: id => void closeSession(id, 'DELETE'),
@@ -174,6 +195,11 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     }
     if (session) {
       session.lastSeen = Date.now();
+      session.calls += 1;
+      res.once('close', () => {
+        session.calls -= 1;
+        session.lastSeen = Date.now();
+      });
       await session.transport.handleRequest(req, res, body.value);
       return;
     }
@@ -226,7 +252,8 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     () => {
       const now = Date.now();
       for (const [id, session] of sessions) {
-        if (session.streams === 0 && now - session.lastSeen > limits.sessionIdleMs) void closeSession(id, 'idle');
+        if (session.streams === 0 && session.calls === 0 && now - session.lastSeen > limits.sessionIdleMs)
+          void closeSession(id, 'idle: its client went away');
       }
     },
     Math.min(60_000, limits.sessionIdleMs),

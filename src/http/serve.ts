@@ -125,6 +125,8 @@ async function serveUntilStopped(
       host: options.host,
       port: options.port,
       log,
+      sessionIdleMs: config.serve.sessionIdleMs,
+      maxSessions: config.serve.maxSessions,
       token: tokenFollower(made.file, made.token, () => readOrCreateHttpToken(paths).token),
     });
     return listener;

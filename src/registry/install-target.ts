@@ -1,11 +1,11 @@
 import { delimiter, isAbsolute } from 'node:path';
 import { HubError } from '../core/errors.js';
 import { isExecutableFile, resolveExecutable } from '../core/executable.js';
-import { RESERVED_SERVER_NAMES, SERVER_NAME_PATTERN } from './server-name.js';
+import { isReservedServerName, SERVER_NAME_PATTERN } from './server-name.js';
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Server names (README "Tool names"): short lowercase names, three reserved. */
+/** Server names (README "Tool names"): short lowercase names; hub's own and `hub-*` reserved. */
 export function checkServerName(name: string, derivedFrom?: string): string {
   const origin = derivedFrom ? ` (derived from "${derivedFrom}")` : '';
   if (!SERVER_NAME_PATTERN.test(name)) {
@@ -14,10 +14,10 @@ export function checkServerName(name: string, derivedFrom?: string): string {
       `Field "name" "${name}"${origin} is not a valid server name: use 1–20 characters, a lowercase letter first, then lowercase letters, digits or "-" (for example "memory").`,
     );
   }
-  if (RESERVED_SERVER_NAMES.has(name)) {
+  if (isReservedServerName(name)) {
     throw new HubError(
       'INVALID_INPUT',
-      `Field "name" "${name}"${origin} is reserved (registry, hub and process are hub's own); pick another name with "name".`,
+      `Field "name" "${name}"${origin} is reserved (registry, hub, process and every name starting with "hub-" are hub's own, so no server can pass for hub); pick another name with "name".`,
     );
   }
   return name;

@@ -2,6 +2,12 @@
 export const SERVER_NAME_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 export const SERVER_NAME_MAX = 20;
 export const RESERVED_SERVER_NAMES: ReadonlySet<string> = new Set(['registry', 'hub', 'process']);
+// hub's own questions to the person may come under names like `hub-consent`: no child may take one.
+export const RESERVED_SERVER_PREFIX = 'hub-';
+
+/** hub's own names (registry, hub, process) and every name starting with `hub-`. */
+export const isReservedServerName = (name: string): boolean =>
+  RESERVED_SERVER_NAMES.has(name) || name.startsWith(RESERVED_SERVER_PREFIX);
 
 // Affixes that say "this is an MCP server" and nothing about what it does; longest first.
 const PREFIXES = ['mcp-server-', 'server-', 'mcp-'];
@@ -44,9 +50,11 @@ export function deriveServerName(packageName: string): string {
   let name = stripAffixes(base) || stripAffixes(scope) || scope || 'server';
   if (!/^[a-z]/.test(name)) name = `mcp-${name}`;
   name = name.slice(0, SERVER_NAME_MAX).replace(/-+$/, '');
-  if (RESERVED_SERVER_NAMES.has(name)) name = `${name}-server`;
+  if (name === 'hub' || name.startsWith(RESERVED_SERVER_PREFIX))
+    name = `mcp-${name}`.slice(0, SERVER_NAME_MAX).replace(/-+$/, '');
+  else if (RESERVED_SERVER_NAMES.has(name)) name = `${name}-server`;
   return name;
 }
 
 export const isValidServerName = (name: string): boolean =>
-  SERVER_NAME_PATTERN.test(name) && !RESERVED_SERVER_NAMES.has(name);
+  SERVER_NAME_PATTERN.test(name) && !isReservedServerName(name);

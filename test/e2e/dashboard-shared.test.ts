@@ -66,9 +66,9 @@ test(
       const login = again.stdout.trim();
       expect(new URL(login).origin).toBe(ui.base);
       expect(login).not.toBe(ui.login);
-      const cookie = await logIn(login);
-      expect(cookie).toBeDefined();
-      const state = JSON.parse((await rawRequest(`${ui.base}/api/state`, { headers: { cookie: cookie! } })).body) as {
+      const auth = await logIn(login);
+      expect(auth).toBeDefined();
+      const state = JSON.parse((await rawRequest(`${ui.base}/api/state`, { headers: auth! })).body) as {
         sessions: { client?: string; transport?: string; cwd?: string }[];
       };
       expect(state.sessions).toEqual([expect.objectContaining({ client: 'client-a', transport: 'socket' })]);
@@ -108,12 +108,12 @@ test('a page between its login and its event stream keeps an idle shared hub up'
   await writeFile(join(home, 'config.json'), JSON.stringify({ sharedHub: { idleMs: 300 } }));
   const ui = await startDashboard(home);
   const pid = sharedHubPid(home)!;
-  const cookie = await logIn(ui.login);
-  expect(cookie).toBeDefined();
+  const auth = await logIn(ui.login);
+  expect(auth).toBeDefined();
   // Several idle periods with the login used and no event stream open.
   await new Promise(resolve => setTimeout(resolve, 1_500));
   expect(isAlive(pid)).toBe(true);
-  const state = await rawRequest(`${ui.base}/api/state`, { headers: { cookie: cookie! } });
+  const state = await rawRequest(`${ui.base}/api/state`, { headers: auth! });
   expect(state.status).toBe(200);
   // Nobody comes back: the hub goes.
   await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 20_000, interval: 100 });

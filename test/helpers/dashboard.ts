@@ -72,9 +72,29 @@ export function rawRequest(
   });
 }
 
-/** The session cookie a login URL gives (undefined when refused). */
-export async function logIn(login: string): Promise<string | undefined> {
-  const answer = await rawRequest(login);
-  const cookie = [answer.headers['set-cookie'] ?? []].flat()[0];
-  return cookie?.split(';')[0];
+/** The status of a response as soon as its headers arrive (an event stream never ends). */
+export function statusOf(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers }, response => {
+      resolve(response.statusCode ?? 0);
+      response.destroy();
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/**
+ * Logs in as the page does (POST /api/login with the URL's one-time token and the page's Origin):
+ * the headers that carry the session key, or undefined when refused.
+ */
+export async function logIn(login: string): Promise<{ authorization: string } | undefined> {
+  const url = new URL(login);
+  const answer = await rawRequest(`${url.origin}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url.origin },
+    body: JSON.stringify({ token: url.searchParams.get('token') }),
+  });
+  if (answer.status !== 200) return undefined;
+  return { authorization: `Bearer ${(JSON.parse(answer.body) as { session: string }).session}` };
 }

@@ -88,8 +88,11 @@ describe('server names and env keys', () => {
   test.each(['Memory', '1abc', 'abcdefghijklmnopqrstu', 'a_b', 'a.b', ''])('refuses %j', name => {
     expect(() => checkServerName(name)).toThrow(/Field "name"/);
   });
-  test.each(['registry', 'hub', 'process'])('%s is reserved', name => {
-    expect(() => checkServerName(name)).toThrow(/reserved/);
+  test.each(['registry', 'hub', 'process', 'hub-consent', 'hub-x'])('%s is reserved', name => {
+    expect(() => checkServerName(name)).toThrow(/^Field "name" "[\w-]+" is reserved .*"hub-"/);
+  });
+  test.each(['hubble', 'github', 'mcp-hub'])('%s is not reserved', name => {
+    expect(checkServerName(name)).toBe(name);
   });
   test('env keys must be variable names', () => {
     expect(() => checkEnvKeys({ GOOD_KEY: '1', 'BAD-KEY': '2' })).toThrow(/"BAD-KEY"/);

@@ -21,7 +21,9 @@ describe('deriveServerName', () => {
     ['My_Server.JS', 'my-server-js'],
     ['1password-mcp', 'mcp-1password'],
     ['mcp-server-registry', 'registry-server'],
-    ['hub', 'hub-server'],
+    ['hub', 'mcp-hub'],
+    ['hub-consent-mcp', 'mcp-hub-consent'],
+    ['@acme/hub-approvals-and-installs', 'mcp-hub-approvals-an'],
     ['mcp', 'server'],
     ['@acme/a-really-long-package-name-for-a-server', 'a-really-long-packag'],
     ['@acme/abcdefghijklmnopqrs-tuvwxyz', 'abcdefghijklmnopqrs'],
@@ -33,7 +35,19 @@ describe('deriveServerName', () => {
   });
 
   test('never yields a reserved or invalid name', () => {
-    for (const pkg of ['registry', 'process', '@hub/mcp', '---', '@x/---', '9', 'server-mcp', '@scope/server']) {
+    for (const pkg of [
+      'registry',
+      'process',
+      '@hub/mcp',
+      'hub-consent',
+      '@hub/mcp-server',
+      'hub',
+      '---',
+      '@x/---',
+      '9',
+      'server-mcp',
+      '@scope/server',
+    ]) {
       expect(isValidServerName(deriveServerName(pkg))).toBe(true);
     }
   });
