@@ -58,8 +58,10 @@ export function leanShared(env: NodeJS.ProcessEnv, home: string): boolean | unde
   const fromEnv = env.HUB_SHARED;
   if (fromEnv !== undefined) return fromEnv === 'on' ? true : fromEnv === 'off' ? false : undefined;
   const file = readJson(hubPaths(home).configFile);
-  if (file === null) return true;
-  return isObject(file) && !('sharedHub' in file) ? true : undefined;
+  // Only "sharedHub": {"enabled": false} turns sharing off, and only in a file that validates as a
+  // whole (the full config ignores an invalid one): that case alone is the full config's, and it
+  // runs the hub in-process, which loads zod anyway. Anything else shares, so the entry stays lean.
+  return isObject(file) && isObject(file.sharedHub) && file.sharedHub.enabled === false ? undefined : true;
 }
 
 /** config `integrity` when config.json leaves it at its default; undefined when only the full config validation can tell. */
