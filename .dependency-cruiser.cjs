@@ -29,6 +29,16 @@ const files = {
   http: ['shared-hub', 'hub-link', 'hub.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
 };
 
+// What the entry process loads before it is a relay, and as one (server.ts imports these first).
+const LEAN_ENTRY = [
+  '^src/cold-start/(bootstrap|lane-answers|listing)\\.ts$',
+  '^src/hub-link/(entry|start|record|heartbeat|lines|client-writer|paths|protocol)\\.ts$',
+  '^src/store/cold-[a-z-]+\\.ts$',
+  '^src/core/(paths|naming|version|exposed-names|process-log-listing|listing-digest|process-identity|write-atomic)\\.ts$',
+  '^src/proxy/(routes|prompt-routes|surface-lists|surface-pages|exposure|project-lookup|tool-filter|tool-integrity|known-clients|task-listing|instructions-section)\\.ts$',
+  '^src/wire/(json-lines|era)\\.ts$',
+];
+
 const folder = name => (name.endsWith('.ts') ? `src/${name.replace('.', '\\.')}$` : `src/${name}/`);
 const forbidden = Object.entries({ ...layers, ...files }).map(([name, allowed]) => ({
   name: `${name} imports only ${allowed.length ? allowed.join(', ') : 'core'}`,
@@ -42,6 +52,16 @@ module.exports = {
   forbidden: [
     ...forbidden,
     {
+      // Issue 27 item 10: the entry process (the cold-start lane, then a relay to the shared hub)
+      // loads neither zod nor the SDK; test/e2e/entry-modules.test.ts checks what it loads.
+      name: 'lean-entry-no-zod-or-sdk',
+      comment:
+        'The cold-start lane and the entry run before (or without) the full hub: import types only (import type), or move the code out of the lane.',
+      severity: 'error',
+      from: { path: LEAN_ENTRY },
+      to: { path: '^node_modules/(zod|@modelcontextprotocol/sdk)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-cycle',
       comment: 'Files that import each other in a loop: move the shared part into its own module.',
       severity: 'error',
@@ -51,7 +71,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: '^src/',
+    // zod and the SDK are in the graph (not followed) for the lean-entry rule.
+    includeOnly: '^(src/|node_modules/(zod|@modelcontextprotocol/sdk)/)',
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
   },

@@ -22,13 +22,17 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   for (const signal of SIGNALS) process.on(signal, exitNow);
   process.stdout.on('error', exitNow);
   if (fast) await fast.wanted;
-  const handOff: HandOff | undefined = await digested(fast?.handOff());
+  // The lane answers until the full hub takes over: the shared hub attached (started first if
+  // none runs, over a second), or the in-process hub loaded. Taken once, whoever asks first.
+  const digest = await digester(fast);
+  let taken: { handOff: HandOff | undefined } | undefined;
+  const takeHandOff = (): HandOff | undefined => (taken ??= { handOff: digest(fast?.handOff()) }).handOff;
   // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
   // user's shared hub; it falls back to the full hub in-process when that cannot be used.
   const settings = await entrySettings();
-  let fallback: { reason: string; handOff: HandOff | undefined } = {
+  let fallback: { reason: string; handOff: () => HandOff | undefined } = {
     reason: 'HUB_SHARED=off or sharedHub.enabled is false',
-    handOff,
+    handOff: takeHandOff,
   };
   if (settings.shared) {
     const [{ runEntry }, { sharedHubPaths }] = await Promise.all([
@@ -48,24 +52,25 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
       env: process.env,
       stdin: process.stdin,
       stdout: process.stdout,
-      handOff,
+      handOff: takeHandOff,
+      laneEnded: fast?.ended ?? false,
       note: message => process.stderr.write(`hub: warning: ${message}\n`),
       hungMs: hungMsFrom(process.env.HUB_HUNG_MS),
     });
     if (end.kind === 'ended') process.exit(0);
     process.off('uncaughtException', keepGoing);
     process.off('unhandledRejection', keepGoing);
-    fallback = { reason: end.reason, handOff: end.handOff };
+    fallback = { reason: end.reason, handOff: () => end.handOff };
   }
   await runInProcess(fallback.handOff, fallback.reason, settings.shared);
 }
 
-// The lane's list goes on as a digest (core/listing-digest.ts); hashed here, once the lane has
-// answered, so node:crypto stays off the cold start.
-async function digested(handOff: HandOff | undefined): Promise<HandOff | undefined> {
-  if (handOff?.listed === undefined) return handOff;
+// The lane's list goes on as a digest (core/listing-digest.ts); node:crypto is loaded once the
+// lane is done with the start lists, so it stays off the cold start.
+async function digester(fast: FastStart | undefined): Promise<(handOff: HandOff | undefined) => HandOff | undefined> {
+  if (!fast) return handOff => handOff;
   const { listingDigest } = await import('./core/listing-digest.js');
-  return { ...handOff, listed: listingDigest(handOff.listed) };
+  return handOff => (handOff?.listed === undefined ? handOff : { ...handOff, listed: listingDigest(handOff.listed) });
 }
 
 // HUB_HUNG_MS: how long a silent shared hub is given before the entry ends it (tests shorten it;
@@ -88,11 +93,13 @@ async function entrySettings(): Promise<{ home: string; shared: boolean }> {
 }
 
 /** The full hub in this process, as before the shared hub: its own children, closed with it. */
-async function runInProcess(handOff: HandOff | undefined, why: string, wantedShared: boolean): Promise<void> {
+async function runInProcess(takeHandOff: () => HandOff | undefined, why: string, wantedShared: boolean): Promise<void> {
   const [{ openContext }, { createHub, connectLines }] = await Promise.all([
     import('./store/open-context.js'),
     import('./hub.js'),
   ]);
+  // Loaded: from here the full hub answers everything.
+  const handOff = takeHandOff();
   const { config, log, store } = openContext();
   for (const warning of config.warnings) log.warn(warning);
   // Said once: a person asking why five hubs run finds it in logs/hub.log.

@@ -1,5 +1,6 @@
 import { tempHome } from '../lib/cleanup.mjs';
-import { addServers, everythingRecord } from '../lib/home.mjs';
+import { addProcesses, addServers, everythingRecord, exitedRecord } from '../lib/home.mjs';
+import { firstTurn, stopSharedHub } from '../lib/first-turn.mjs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,9 @@ import { row } from '../lib/report.mjs';
 
 // 2. Cold start: spawn hub with 20 installed servers (tools cached in tools/<name>.json) → initialize →
 // tools/list, with no child server started; against spawning one server-everything directly.
+// Issue 27 item 5: the same over raw pipes (what hub does, without the SDK client's own work on
+// the answer) against node -e 0, and Claude Code's first turn (initialize, then the three lists at
+// once) with a recorded process and no shared hub running, each run starting from a cold one.
 
 const SERVERS = 20;
 const MINIMAL_JS = fileURLToPath(new URL('../minimal-server.mjs', import.meta.url));
@@ -76,14 +80,30 @@ export async function coldStartSection({ quick, log, shared }) {
     home,
     Array.from({ length: SERVERS }, (_, i) => everythingRecord(`s${String(i + 1).padStart(2, '0')}`, i + 1, tools)),
   );
+  // The first turn's home: the same servers and an ended process (hub's resources list its log).
+  const turnHome = await tempHome();
+  await addServers(
+    turnHome,
+    Array.from({ length: SERVERS }, (_, i) => everythingRecord(`s${String(i + 1).padStart(2, '0')}`, i + 1, tools)),
+  );
+  await addProcesses(turnHome, [exitedRecord(turnHome, 'p1', 1)]);
   log(`  ${runs} runs each, interleaved: hub with ${SERVERS} servers in its store vs one server-everything`);
   const hub = [];
+  const raw = [];
+  const turn = [];
   const direct = [];
   const minimal = [];
   const bare = [];
+  const coldTurn = async () => {
+    const result = await firstTurn(turnHome, { HUB_SHARED: 'on' });
+    await stopSharedHub(turnHome);
+    return result;
+  };
   const kinds = [
     // Every tool listed (mode all): the cold-start lane's largest answer, as before exposure modes.
     [hub, () => timeToTools(() => spawnHub(home, { HUB_EXPOSURE: 'all' }))],
+    [raw, () => firstTurn(home, { HUB_SHARED: 'off', HUB_EXPOSURE: 'all' }, ['tools/list'])],
+    [turn, coldTurn],
     [direct, () => timeToTools(spawnEverything)],
     [minimal, () => timeToTools(spawnMinimal)],
     [bare, bareNode],
@@ -94,6 +114,8 @@ export async function coldStartSection({ quick, log, shared }) {
     for (const [list, run] of roundOrder(kinds, i)) list.push(await run());
   }
   const hubMs = round(median(hub.map(r => r.ms)), 1);
+  const rawMs = round(median(raw.map(r => r.toolsMs)), 1);
+  const turnMs = round(median(turn.map(r => r.lastListMs)), 1);
   const directMs = round(median(direct.map(r => r.ms)), 1);
   const minimalMs = round(median(minimal.map(r => r.ms)), 1);
   const bareMs = round(median(bare.map(r => r.ms)), 1);
@@ -106,16 +128,30 @@ export async function coldStartSection({ quick, log, shared }) {
     notes.push(
       `hub listed ${listed} tools, fewer than the ${expectedProxied} cached proxied tools (listing from the store not in yet)`,
     );
+  if (raw[0].tools !== listed) notes.push(`raw pipes listed ${raw[0].tools} tools, the SDK client ${listed}`);
   const imports = {};
   if (!quick) for (const [label, specifier] of IMPORTS) imports[label] = await importCpuMs(specifier);
   const rows = [
     row(
       'cold start',
-      `hub with ${SERVERS} servers: spawn → initialize → tools/list (ms, median)`,
+      `hub with ${SERVERS} servers: spawn → initialize → tools/list, SDK client (ms, median; with its ajv work on the answer)`,
       hubMs,
       { label: 'one server-everything', value: directMs },
       { text: '< 150 ms', below: 150 },
       proxiedListed ? undefined : notes[0],
+    ),
+    row(
+      'cold start',
+      `hub with ${SERVERS} servers: spawn → tools/list answered, raw pipes (ms, median)`,
+      rawMs,
+      { label: 'node -e 0', value: bareMs },
+      { text: '≤ 1.2× node -e 0', ratioMax: 1.2 },
+    ),
+    row(
+      'cold start',
+      `first turn (Claude Code), ${SERVERS} servers, a recorded process, no shared hub running: spawn → last of tools/prompts/resources lists (ms, median)`,
+      turnMs,
+      { label: 'node -e 0', value: bareMs },
     ),
     row('cold start', 'floor: minimal SDK server spawn → initialize → tools/list (ms)', minimalMs, {
       label: 'node -e 0',
@@ -142,10 +178,23 @@ export async function coldStartSection({ quick, log, shared }) {
       runs,
       servers: SERVERS,
       hubMs: hub.map(r => round(r.ms, 1)),
+      rawToolsMs: raw.map(r => round(r.toolsMs, 1)),
+      firstTurnColdSharedMs: turn.map(r => ({
+        init: round(r.initMs, 1),
+        tools: round(r.toolsMs, 1),
+        lastList: round(r.lastListMs, 1),
+      })),
       directMs: direct.map(r => round(r.ms, 1)),
       minimalMs: minimal.map(r => round(r.ms, 1)),
       bareNodeMs: bare.map(r => round(r.ms, 1)),
-      medianMs: { hub: hubMs, direct: directMs, minimalSdkServer: minimalMs, bareNode: bareMs },
+      medianMs: {
+        hub: hubMs,
+        hubRawTools: rawMs,
+        firstTurnColdShared: turnMs,
+        direct: directMs,
+        minimalSdkServer: minimalMs,
+        bareNode: bareMs,
+      },
       toolsListed: listed,
       expectedProxiedTools: expectedProxied,
       maxChildrenDuringColdStart: maxChildren,

@@ -25,7 +25,10 @@ export interface EntryOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly stdin: NodeJS.ReadableStream;
   readonly stdout: NodeJS.WritableStream;
-  readonly handOff: EntryHandOff | undefined;
+  /** What the cold-start lane read and answered: taken once attached (or fallen back); the lane answers until then. */
+  readonly handOff: () => EntryHandOff | undefined;
+  /** stdin ended during the cold start: the hand-off is taken at once (nothing more to answer). */
+  readonly laneEnded?: boolean;
   /** Said once when the shared hub cannot be used (before anything was sent, or after). */
   readonly note: (message: string) => void;
   /** Silence after which the hub is taken as hung (HUNG_MS unless a test shortens it). */
@@ -49,9 +52,10 @@ function refusalIn(line: string): string | undefined {
 }
 
 export function runEntry(options: EntryOptions): Promise<EntryEnd> {
-  const { home, paths, env, stdin, stdout, handOff } = options;
+  const { home, paths, env, stdin, stdout } = options;
   const inFlight = new Map<string, Id>();
-  const lanesAnswered = new Set<Id>(handOff?.answered ?? []);
+  let handOff: EntryHandOff | undefined;
+  let lanesAnswered = new Set<Id>();
   let initLines: Buffer[] = [];
   let initId: Id | undefined;
   let clientTail: Buffer = Buffer.alloc(0);
@@ -59,7 +63,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   let queued: Buffer[] = [];
   let socket: Socket | undefined;
   let hubPid: number | undefined;
-  let stdinEnded = handOff?.ended ?? false;
+  let stdinEnded = false;
   let attaching = false;
   let finish!: (end: EntryEnd) => void;
   const finished = new Promise<EntryEnd>(resolve => (finish = resolve));
@@ -236,15 +240,29 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
     if (initId !== undefined) write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n');
   };
 
-  void (async () => {
-    const replay = handOff?.replay ?? Buffer.alloc(0);
-    const laneAnswered = [...lanesAnswered];
-    const split = splitLines(Buffer.alloc(0), replay);
+  // The lane's reading, taken once: the requests it left unanswered are in flight from here.
+  let taken = false;
+  let replayed: Buffer | undefined;
+  let laneAnswered: Id[] = [];
+  const take = () => {
+    if (taken) return;
+    taken = true;
+    handOff = options.handOff();
+    lanesAnswered = new Set<Id>(handOff?.answered ?? []);
+    laneAnswered = [...lanesAnswered];
+    stdinEnded = handOff?.ended ?? false;
+    const split = splitLines(Buffer.alloc(0), handOff?.replay ?? Buffer.alloc(0));
     clientTail = split.tail;
     if (split.whole) noteClientLines(split.whole);
+    replayed = split.whole;
+  };
+
+  void (async () => {
+    if (options.laneEnded) take();
     // The client left during the cold start with every request answered: nothing to attach for.
     if (stdinEnded && inFlight.size === 0) return end({ kind: 'ended' });
     const first = await attachSharedHub(home, paths, env);
+    take();
     if ('reason' in first) {
       heartbeat.stop();
       done = true;
@@ -255,7 +273,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       });
       return;
     }
-    wire(first.socket, first.path, laneAnswered, split.whole ? [split.whole] : [], {
+    wire(first.socket, first.path, laneAnswered, replayed ? [replayed] : [], {
       ...(handOff?.listed !== undefined && { listed: handOff.listed }),
     });
     stdin.on('data', onClientData);

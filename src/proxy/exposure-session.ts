@@ -41,6 +41,11 @@ export interface ExposureDeps {
 // Calls are added to tool-usage.json at most this often (and at close).
 const FLUSH_EVERY_MS = 5_000;
 const ROOTS_TIMEOUT_MS = 5_000;
+// The SDK (1.32.2) never removes its listener from a request's signal: an AbortSignal.timeout
+// fired after the answer and sent the client a notifications/cancelled for it 5 s after every
+// roots-capable session started. The request's own timeout is cleared on the answer; this signal
+// never aborts.
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * One client session's exposure: the plan (mode from the project file, else HUB_EXPOSURE or
@@ -149,7 +154,10 @@ export class ExposureSession {
   async #fromRoots(): Promise<void> {
     if (!this.deps.client.capabilities()?.roots) return;
     try {
-      const { roots } = await this.deps.client.listRoots(undefined, { signal: AbortSignal.timeout(ROOTS_TIMEOUT_MS) });
+      const { roots } = await this.deps.client.listRoots(undefined, {
+        signal: NEVER_ABORTED,
+        timeout: ROOTS_TIMEOUT_MS,
+      });
       const folders = roots
         .slice(0, 32)
         .filter(root => root.uri.startsWith('file://'))

@@ -32,7 +32,9 @@ export function askToSignIn(
         url: signIn.authorizationUrl,
         elicitationId: randomUUID(),
       },
-      { signal: AbortSignal.timeout(PROMPT_TIMEOUT_MS), timeout: PROMPT_TIMEOUT_MS },
+      // No AbortSignal.timeout: the SDK would send the client a notifications/cancelled when it
+      // fires, even after the answer (it never removes its listener); its own timeout is cleared.
+      { signal: new AbortController().signal, timeout: PROMPT_TIMEOUT_MS },
     )
     .catch(() => undefined);
 }

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { defaultHubHome, hubPaths, type HubPaths } from '../core/paths.js';
+import { readJson } from './cold-json.js';
+
+export { holdReads } from './cold-json.js';
 
 // What the cold-start lane needs from HUB_HOME, read without zod or the store module: the
 // installed servers with their cached tools, and the tool-name setting. It answers only when the
@@ -19,24 +21,10 @@ export interface LeanServer {
   readonly surface?: { prompts: Json[]; resources: Json[]; resourceTemplates: Json[] };
 }
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
-
-function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+export const isString = (value: unknown): value is string => typeof value === 'string';
+export const isStringArray = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
 
 /** HUB_HOME as the full config resolves it; undefined where the full hub would refuse to start. */
 export function leanHome(env: NodeJS.ProcessEnv): string | undefined {
@@ -70,8 +58,10 @@ export function leanShared(env: NodeJS.ProcessEnv, home: string): boolean | unde
   const fromEnv = env.HUB_SHARED;
   if (fromEnv !== undefined) return fromEnv === 'on' ? true : fromEnv === 'off' ? false : undefined;
   const file = readJson(hubPaths(home).configFile);
-  if (file === null) return true;
-  return isObject(file) && !('sharedHub' in file) ? true : undefined;
+  // Only "sharedHub": {"enabled": false} turns sharing off, and only in a file that validates as a
+  // whole (the full config ignores an invalid one): that case alone is the full config's, and it
+  // runs the hub in-process, which loads zod anyway. Anything else shares, so the entry stays lean.
+  return isObject(file) && isObject(file.sharedHub) && file.sharedHub.enabled === false ? undefined : true;
 }
 
 /** config `integrity` when config.json leaves it at its default; undefined when only the full config validation can tell. */
@@ -98,7 +88,7 @@ const isToolIssue = (issue: unknown): boolean =>
   (issue.action === 'skipped' || issue.action === 'trimmed') &&
   isString(issue.reason);
 
-type Check = (value: unknown) => boolean;
+export type Check = (value: unknown) => boolean;
 
 // Unknown keys are dropped by the store's zod object; here they hand over, so both lanes agree.
 const COLD_SETTINGS_FIELDS: Readonly<Record<string, Check>> = {
@@ -107,7 +97,7 @@ const COLD_SETTINGS_FIELDS: Readonly<Record<string, Check>> = {
   deny: isStringArray,
 };
 
-const isOptionalString = (value: unknown): boolean => value === undefined || isString(value);
+export const isOptionalString = (value: unknown): boolean => value === undefined || isString(value);
 const listOf =
   (check: Check): Check =>
   value =>
@@ -212,14 +202,6 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
     });
   }
   return servers;
-}
-
-/** True when db.json records any process (hub's own resources then list their logs); undefined when unreadable. */
-export function leanHasProcesses(home: string): boolean | undefined {
-  const db = readJson(hubPaths(home).db);
-  if (db === null) return false;
-  if (!isObject(db) || !isObject(db.processes)) return undefined;
-  return Object.keys(db.processes).length > 0;
 }
 
 export interface LeanInstructions {

@@ -7,6 +7,7 @@ import type { ProcessManager } from '../process/manager.js';
 import { watchDb, type DbWatch } from '../proxy/db-watch.js';
 import type { ReadCall, ResourceSource } from '../proxy/resource-source.js';
 import type { Store } from '../store/store.js';
+import { newestProcesses as newestFirst } from '../core/process-log-listing.js';
 import {
   badUri,
   isHubUri,
@@ -20,10 +21,6 @@ import {
 } from './hub-uris.js';
 import { processListResult } from './process-list.js';
 import type { ServerListResult } from './server-list.js';
-
-// The newest processes' logs are listed one by one (a person's client attaches listed
-// resources); older ones stay readable through the template.
-const LISTED_LOGS_MAX = 50;
 
 /** What the log resource's result carries in `_meta`, under this key: how to follow it. */
 export const LOG_META_KEY = 'hub/log';
@@ -99,9 +96,7 @@ export function createHubResources(deps: HubResourceDeps): HubResources {
 
   const newestProcesses = async () => {
     const { processes } = await deps.store.read();
-    return Object.values(processes)
-      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.id.localeCompare(b.id))
-      .slice(0, LISTED_LOGS_MAX);
+    return newestFirst(Object.values(processes));
   };
   const signature = (processes: readonly { id: string }[]) => processes.map(process => process.id).join(' ');
   const recheck = async () => {

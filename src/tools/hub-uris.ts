@@ -1,6 +1,9 @@
-import { ErrorCode, type Resource, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
 import { RpcError } from '../wire/rpc-error.js';
+import { logResource } from '../core/process-log-listing.js';
+
+export { logResource, logUri } from '../core/process-log-listing.js';
 
 // hub's own resource URIs (README "hub's own resources"): built and parsed only here, so the
 // resource_links in tool results and the resources hub serves can never disagree.
@@ -22,11 +25,6 @@ export type HubUri =
       readonly cursor: number | undefined;
       readonly lines: number;
     };
-
-/** The log resource of a process; with cursor, the output written since that cursor. */
-export function logUri(id: string, cursor?: number): string {
-  return `hub://processes/${encodeURIComponent(id)}/log${cursor === undefined ? '' : `?cursor=${cursor}`}`;
-}
 
 export const isHubUri = (uri: string): boolean => /^hub:\/\//i.test(uri);
 
@@ -89,26 +87,6 @@ export function parseHubUri(uri: string): HubUri {
       );
   }
   return { kind: 'log', reference, cursor, lines };
-}
-
-/** The log resource of one process as hub lists it and links to it from start_process and get_process_logs. */
-export function logResource(process: {
-  readonly id: string;
-  readonly name?: string | undefined;
-  readonly command: string;
-  readonly args?: readonly string[] | undefined;
-}): Resource {
-  const commandLine = [process.command, ...(process.args ?? [])].join(' ');
-  const shown = commandLine.length > 80 ? `${commandLine.slice(0, 79)}…` : commandLine;
-  return {
-    uri: logUri(process.id),
-    name: `process-${process.id}-log`,
-    title: `Log of ${process.name ?? process.id}: ${shown}`,
-    description:
-      'The last 100 lines of its stdout+stderr, ANSI stripped. Subscribe for updates while it runs; ' +
-      'add "?cursor=N" (next_cursor from _meta) for only newer output.',
-    mimeType: 'text/plain',
-  };
 }
 
 export const logLink = (process: Parameters<typeof logResource>[0]): ResourceLink => ({

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { askHub } from '../../src/cold-start/ask-hub.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
-import { initialize, initialized, spawnRawHub } from '../helpers/raw-rpc.js';
+import { initialize, initialized, spawnRawHub, type RawHub } from '../helpers/raw-rpc.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { ECHO, commandRecord, putRecords } from '../proxy/harness.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';
@@ -55,6 +55,13 @@ async function seededHome(): Promise<string> {
 const referenceAnswers = (home: string, init: Json & { id: number }, env: Record<string, string> = {}) =>
   askHub({ HUB_HOME: home, ...env }, init);
 
+// The lane answers until the full hub takes over, and a client that leaves with everything
+// answered starts no hub at all: a call only the full hub answers makes it attach (and log) first.
+async function fullHubAnswers(hub: RawHub): Promise<void> {
+  hub.write({ id: 'full-hub', method: 'tools/call', params: { name: 'list_processes', arguments: {} } });
+  expect((await hub.response('full-hub')).result).toBeDefined();
+}
+
 const laneAnswered = async (home: string): Promise<number[]> =>
   [...(await readFile(join(home, 'logs', 'hub.log'), 'utf8')).matchAll(/"coldStartAnswered":(\d+)/g)].map(match =>
     Number(match[1]),
@@ -74,6 +81,7 @@ describe('cold-start lane', () => {
       const init = await hub.response(1);
       hub.write(initialized, { id: 'list', method: 'tools/list' });
       const list = await hub.response('list');
+      await fullHubAnswers(hub);
       expect(await hub.end()).toBe(0);
       expect(await laneAnswered(home)).toEqual([2]);
 
@@ -211,6 +219,7 @@ describe('cold-start lane', () => {
     const cursor3 = (page2.result as Json).nextCursor as string;
     hub.write({ id: 'page3', method: 'resources/list', params: { cursor: cursor3 } });
     const page3 = await hub.response('page3');
+    await fullHubAnswers(hub);
     expect(await hub.end()).toBe(0);
     expect((await laneAnswered(home))[0]).toBeGreaterThanOrEqual(4);
 

@@ -69,6 +69,10 @@ async function laneAnswers(home: string) {
     prompts: await hub.response('prompts'),
     resources: await hub.response('resources'),
   };
+  // The lane answers until the full hub takes over, and a client that leaves with everything
+  // answered starts none: a call only the full hub answers makes it attach (and log) first.
+  hub.write({ id: 'full-hub', method: 'tools/call', params: { name: 'list_processes', arguments: {} } });
+  await hub.response('full-hub');
   expect(await hub.end()).toBe(0);
   return answers;
 }

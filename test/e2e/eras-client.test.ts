@@ -223,6 +223,13 @@ describe('the modern era on the wire (raw JSON-RPC)', () => {
     );
     const laneDiscover = await lane.response('d');
     const laneList = await lane.response('list');
+    // A call only the full hub answers: the entry attaches (and the hub logs the lane's count) first.
+    lane.write({
+      id: 'full-hub',
+      method: 'tools/call',
+      params: { name: 'list_processes', arguments: {}, _meta: envelope() },
+    });
+    await lane.response('full-hub');
     expect(await lane.end()).toBe(0);
     const log = await readFile(join(home, 'logs', 'hub.log'), 'utf8');
     expect(log).toMatch(/"coldStartAnswered":2/);
