@@ -85,8 +85,8 @@ export function serverSummary(scope: readonly Route[]): string {
 /** What works in the client that asks: its own list by name when it lists again on list_changed. */
 const howToCall = (relists: boolean): string =>
   relists
-    ? 'Results are added to your tool list (tools/list_changed): call them by name.'
-    : 'Your client keeps the tool list it got at start: call a result with registry.call {server, tool, arguments}.';
+    ? 'Results join your tool list: call them by name.'
+    : 'Call a result with registry.call {server, tool, arguments}: your client keeps its first tool list.';
 
 /** tools.search as listed for this scope and client: the base entry with how to call and the installed servers. */
 export function searchEntryFor(
@@ -131,8 +131,7 @@ export function createToolsSearchTool(options: { session: () => ExposureSession;
     name: 'tools.search',
     title: 'Search the installed tools',
     description:
-      'Find tools of the installed servers that are not in your tool list, by what you want to do. ' +
-      'Each result says how to call it in your client (call) and has its input schema.',
+      'Find tools of installed servers that are not in your tool list, by what you want to do, with their input schemas.',
     input: InputSchema,
     output: OutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },

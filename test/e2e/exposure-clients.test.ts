@@ -2,7 +2,7 @@
 // initialize. The built hub (dist/server.js) as a session of its shared hub, the 15 real tool
 // lists (cached, never started) and the echo fixture server, which is real and answers calls.
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { seededHome, started } from '../helpers/exposure-home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';
 
@@ -112,9 +112,7 @@ describe('search results that work in the client (item 2)', () => {
       await closing(hub, async () => {
         const before = (await hub.client.listTools()).tools;
         const search = before.find(tool => tool.name === 'tools_search')!;
-        expect(search.description).toMatch(
-          /Results are added to your tool list \(tools\/list_changed\): call them by name\./,
-        );
+        expect(search.description).toMatch(/Results join your tool list: call them by name\./);
         expect(names(before)).not.toContain('echo_echo');
         const found = await call('tools_search', { query: 'echoes text', limit: 3 });
         const hits = structured(found).results as Hit[];
@@ -142,7 +140,7 @@ describe('search results that work in the client (item 2)', () => {
         const before = (await hub.client.listTools()).tools;
         const search = before.find(tool => tool.name === 'tools_search')!;
         expect(search.description).toMatch(
-          /Your client keeps the tool list it got at start: call a result with registry_call \{server, tool, arguments\}\./,
+          /Call a result with registry_call \{server, tool, arguments\}: your client keeps its first tool list\./,
         );
         const found = await call('tools_search', { query: 'echoes text', limit: 3 });
         const hits = structured(found).results as Hit[];

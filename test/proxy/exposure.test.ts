@@ -121,7 +121,11 @@ describe('the selection', () => {
       expect.arrayContaining(['github.create_issue', 'gitlab.create_issue', 'playwright.browser_click']),
     );
     const pinned = pinMatcher(['slack', 'memory_read_graph', 'github.fork_repository']);
-    const withPins = selectExposed(routes, { kind: 'capped', budget: 12, relists: false, why: '' }, { ...none, pinned });
+    const withPins = selectExposed(
+      routes,
+      { kind: 'capped', budget: 12, relists: false, why: '' },
+      { ...none, pinned },
+    );
     expect(withPins.listed.map(route => route.dotted).sort()).toEqual(
       [
         ...routes.filter(route => route.server === 'slack').map(route => route.dotted),
