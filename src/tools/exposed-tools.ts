@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { spell, type NameMode } from '../core/naming.js';
 import type { ClientSide } from '../proxy/client-side.js';
 import { ExposureSession, type ExposureView } from '../proxy/exposure-session.js';
-import { buildRoutes } from '../proxy/routes.js';
+import { buildRoutes, type Route } from '../proxy/routes.js';
 import type { ProxiedTools } from '../proxy/types.js';
 import { searchEntryFor, warmSearchIndex } from './tools-search.js';
 
@@ -96,13 +96,17 @@ function reachOf(view: ExposureView, server: string, mode: NameMode): string | u
   const all = view.scope.filter(route => route.server === server);
   if (all.length === 0) return undefined;
   const listed = new Set(view.selection.listed);
-  const names = all.filter(route => listed.has(route)).map(route => route[mode]);
-  const shown = `${names.slice(0, NAMES_SHOWN).join(', ')}${names.length > NAMES_SHOWN ? ', …' : ''}`;
-  const others = `registry.call {server: "${server}", tool, arguments} calls any of them (tools.search {query, server: "${server}"} or registry.list {server: "${server}"} gives their input schemas)`;
+  const shown = (routes: readonly Route[]) =>
+    `${routes
+      .slice(0, NAMES_SHOWN)
+      .map(route => route[mode])
+      .join(', ')}${routes.length > NAMES_SHOWN ? ', …' : ''}`;
+  const others = `registry.list { server: "${server}" } (or tools.search { query, server: "${server}" }) gives their input schemas, and registry.call { server: "${server}", tool, arguments } calls them`;
   if (!view.plan.relists)
-    return `Your client keeps the tool list it got at start, so these tools are not in it: ${others}.`;
-  if (names.length === all.length) return `Its tools are in your tool list now: call them by name (${shown}).`;
-  if (names.length > 0)
-    return `${names.length} of its ${all.length} tools are in your tool list now (${shown}): call them by name; the others are left out by your client's tool budget: ${others}.`;
-  return `Its tools are left out of your tool list by your client's tool budget: ${others}.`;
+    return `Your client keeps the tool list it got at start, without these tools (${shown(all)}): ${others}.`;
+  const inList = all.filter(route => listed.has(route));
+  if (inList.length === all.length) return `Its tools are in your tool list now: call them by name (${shown(inList)}).`;
+  if (inList.length > 0)
+    return `${inList.length} of its ${all.length} tools are in your tool list now (${shown(inList)}): call them by name. Your client's tool budget leaves out the others: ${others}.`;
+  return `Your client's tool budget leaves its tools out of your tool list: ${others}.`;
 }
