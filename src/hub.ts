@@ -110,7 +110,8 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     ...withModernListeners(sdkClientSide(server), listeners),
     wantsResource: uri => subscribed.has(uri),
   };
-  const deps: ToolDeps = { config, log, store, server, client };
+  const exposure = { installed: (name: string) => exposed.installed(name) };
+  const deps: ToolDeps = { config, log, store, server, client, exposure };
   const processGroup = createProcessTools(deps, {
     manager: () => core.processes(),
     base: { cwd: options.cwd, env: options.env },

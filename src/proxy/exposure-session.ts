@@ -31,7 +31,7 @@ export interface ExposureDeps {
   /** hub's own tools listed besides (they count against a budget). */
   readonly ownCount: number;
   /** tools.search as listed, its description naming these servers. */
-  readonly searchEntry: (scope: readonly Route[]) => Record<NameMode, Tool>;
+  readonly searchEntry: (scope: readonly Route[], plan: ExposurePlan) => Record<NameMode, Tool>;
   /** tools/list_changed to the client. */
   readonly announce: () => void;
   /** Where the lookup starts when the client has no roots (hub's working folder). */
@@ -46,6 +46,20 @@ const ROOTS_TIMEOUT_MS = 5_000;
 // roots-capable session started. The request's own timeout is cleared on the answer; this signal
 // never aborts.
 const NEVER_ABORTED = new AbortController().signal;
+
+// Bounds on what a session keeps of its own use (older entries fall off first).
+const KEPT_CALLED = 200;
+const KEPT_ADDED = 100;
+const KEPT_INSTALLED = 16;
+
+const keyOf = (route: Pick<Route, 'server' | 'tool'>) => `${route.server}\0${route.tool}`;
+
+/** Moves `key` to the end of an insertion-ordered set (most recent last), dropping the oldest past `max`. */
+function touch(set: Set<string>, key: string, max: number): void {
+  set.delete(key);
+  set.add(key);
+  if (set.size > max) set.delete(set.values().next().value!);
+}
 
 /**
  * One client session's exposure: the plan (mode from the project file, else HUB_EXPOSURE or
@@ -65,6 +79,11 @@ export class ExposureSession {
   #settings: ExposureSettings;
   #pinned: (route: Route) => boolean;
   #configWatch: FSWatcher | undefined;
+  // This session's own use (proxy/exposure.ts keeps these listed first): called tools, tools
+  // tools.search added, servers it installed; each most recent last.
+  #called = new Set<string>();
+  #added = new Set<string>();
+  #installed = new Set<string>();
 
   constructor(private readonly deps: ExposureDeps) {
     this.#settings = { mode: deps.config.exposure.mode, pin: deps.config.exposure.pin };
@@ -90,10 +109,20 @@ export class ExposureSession {
     const scope =
       project.kind === 'project' ? table.routes.filter(route => project.servers.has(route.server)) : table.routes;
     const usage = this.#usageFor(table);
+    const routesOf = (keys: Set<string>) =>
+      [...keys]
+        .reverse()
+        .map(key => {
+          const [server, tool] = key.split('\0') as [string, string];
+          return table.byServer.get(server)?.get(tool);
+        })
+        .filter((route): route is Route => route !== undefined);
     const selection = selectExposed(scope, plan, {
       ownCount: this.deps.ownCount,
       uses: route => usage[route.server]?.[route.tool] ?? 0,
       pinned: this.#pinned,
+      kept: [...routesOf(this.#called), ...routesOf(this.#added)],
+      installed: [...this.#installed].reverse(),
     });
     const view = { plan, project, scope, selection };
     this.#memo = { key, table, view, lists: {} };
@@ -107,13 +136,31 @@ export class ExposureSession {
     const cached = memo.lists[mode];
     if (cached) return cached;
     const tools = view.selection.listed.map(route => route.listed[mode]);
-    const list = view.selection.search ? [this.deps.searchEntry(view.scope)[mode], ...tools] : tools;
+    const list = view.selection.search ? [this.deps.searchEntry(view.scope, view.plan)[mode], ...tools] : tools;
     memo.lists[mode] = list;
     return list;
   }
 
-  /** One call of a proxied tool (any lane): counted for the ranking of later sessions. */
+  /**
+   * Tools tools.search found, for a client that lists again on list_changed: listed from now on
+   * (after pinned and called tools, within the budget), announced with list_changed when that
+   * changes the list. True when it did.
+   */
+  add(routes: readonly Pick<Route, 'server' | 'tool'>[]): boolean {
+    for (const route of [...routes].reverse()) touch(this.#added, keyOf(route), KEPT_ADDED);
+    return this.#bump();
+  }
+
+  /** This session installed `server` (or changed it): its tools come next after the session's own. */
+  installed(server: string): boolean {
+    touch(this.#installed, server, KEPT_INSTALLED);
+    return this.#bump();
+  }
+
+  /** One call of a proxied tool (any lane): kept listed by this session, counted for later sessions. */
   count(route: Pick<Route, 'server' | 'tool'>): void {
+    // The list does not move with the call: it is kept from the next change on.
+    touch(this.#called, keyOf(route), KEPT_CALLED);
     const tools = this.#pending.get(route.server) ?? new Map<string, number>();
     this.#pending.set(route.server, tools.set(route.tool, (tools.get(route.tool) ?? 0) + 1));
     this.#flush ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS).unref();
@@ -183,6 +230,15 @@ export class ExposureSession {
     this.#pinned = pinMatcher(settings.pin);
     this.#version += 1;
     if (this.#signature() !== before) this.deps.announce();
+  }
+
+  /** Recomputes the list; list_changed when it changed. */
+  #bump(): boolean {
+    const before = this.#signature();
+    this.#version += 1;
+    if (this.#signature() === before) return false;
+    this.deps.announce();
+    return true;
   }
 
   // config.json edited (mode, pins): applied at once. HUB_EXPOSURE, set by the client's entry, still wins.

@@ -9,17 +9,26 @@ export interface ExposurePlan {
   readonly kind: 'all' | 'search' | 'capped';
   /** Most tools listed in all (hub's own included); Infinity unless capped. */
   readonly budget: number;
+  /** The client lists tools again on list_changed (known-clients.ts), whatever the mode. */
+  readonly relists: boolean;
   /** Why: the setting or the client that decided it, for logs and tools.search's result. */
   readonly why: string;
 }
 
-/** The plan for a mode and the client's initialize name (only `auto` looks at the client). */
+/** The plan for a mode and the client's initialize name (only `auto` looks at the client's budget). */
 export function planExposure(mode: ExposureMode, clientName: string | undefined): ExposurePlan {
-  if (mode === 'all') return { kind: 'all', budget: Infinity, why: 'mode all' };
-  if (mode === 'search') return { kind: 'search', budget: Infinity, why: 'mode search' };
   const client = clientProfile(clientName);
-  if (client.defers) return { kind: 'all', budget: Infinity, why: `auto: ${client.label} defers tools itself` };
-  return { kind: 'capped', budget: client.budget, why: `auto: ${client.label}, ${client.budget} tools at most` };
+  const relists = client.relists;
+  if (mode === 'all') return { kind: 'all', budget: Infinity, relists, why: 'mode all' };
+  if (mode === 'search') return { kind: 'search', budget: Infinity, relists, why: 'mode search' };
+  if (client.defers)
+    return { kind: 'all', budget: Infinity, relists, why: `auto: ${client.label} defers tools itself` };
+  return {
+    kind: 'capped',
+    budget: client.budget,
+    relists,
+    why: `auto: ${client.label}, ${client.budget} tools at most`,
+  };
 }
 
 /** True when a session with this mode and client lists every proxied tool (nothing for tools.search). */
@@ -56,6 +65,10 @@ export interface SelectOptions<R> {
   readonly uses: (route: R) => number;
   /** Pinned in config: always listed. */
   readonly pinned: (route: R) => boolean;
+  /** This session's tools: those it called, then those tools.search added, most recent first. */
+  readonly kept?: readonly R[];
+  /** Servers this session installed, most recent first: their tools come after the kept ones. */
+  readonly installed?: readonly string[];
 }
 
 /** A pin names a server, or a tool by its exposed name in either spelling. */
@@ -66,9 +79,12 @@ export const pinMatcher =
 
 /**
  * The listed subset of routes (already limited to the servers in scope). Capped: everything if it
- * fits; otherwise pinned tools, then the most used, then whole servers in install order while they
- * fit, leaving one place for tools.search. Pinned tools are listed even past the budget: a person
- * asked for them by name.
+ * fits; otherwise tool by tool, leaving one place for tools.search: pinned tools, the tools this
+ * session called or had added, the servers it installed, the most used (all sessions), then the
+ * rest by relevance: servers this session works with, then servers by use, then install order.
+ * So a change of the installed servers never drops a tool the session uses for another, and no
+ * place is left empty while a tool is left out. Pinned tools are listed even past the budget: a
+ * person asked for them by name. Search: pinned tools and the session's kept ones.
  */
 export function selectExposed<R extends Exposable>(
   routes: readonly R[],
@@ -77,24 +93,46 @@ export function selectExposed<R extends Exposable>(
 ): Selection<R> {
   if (plan.kind === 'all' || (plan.kind === 'capped' && options.ownCount + routes.length <= plan.budget))
     return { listed: routes, hidden: 0, search: false };
+  const inScope = new Set(routes);
+  const kept = (options.kept ?? []).filter(route => inScope.has(route));
   const chosen = new Set<R>(routes.filter(options.pinned));
+  if (plan.kind === 'search') for (const route of kept) chosen.add(route);
   if (plan.kind === 'capped') {
     let room = plan.budget - options.ownCount - 1 - chosen.size;
-    const used = routes
-      .map((route, index) => ({ route, index, uses: options.uses(route) }))
-      .filter(entry => entry.uses > 0 && !chosen.has(entry.route))
-      .sort((a, b) => b.uses - a.uses || a.index - b.index);
-    for (const { route } of used) {
-      if (room <= 0) break;
-      chosen.add(route);
-      room -= 1;
-    }
-    for (const server of new Set(routes.map(route => route.server))) {
-      const rest = routes.filter(route => route.server === server && !chosen.has(route));
-      if (rest.length === 0 || rest.length > room) continue;
-      for (const route of rest) chosen.add(route);
-      room -= rest.length;
-    }
+    const take = (candidates: Iterable<R>) => {
+      for (const route of candidates) {
+        if (room <= 0) return;
+        if (chosen.has(route)) continue;
+        chosen.add(route);
+        room -= 1;
+      }
+    };
+    take(kept);
+    const installed = options.installed ?? [];
+    for (const server of installed) take(routes.filter(route => route.server === server));
+    const uses = routes.map(options.uses);
+    const order = routes.map((_route, index) => index);
+    take(
+      order
+        .filter(index => uses[index]! > 0)
+        .sort((a, b) => uses[b]! - uses[a]! || a - b)
+        .map(index => routes[index]!),
+    );
+    // The rest: servers this session works with first, then by their calls, then install order.
+    const near = new Set([...kept.map(route => route.server), ...installed]);
+    const serverUses = new Map<string, number>();
+    routes.forEach((route, index) => serverUses.set(route.server, (serverUses.get(route.server) ?? 0) + uses[index]!));
+    const rank = (route: R) => (near.has(route.server) ? 1 : 0);
+    take(
+      order
+        .sort(
+          (a, b) =>
+            rank(routes[b]!) - rank(routes[a]!) ||
+            serverUses.get(routes[b]!.server)! - serverUses.get(routes[a]!.server)! ||
+            a - b,
+        )
+        .map(index => routes[index]!),
+    );
   }
   const listed = routes.filter(route => chosen.has(route));
   const hidden = routes.length - listed.length;

@@ -44,16 +44,19 @@ function stem(term: string): string {
   return term;
 }
 
-// snake_case, kebab-case, camelCase and dotted names become words.
+// snake_case, kebab-case, camelCase and dotted names become words, and a number its own word
+// ("op7" is "op 7"), so a query's number finds the one tool that has it.
 const tokenize = (text: string): string[] =>
   text
     .slice(0, 4_000)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Za-z])(?=\d)|(\d)(?=[A-Za-z])/g, '$1$2 ')
     .split(/[^\p{L}\p{N}]+/u);
 
+// One letter says nothing; one digit can be what tells "operation 7" from the other operations.
 const processTerm = (term: string): string | null => {
   const lower = term.toLowerCase();
-  return lower.length < 2 || STOP.has(lower) ? null : stem(lower);
+  return (lower.length < 2 && !/^\p{N}$/u.test(lower)) || STOP.has(lower) ? null : stem(lower);
 };
 
 type Json = Record<string, unknown>;
@@ -88,6 +91,35 @@ const toDoc = (route: Searchable, id: number): Doc => {
   };
 };
 
+// How many of the best BM25 hits coverage reorders.
+const RERANKED = 50;
+
+/**
+ * BM25 sums what each word scores, and a name counts three times, so a tool named with one
+ * common word of the query ("add") outranked one that has its distinguishing words ("two
+ * numbers"). A hit's score is weighed by the share of the query it has, each word counted by how
+ * rare it is among the tools (its inverse document frequency).
+ */
+function coverage(
+  match: Readonly<Record<string, readonly string[]>>,
+  words: ReadonlySet<string>,
+  weight: (word: string) => number,
+): number {
+  let all = 0;
+  for (const word of words) all += weight(word);
+  if (all === 0) return 1;
+  const covered = new Set<string>();
+  for (const [term, fields] of Object.entries(match)) {
+    // A word found only among the parameters ("issue_number" for "numbers") says little of what the tool does.
+    if (fields.every(field => field === 'params')) continue;
+    for (const word of words) if (term.startsWith(word) || word.startsWith(term)) covered.add(word);
+  }
+  let got = 0;
+  for (const word of covered) got += weight(word);
+  // Squared: measured best on the labelled set with a numbered server added (recall@1 0.855 → 0.868).
+  return (got / all) ** 2;
+}
+
 export interface ToolIndex<R> {
   search(query: string, options: { limit: number; keep?: (route: R) => boolean }): SearchHit<R>[];
 }
@@ -105,17 +137,44 @@ export function buildToolIndex<R extends Searchable>(routes: readonly R[]): Tool
       combineWith: 'OR',
     },
   });
-  index.addAll(routes.map(toDoc));
+  const docs = routes.map(toDoc);
+  index.addAll(docs);
+  // How many tools have a word (any field), for coverage's weights: asked of the index on first
+  // use (a few exact lookups per query), not counted for every word at build time.
+  const frequency = new Map<string, number>();
+  const exact = {
+    prefix: false,
+    fuzzy: false,
+    tokenize: (term: string) => [term],
+    processTerm: (term: string) => term,
+  };
+  const weight = (word: string) => {
+    let count = frequency.get(word);
+    if (count === undefined) {
+      count = index.search(word, exact).length;
+      if (frequency.size < 10_000) frequency.set(word, count);
+    }
+    return Math.log(1 + docs.length / Math.max(1, count));
+  };
   return {
     search(query, { limit, keep }) {
+      const text = query.slice(0, 500);
+      // Bounded: coverage looks at the first 32 words (a query is a few words; 500 characters at most).
+      const words = new Set(
+        tokenize(text)
+          .map(processTerm)
+          .filter(term => term !== null)
+          .slice(0, 32),
+      );
+      // Coverage reorders the best BM25 hits only: a tool far down has little of the query anyway.
       const hits: SearchHit<R>[] = [];
-      for (const result of index.search(query.slice(0, 500))) {
+      for (const result of index.search(text)) {
         const route = routes[result.id as number];
         if (route === undefined || (keep && !keep(route))) continue;
-        hits.push({ route, score: result.score });
-        if (hits.length >= limit) break;
+        hits.push({ route, score: result.score * coverage(result.match, words, weight) });
+        if (hits.length >= RERANKED) break;
       }
-      return hits;
+      return hits.sort((a, b) => b.score - a.score).slice(0, limit);
     },
   };
 }

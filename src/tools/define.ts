@@ -10,6 +10,8 @@ import type { ManagerDeps } from '../proxy/manager-types.js';
 export interface ToolDeps extends ManagerDeps {
   /** The MCP server facing the client: install consent elicits through it. */
   readonly server: Server;
+  /** This session's exposure (tools/exposed-tools.ts): told of installs, says how the session reaches new tools. */
+  readonly exposure?: { installed(server: string): string | undefined };
 }
 
 /** Per-call context handed to run(): the caller's abort signal and progress reporting. */

@@ -3,8 +3,8 @@ import type { HubConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { spell, type NameMode } from '../core/naming.js';
 import type { ClientSide } from '../proxy/client-side.js';
-import { ExposureSession } from '../proxy/exposure-session.js';
-import { buildRoutes } from '../proxy/routes.js';
+import { ExposureSession, type ExposureView } from '../proxy/exposure-session.js';
+import { buildRoutes, type Route } from '../proxy/routes.js';
 import type { ProxiedTools } from '../proxy/types.js';
 import { searchEntryFor, warmSearchIndex } from './tools-search.js';
 
@@ -17,8 +17,16 @@ export interface ExposedTools {
   /** A proxied tool was called by its exposed name (either lane) or through registry.call. */
   countName(name: string): void;
   countTool(server: unknown, tool: unknown): void;
+  /**
+   * This session installed (or changed) `server`: its tools are listed next after the session's
+   * own, and the answer says exactly how this session reaches them (undefined: it has none yet).
+   */
+  installed(server: string): string | undefined;
   close(): Promise<void>;
 }
+
+// Names a next step lists at most (the install result's `tools` has them all).
+const NAMES_SHOWN = 20;
 
 const EMPTY = buildRoutes([]);
 
@@ -54,9 +62,9 @@ export function exposeTools(deps: {
     ...(deps.cwd !== undefined && { cwd: deps.cwd }),
     table,
     ownCount: own.length,
-    searchEntry: scope => {
+    searchEntry: (scope, plan) => {
       warmSearchIndex(scope);
-      return searchEntryFor(base, scope);
+      return searchEntryFor(base, scope, plan);
     },
     announce: () => {
       if (deps.client.initialized()) deps.client.sendListChanged('tools').catch(() => undefined);
@@ -75,6 +83,30 @@ export function exposeTools(deps: {
       const route = table().byServer.get(server)?.get(tool);
       if (route) session.count(route);
     },
+    installed(server) {
+      session.installed(server);
+      return reachOf(session.view(), server, mode);
+    },
     close: () => session.close(),
   };
+}
+
+/** How a session reaches the tools of `server`: by the names it lists, or tools.search and registry.call. */
+function reachOf(view: ExposureView, server: string, mode: NameMode): string | undefined {
+  const all = view.scope.filter(route => route.server === server);
+  if (all.length === 0) return undefined;
+  const listed = new Set(view.selection.listed);
+  const shown = (routes: readonly Route[]) =>
+    `${routes
+      .slice(0, NAMES_SHOWN)
+      .map(route => route[mode])
+      .join(', ')}${routes.length > NAMES_SHOWN ? ', …' : ''}`;
+  const others = `registry.list { server: "${server}" } (or tools.search { query, server: "${server}" }) gives their input schemas, and registry.call { server: "${server}", tool, arguments } calls them`;
+  if (!view.plan.relists)
+    return `Your client keeps the tool list it got at start, without these tools (${shown(all)}): ${others}.`;
+  const inList = all.filter(route => listed.has(route));
+  if (inList.length === all.length) return `Its tools are in your tool list now: call them by name (${shown(inList)}).`;
+  if (inList.length > 0)
+    return `${inList.length} of its ${all.length} tools are in your tool list now (${shown(inList)}): call them by name. Your client's tool budget leaves out the others: ${others}.`;
+  return `Your client's tool budget leaves its tools out of your tool list: ${others}.`;
 }

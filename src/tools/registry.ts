@@ -106,7 +106,13 @@ export function createRegistryTools(
             `Sign in to ${name} so hub can use its tools.`,
           ),
         ...progressReporter(call),
-      }).then(async installed => ({ ...installed, tools: installed.tools.map(await spelling()) }));
+      }).then(async installed => {
+        const tools = installed.tools.map(await spelling());
+        // This session installed it: its tools are listed next, and next says how to reach them here.
+        const reach = deps.exposure?.installed(installed.name);
+        const started = !installed.background && installed.missingEnv.length === 0 && tools.length > 0;
+        return { ...installed, tools, ...(started && reach !== undefined && { next: reach }) };
+      });
       const status = result.background
         ? `still installing in the background (${result.step ?? 'npm'})`
         : result.missingEnv.length > 0

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HubError } from '../core/errors.js';
 import { spellText, type NameMode } from '../core/naming.js';
+import type { ExposurePlan } from '../proxy/exposure.js';
 import type { ExposureSession } from '../proxy/exposure-session.js';
 import type { Route, RouteTable } from '../proxy/routes.js';
 import { buildToolIndex, type ToolIndex } from '../proxy/tool-search.js';
@@ -26,7 +27,11 @@ const InputSchema = z.strictObject({
 });
 
 const ResultSchema = z.object({
-  name: z.string().describe('Call it by this name'),
+  call: z
+    .string()
+    .describe('How to call it in your client: its name (listed) or registry.call {server, tool, arguments}'),
+  listed: z.boolean().describe('In your tool list: callable by its name'),
+  name: z.string().describe('Its name in hub (callable by it only when listed)'),
   server: z.string(),
   tool: z.string().describe("The server's own name (registry.call)"),
   title: z.string().optional(),
@@ -77,12 +82,22 @@ export function serverSummary(scope: readonly Route[]): string {
   return parts.join('; ');
 }
 
-/** tools.search as listed for this scope: the base entry with the installed servers appended. */
-export function searchEntryFor(base: Record<NameMode, Tool>, scope: readonly Route[]): Record<NameMode, Tool> {
+/** What works in the client that asks: its own list by name when it lists again on list_changed. */
+const howToCall = (relists: boolean): string =>
+  relists
+    ? 'Results join your tool list: call them by name.'
+    : 'Call a result with registry.call {server, tool, arguments}: your client keeps its first tool list.';
+
+/** tools.search as listed for this scope and client: the base entry with how to call and the installed servers. */
+export function searchEntryFor(
+  base: Record<NameMode, Tool>,
+  scope: readonly Route[],
+  plan: Pick<ExposurePlan, 'relists'>,
+): Record<NameMode, Tool> {
   const summary = serverSummary(scope);
   const entry = (mode: NameMode): Tool => ({
     ...base[mode],
-    description: `${base[mode].description} Installed: ${summary}.`,
+    description: `${base[mode].description} ${spellText(howToCall(plan.relists), mode)} Installed: ${summary}.`,
   });
   return { dotted: entry('dotted'), underscore: entry('underscore') };
 }
@@ -100,18 +115,29 @@ export function warmSearchIndex(scope: readonly Route[]): void {
   setTimeout(() => indexOf(scope), 0).unref();
 }
 
+/** What to do with the results, as the client that asked can. */
+function nextStep(results: readonly { call: string; listed: boolean; server: string; tool: string }[]): string {
+  const first = results[0];
+  if (!first) return 'Nothing matched: try other words, or registry.list {server} to see every tool of a server.';
+  if (results.every(result => result.listed))
+    return `They are in your tool list now: call one by its name (e.g. ${first.call}) with arguments matching its input_schema.`;
+  const example = results.find(result => !result.listed)!;
+  const named = results.filter(result => result.listed).map(result => result.call);
+  return `${named.length > 0 ? `Call ${named.join(', ')} by name; the others with ` : 'Call a result with '}registry.call {server: "${example.server}", tool: "${example.tool}", arguments} (arguments matching its input_schema): your tool list does not have ${named.length > 0 ? 'them' : 'these names'}.`;
+}
+
 export function createToolsSearchTool(options: { session: () => ExposureSession; mode: NameMode }): HubTool {
   return defineTool({
     name: 'tools.search',
     title: 'Search the installed tools',
     description:
-      'Find tools of the installed servers that are not in your tool list, by what you want to do. ' +
-      'Each result has the name to call it by and its input schema (or use registry.call {server, tool, arguments}).',
+      'Find tools of installed servers that are not in your tool list, by what you want to do, with their input schemas.',
     input: InputSchema,
     output: OutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
     run({ query, server, limit }) {
-      const { scope, selection } = options.session().view();
+      const session = options.session();
+      const { scope, plan } = session.view();
       const servers = new Set(scope.map(route => route.server));
       if (server !== undefined && !servers.has(server))
         throw new HubError(
@@ -122,9 +148,19 @@ export function createToolsSearchTool(options: { session: () => ExposureSession;
         limit,
         ...(server !== undefined && { keep: route => route.server === server }),
       });
+      // A client that lists again gets the hits in its list, announced before this result (hub.ts
+      // holds the result until it re-listed); any other can call only what it listed at start.
+      if (plan.relists && hits.length > 0) session.add(hits.map(hit => hit.route));
+      const { selection } = session.view();
+      const listed = new Set(selection.listed);
       const results = hits.map(({ route }) => {
         const tool = route.listed.dotted;
+        const byName = plan.relists && listed.has(route);
         return {
+          call: byName
+            ? route[options.mode]
+            : spellText(`registry.call {server: "${route.server}", tool: "${route.tool}", arguments}`, options.mode),
+          listed: byName,
           name: route[options.mode],
           server: route.server,
           tool: route.tool,
@@ -133,11 +169,8 @@ export function createToolsSearchTool(options: { session: () => ExposureSession;
           input_schema: boundedSchema(tool.inputSchema),
         };
       });
-      const first = results[0];
-      const next = first
-        ? `Call a result by its name (e.g. ${first.name}) with arguments matching its input_schema, or registry.call {server: "${first.server}", tool: "${first.tool}", arguments}.`
-        : 'Nothing matched: try other words, or registry.list {server} to see every tool of a server.';
-      const lines = results.map(result => `${result.name} — ${result.description.split('\n')[0]?.slice(0, 120) ?? ''}`);
+      const next = nextStep(results);
+      const lines = results.map(result => `${result.call} — ${result.description.split('\n')[0]?.slice(0, 120) ?? ''}`);
       const text = `${results.length === 0 ? 'No matching tools.' : lines.join('\n')}\n${spellText(next, options.mode)}`;
       return Promise.resolve({ structured: { results, hidden: selection.hidden, next }, text });
     },
