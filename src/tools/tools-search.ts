@@ -131,7 +131,7 @@ export function createToolsSearchTool(options: { session: () => ExposureSession;
     name: 'tools.search',
     title: 'Search the installed tools',
     description:
-      'Find tools of installed servers that are not in your tool list, by what you want to do, with their input schemas.',
+      'Find tools of installed servers not in your tool list, by what you want to do, with their input schemas.',
     input: InputSchema,
     output: OutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
