@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { bootId, readProcessIdentity } from '../core/process-identity.js';
 import { newProcessId } from './ids.js';
 import { spawnKeeper } from './keeper.js';
+import { PROCESS_MARK_ENV } from './marked.js';
 import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
@@ -182,7 +183,8 @@ export function launchKeeper(
     command: record.command,
     args: record.args,
     cwd: record.cwd,
-    env: runEnv,
+    // Last, so a caller's env cannot unset it: how kill_process finds what left the session.
+    env: { ...runEnv, [PROCESS_MARK_ENV]: record.id },
     logFile: record.logFile,
     exitFile: context.paths.processExitFile(record.id),
     logCapBytes: context.logCapBytes,

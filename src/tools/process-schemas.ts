@@ -108,14 +108,16 @@ export const KillOutputSchema = z.object({
   escaped_members: z
     .number()
     .int()
-    .describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
+    .describe(
+      'Process groups that had left its group and were stopped too: setpgid within its session, or setsid carrying its HUB_PROCESS_ID',
+    ),
   removed: z.boolean(),
   waited_ms: z.number().int(),
   warning: z
     .string()
     .optional()
     .describe(
-      'Set when the process was stopped but its record could not be written yet (store not writable); hub retries',
+      'Set when the process was stopped but its record could not be written yet (store not writable; hub retries), or some of its processes could not be stopped',
     ),
 });
 
