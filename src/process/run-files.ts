@@ -23,7 +23,6 @@ export function readRestarts(paths: HubPaths, id: string): number | undefined {
 export const runFiles = (paths: HubPaths, id: string): string[] =>
   [inputFifo, restartRequestFile, restartsFile, envFile].map(file => file(paths, id));
 
-
 // The env values given at start, for restart_process on an ended process (the store keeps only
 // the keys): 0600, removed with the record.
 export function writeEnvFile(paths: HubPaths, id: string, env: Readonly<Record<string, string>>): void {
