@@ -17,6 +17,7 @@ import {
   leanHome,
   leanIntegrity,
   leanServers,
+  leanSettingsValid,
   leanToolNames,
 } from '../store/cold-read.js';
 import { listsEveryTool } from '../proxy/exposure.js';
@@ -112,7 +113,9 @@ export function startFastStart(options: {
   };
 
   // The spelling decides the instructions too, so it is read at initialize.
+  // An invalid hub setting is the full hub's to refuse (server.ts): initialize is not answered here.
   const nameMode = (): NameMode | undefined => {
+    if (!leanSettingsValid(env)) return undefined;
     const home = leanHome(env);
     const setting = home === undefined ? undefined : leanToolNames(env, home);
     return setting && pickNameMode(setting);
