@@ -29,6 +29,8 @@ export interface StartSpec {
   readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
   /** Its wait_for, kept for restart_process (manager.ts sets it from the start's wait). */
   readonly ready?: ProcessRecord['ready'] | undefined;
+  /** The call that starts it (ProcessRecord.startCall.call), when its session can name it. */
+  readonly startCall?: string | undefined;
 }
 
 export interface StartContext {
@@ -142,6 +144,9 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       ...(spec.tty && { tty: { cols: spec.tty.cols, rows: spec.tty.rows } }),
       ...(spec.restart && spec.restart.policy !== 'no' && { restart: { ...spec.restart } }),
       ...(spec.ready && { ready: { ...spec.ready } }),
+      ...(spec.startCall !== undefined && {
+        startCall: { call: spec.startCall, hub: `${process.pid}@${self?.startTicks ?? 0}` },
+      }),
     };
     data.processes[id] = record;
     return record;

@@ -54,6 +54,10 @@ export const StartOutputSchema = z.object({
   reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
   waited_ms: z.number().int().optional(),
   log_tail: z.array(z.string()).describe('The last lines of its log'),
+  already_started: z
+    .boolean()
+    .optional()
+    .describe('This call had started it already, on a hub that restarted before answering: no second copy'),
   next: z.string().describe('What to call next, with the ids filled in'),
 });
 
