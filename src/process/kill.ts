@@ -148,9 +148,9 @@ const groupsOf = (found: readonly ProcessIdentity[]): number => new Set(found.ma
 // After the signals: marked processes a stopped one forked meanwhile get one more SIGKILL round
 // (group 0: no group, only these pids); what still runs, or was not ours to signal, is said.
 async function escapeWarning(id: string, groups: ReadonlySet<number>, refused: readonly number[]) {
-  const late = markedEscapees(id, groups);
+  const late = markedEscapees(id, groups).filter(found => !refused.includes(found.pid));
   const again = late.length > 0 ? await stopGroup(0, 'SIGKILL', 0, [], false, late) : undefined;
-  const left = [...refused, ...(again?.refused ?? []), ...(again?.survivors ?? [])];
+  const left = [...new Set([...refused, ...(again?.refused ?? []), ...(again?.survivors ?? [])])];
   return {
     late: groupsOf(late),
     warning:
