@@ -197,7 +197,9 @@ export class FastCalls {
 
   #intercept(message: Record<string, unknown>): boolean {
     const id = message.id;
-    if (id !== undefined && message.method === undefined && !(typeof id === 'string' && FAST_ID.test(id))) {
+    const response = id !== undefined && message.method === undefined;
+    const ours = response && typeof id === 'string' && FAST_ID.test(id);
+    if (response && !ours) {
       // The SDK Client's own requests: a malformed answer would be dropped as an "unknown message
       // type" while its request waits for its timeout. Made an error for that request instead.
       if (!wellFormed(message)) {
@@ -211,7 +213,7 @@ export class FastCalls {
       }
       return false;
     }
-    if (typeof id === 'string' && message.method === undefined) {
+    if (ours) {
       // Late answers to cancelled or timed-out calls are dropped here.
       const pending = this.#settle(id);
       if (!pending) return this.#unasked(id);
