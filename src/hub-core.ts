@@ -36,6 +36,8 @@ export interface SessionOptions {
   /** The client's environment (its entry's env): start_process's base env, per-session HUB_* settings. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly relistWaitMs?: number;
+  /** The client's entry process (a socket session's hello pid; a stdio hub is its own entry). */
+  readonly entryPid?: number;
 }
 
 /** One attached session, as `hub status` and the dashboard show it. */

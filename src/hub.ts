@@ -114,7 +114,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const deps: ToolDeps = { config, log, store, server, client, exposure };
   const processGroup = createProcessTools(deps, {
     manager: () => core.processes(),
-    base: { cwd: options.cwd, env: options.env },
+    base: { cwd: options.cwd, env: options.env, entryPid: options.entryPid },
   });
   const registryGroup = createRegistryTools(deps, core.servers);
   const proxied = registryGroup.proxied;
@@ -264,6 +264,7 @@ export function createHub(options: HubOptions): Hub {
   const core = createHubCore(options);
   const session = createSession(core, {
     transport: 'stdio',
+    entryPid: process.pid,
     ...(options.relistWaitMs !== undefined && { relistWaitMs: options.relistWaitMs }),
   });
   return {

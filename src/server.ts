@@ -27,6 +27,13 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
   const digest = await digester(fast);
   let taken: { handOff: HandOff | undefined } | undefined;
   const takeHandOff = (): HandOff | undefined => (taken ??= { handOff: digest(fast?.handOff()) }).handOff;
+  const refusal = await settingsRefusal();
+  if (refusal !== undefined) {
+    process.stderr.write(`hub: error: ${refusal}\n`);
+    const { refuseEveryRequest } = await import('./cold-start/refuse.js');
+    await refuseEveryRequest(refusal, takeHandOff(), process.stdin, line => process.stdout.write(line));
+    process.exit(0);
+  }
   // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
   // user's shared hub; it falls back to the full hub in-process when that cannot be used.
   const settings = await entrySettings();
@@ -78,6 +85,21 @@ async function digester(fast: FastStart | undefined): Promise<(handOff: HandOff 
 function hungMsFrom(value: string | undefined): number | undefined {
   const ms = Number(value);
   return value !== undefined && Number.isInteger(ms) && ms >= 1_000 ? ms : undefined;
+}
+
+// An invalid hub setting in this client's env (HUB_EXPOSURE, HUB_TOOL_NAMES, HUB_SHARED, ...):
+// the full config (zod, the one place they are validated) says which and how, loaded only when
+// the zero-dependency readers could not vouch for them.
+async function settingsRefusal(): Promise<string | undefined> {
+  const { leanSettingsValid } = await import('./store/cold-read.js');
+  if (leanSettingsValid(process.env)) return undefined;
+  const { loadConfig } = await import('./core/config.js');
+  try {
+    loadConfig(process.env);
+    return undefined;
+  } catch (error) {
+    return `${(error as Error).message}. Fix it in the env of hub's entry in this client's MCP config, then restart the server.`;
+  }
 }
 
 // What the entry needs to attach: HUB_HOME and whether to share. Read without zod where it can

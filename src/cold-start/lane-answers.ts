@@ -16,6 +16,7 @@ import {
   leanHome,
   leanIntegrity,
   leanServers,
+  leanSettingsValid,
   leanToolNames,
   type LeanServer,
 } from '../store/cold-read.js';
@@ -76,6 +77,8 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
 
   return {
     nameMode() {
+      // An invalid hub setting is the full hub's to refuse (server.ts): initialize is not answered here.
+      if (!leanSettingsValid(env)) return undefined;
       const setting = home === undefined ? undefined : leanToolNames(env, home);
       return setting && pickNameMode(setting);
     },

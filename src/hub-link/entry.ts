@@ -40,6 +40,12 @@ export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; h
 
 const RESTARTED = 'hub restarted; call again';
 
+// start_process in flight when the hub dies may have started its process already: "call again"
+// would start a second copy. Its line goes to the next hub as it was (same JSON-RPC id), which
+// knows the call by this entry and that id and returns the process it started (process/manager.ts).
+const isStartProcess = (message: { method?: unknown; params?: unknown }): boolean =>
+  message.method === 'tools/call' && (message.params as { name?: unknown } | null)?.name === 'start_process';
+
 /** The hub's message when its first line refuses the hello instead of welcoming this entry. */
 function refusalIn(line: string): string | undefined {
   try {
@@ -54,6 +60,8 @@ function refusalIn(line: string): string | undefined {
 export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   const { home, paths, env, stdin, stdout } = options;
   const inFlight = new Map<string, Id>();
+  // The in-flight start_process lines, by the same key: sent again rather than failed.
+  const resend = new Map<string, Buffer>();
   let handOff: EntryHandOff | undefined;
   let lanesAnswered = new Set<Id>();
   let initLines: Buffer[] = [];
@@ -102,7 +110,10 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
         initId = message.id as Id;
       } else if (message.method === 'notifications/initialized') initLines.push(Buffer.from(`${line}\n`));
       const id = message.id as Id | undefined;
-      if (id !== undefined && !lanesAnswered.delete(id)) inFlight.set(JSON.stringify(id), id);
+      if (id !== undefined && !lanesAnswered.delete(id)) {
+        inFlight.set(JSON.stringify(id), id);
+        if (isStartProcess(message)) resend.set(JSON.stringify(id), Buffer.from(`${line}\n`));
+      }
     }
   };
   // What went to a hub that has not welcomed this entry yet: all of it, if that hub refuses the
@@ -149,6 +160,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       for (const line of linesOf(whole)) {
         const id = responseId(line);
         if (id !== undefined) inFlight.delete(JSON.stringify(id));
+        if (id !== undefined) resend.delete(JSON.stringify(id));
       }
     toClient(whole);
   };
@@ -214,16 +226,17 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       });
     }
     if (stdinEnded) return end({ kind: 'ended' });
-    const failed = [...inFlight.values()];
-    inFlight.clear();
+    const failed = [...inFlight].filter(([key]) => !resend.has(key));
+    for (const [key] of failed) inFlight.delete(key);
+    const again = [...resend.values()];
     hubTail = Buffer.alloc(0);
-    for (const id of failed)
+    for (const [, id] of failed)
       write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: RESTARTED } })}\n`);
     options.note(`${why}; attaching to a new shared hub`);
     const next = await attachSharedHub(home, paths, env);
     if ('reason' in next) {
       // Nothing more can come from a hub: run in-process from here, initialize replayed.
-      const pending = Buffer.concat([...initLines, ...queued, clientTail]);
+      const pending = Buffer.concat([...initLines, ...again, ...queued, clientTail]);
       stdin.pause();
       return end({
         kind: 'fallback',
@@ -231,7 +244,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
         handOff: { replay: pending, answered: new Set(initId === undefined ? [] : [initId]), ended: stdinEnded },
       });
     }
-    wire(next.socket, next.path, initId === undefined ? [] : [initId], initLines);
+    wire(next.socket, next.path, initId === undefined ? [] : [initId], [...initLines, ...again]);
     attaching = false;
     const waiting = queued;
     queued = [];

@@ -26,3 +26,23 @@ export function afterCarriageReturn(line: string): string {
   if (!line.includes('\r')) return line;
   return line.split('\r').findLast(part => part !== '') ?? '';
 }
+
+/**
+ * A line rewritten with `\r` as a terminal shows it: each part overwrites the start of what was
+ * there (`50%\r100%` → `100%`, `abc\rX` → `Xbc`). Read from the last part back, so a progress bar
+ * of thousands of frames costs one pass and leaves one frame, not all of them.
+ */
+export function overstrike(line: string): string {
+  let end = line.length;
+  let at = line.lastIndexOf('\r', end - 1);
+  if (at < 0) return line;
+  let shown = '';
+  for (;;) {
+    const start = at + 1;
+    // Only the part longer than everything written after it shows through.
+    if (end - start > shown.length) shown += line.slice(start + shown.length, end);
+    if (at < 0) return shown;
+    end = at;
+    at = end === 0 ? -1 : line.lastIndexOf('\r', end - 1);
+  }
+}

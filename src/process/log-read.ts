@@ -2,7 +2,7 @@
 // costs the same on a 10 KB or a 10 GB log, and it follows the keeper's in-place log cap
 // (log-marker.ts), which no tail library knows.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { stripAnsi } from './ansi.js';
+import { overstrike, stripAnsi } from './ansi.js';
 import type { LineMatcher } from './line-match.js';
 import { logicalEnd, readLayout, toLogical, toPhysical, type LogLayout } from './log-marker.js';
 
@@ -31,9 +31,11 @@ export interface LogSlice {
   readonly scannedBytes: number;
 }
 
+// As a terminal shows the line: no escape sequences, and `\r` rewrites (a progress bar) leave
+// only what is on screen. raw: the bytes as written.
 const render = (bytes: Buffer, raw: boolean | undefined): string => {
   const text = bytes.toString('utf8');
-  return raw ? text : stripAnsi(text);
+  return raw ? text : overstrike(stripAnsi(text));
 };
 
 function withLog<T>(file: string, fn: (fd: number, layout: LogLayout) => T): T | undefined {
@@ -73,8 +75,9 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
       let carry = Buffer.alloc(0);
       let scanned = 0;
       let full = false;
-      const take = (bytes: Buffer): void => {
-        const line = render(bytes, options.raw);
+      // A clipped line (its start not read) is marked "…" after rendering: a `\r` frame would hide it.
+      const take = (bytes: Buffer, cut = false): void => {
+        const line = `${cut ? '…' : ''}${render(bytes, options.raw)}`;
         if (options.grep && !options.grep.test(line)) return;
         found.push(line);
         foundBytes += Buffer.byteLength(line) + 1;
@@ -94,7 +97,7 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
         if (clipped) {
           const newline = chunk.lastIndexOf(0x0a);
           if (newline < 0) continue;
-          take(Buffer.concat([Buffer.from('…'), carry]));
+          take(carry, true);
           carry = Buffer.alloc(0);
           clipped = false;
           chunk = chunk.subarray(0, newline + 1);
@@ -127,12 +130,12 @@ export function tailLog(file: string, options: LogReadOptions): LogSlice {
       }
       // Reached the start of the file: what is left is the first line.
       if (!full && position === 0 && carry.length > 0) {
-        take(clipped ? Buffer.concat([Buffer.from('…'), carry]) : carry);
+        take(carry, clipped);
         carry = Buffer.alloc(0);
       } else if (found.length === 0 && carry.length > 0) {
         // The budget ran out inside one line (a `\r` progress bar that never ends its line):
         // its end is the output, shown as a tail, never as "no output".
-        take(Buffer.concat([Buffer.from('…'), carry.subarray(Math.max(0, carry.length - options.maxBytes))]));
+        take(carry.subarray(Math.max(0, carry.length - options.maxBytes)), true);
       }
       const truncated = position > 0 || carry.length > 0;
       return {

@@ -14,6 +14,7 @@ import { readyOf, waitForReady, type WaitOutcome, type WaitSpec } from './wait-f
 import { firstProgramOfShellLine } from './resolve-command.js';
 import { waitForCommandStarted } from './keeper.js';
 import { HubError } from '../core/errors.js';
+import { readProcessIdentity } from '../core/process-identity.js';
 import { createInteractive } from './interactive.js';
 
 const CAP_CHECK_MS = 5_000;
@@ -38,6 +39,8 @@ export interface StartOutcome {
   readonly record: ProcessRecord;
   readonly wait: WaitOutcome | undefined;
   readonly tail: string[];
+  /** This very call had started it already, on a shared hub that died before it answered. */
+  readonly alreadyStarted?: boolean;
 }
 
 export interface LogsRequest {
@@ -108,6 +111,30 @@ export function createProcessManager(options: ProcessManagerOptions) {
         readonly env?: Readonly<Record<string, string | undefined>> | undefined;
       },
     ): Promise<StartOutcome> {
+      // The same call sent again by its entry after the shared hub died (hub-link/entry.ts): the
+      // process that call started, on another hub, is the answer, waited for as asked. Only a
+      // dead hub could have started it: no lock is needed against a second start of the same call.
+      const self = readProcessIdentity(process.pid);
+      const hub = `${process.pid}@${self?.startTicks ?? 0}`;
+      const earlier =
+        spec.startCall === undefined
+          ? undefined
+          : (await records()).find(
+              record =>
+                record.startCall?.call === spec.startCall &&
+                record.startCall?.hub !== hub &&
+                record.status !== 'failed',
+            );
+      if (earlier) {
+        const isRunning = () => isGroupRunning(earlier, paths);
+        const outcome = wait && isRunning() ? await waitForReady(wait, earlier.logFile, isRunning, signal) : undefined;
+        log.info(
+          { process: earlier.id },
+          'start_process sent again after a hub restart: returning the process it started',
+        );
+        const record = findRecord(await records(), earlier.id);
+        return { record, wait: outcome, tail: tail(record, START_TAIL_LINES), alreadyStarted: true };
+      }
       const started = await startProcess(
         {
           paths,

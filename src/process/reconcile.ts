@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import { readExitFile } from './exit-file.js';
@@ -10,6 +10,18 @@ import { bootId, isRecordedProcess, readProcessIdentity } from '../core/process-
 // store lock), so the end is recorded as killed even if the store could not be written then.
 export const killMarkerFile = (paths: HubPaths, id: string): string =>
   `${paths.processExitFile(id).replace(/\.exit$/, '')}.kill`;
+
+// The marker holds the signal kill_process ended it with (SIGKILL once escalated), so the record
+// names the same signal as the kill result even when the store and the keeper's exit file could
+// not be written. Empty when that write failed too (a full disk): the signal is then unknown.
+export function killMarkerSignal(paths: HubPaths, id: string): string | undefined {
+  try {
+    const text = readFileSync(killMarkerFile(paths, id), 'utf8').trim();
+    return /^SIG[A-Z0-9]{2,8}$/.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -37,10 +49,14 @@ export function reconcileRecord(record: ProcessRecord, paths: HubPaths, nowMs = 
       ended.error = `crash loop: exit code ${exit.code} after ${exit.gaveUpAfter} restarts in a row (restart: ${record.restart?.policy ?? 'on-failure'}, max ${record.restart?.max ?? exit.gaveUpAfter})`;
     }
   } else {
-    // The keeper itself was killed (SIGKILL, reboot): the code is unknown.
+    // The keeper ended without its exit file (killed, a reboot, a full disk): the code is
+    // unknown; the signal is the one kill_process recorded (below), if it could.
     ended.exitCode = null;
     ended.endedAt = new Date(nowMs).toISOString();
-    if (killed && record.signal === undefined) ended.signal = 'SIGKILL';
+  }
+  if (killed && ended.signal === undefined) {
+    const signal = killMarkerSignal(paths, record.id);
+    if (signal !== undefined) ended.signal = signal;
   }
   return withRestarts(ended, paths);
 }

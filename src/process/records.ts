@@ -6,21 +6,23 @@ import type { Store } from '../store/store.js';
 import { findKeepers, type FoundKeeper } from './keeper-scan.js';
 import { isPrunable, killMarkerFile, reconcileRecord } from './reconcile.js';
 import { applyKeepers, hasAbandonedStart } from './recover.js';
-import { removeRunFiles } from './run-files.js';
+import { runFiles } from './run-files.js';
 
 /** Deletes a record with its log and exit file. */
 export function forgetRecord(data: StoreData, paths: HubPaths, id: string): void {
   delete data.processes[id];
-  for (const file of [
-    paths.processLog(id),
-    `${paths.processLog(id)}.cut`,
-    killMarkerFile(paths, id),
-    paths.processExitFile(id),
-    `${paths.processExitFile(id)}.tmp`,
-  ])
-    rmSync(file, { force: true });
-  removeRunFiles(paths, id);
+  for (const file of recordFiles(paths, id)) rmSync(file, { force: true });
 }
+
+/** Every file a record has beside db.json: its log, exit and kill marker, run files. */
+export const recordFiles = (paths: HubPaths, id: string): string[] => [
+  paths.processLog(id),
+  `${paths.processLog(id)}.cut`,
+  killMarkerFile(paths, id),
+  paths.processExitFile(id),
+  `${paths.processExitFile(id)}.tmp`,
+  ...runFiles(paths, id),
+];
 
 // Brings every record in data up to date (keepers found in /proc, status, exit, prune); true
 // when something changed. keepers: the result of findKeepers, when the caller scanned.

@@ -44,7 +44,7 @@ export function renderKill(
 ): string {
   const escaped =
     (outcome.escapedMembers ?? 0) > 0
-      ? `; stopped ${outcome.escapedMembers} process group(s) that had left its group (same session)`
+      ? `; stopped ${outcome.escapedMembers} process group(s) that had left its group (setpgid, or setsid carrying its HUB_PROCESS_ID)`
       : '';
   const what = outcome.alreadyEnded
     ? `Already ended: ${describeProcess(view)}${outcome.strayMembers > 0 ? `; stopped ${outcome.strayMembers} leftover member(s) of its group` : ''}`

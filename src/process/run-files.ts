@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 
 // Files next to a process's log and exit file that the keeper and hubs share (mode 0600 in the
@@ -20,9 +20,8 @@ export function readRestarts(paths: HubPaths, id: string): number | undefined {
   }
 }
 
-export function removeRunFiles(paths: HubPaths, id: string): void {
-  for (const file of [inputFifo, restartRequestFile, restartsFile, envFile]) rmSync(file(paths, id), { force: true });
-}
+export const runFiles = (paths: HubPaths, id: string): string[] =>
+  [inputFifo, restartRequestFile, restartsFile, envFile].map(file => file(paths, id));
 
 // The env values given at start, for restart_process on an ended process (the store keeps only
 // the keys): 0600, removed with the record.

@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import { bootId, readProcessIdentity } from '../core/process-identity.js';
 import { newProcessId } from './ids.js';
 import { spawnKeeper } from './keeper.js';
+import { PROCESS_MARK_ENV } from './marked.js';
 import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
@@ -28,6 +29,8 @@ export interface StartSpec {
   readonly restart?: { readonly policy: 'no' | 'on-failure' | 'always'; readonly max: number } | undefined;
   /** Its wait_for, kept for restart_process (manager.ts sets it from the start's wait). */
   readonly ready?: ProcessRecord['ready'] | undefined;
+  /** The call that starts it (ProcessRecord.startCall.call), when its session can name it. */
+  readonly startCall?: string | undefined;
 }
 
 export interface StartContext {
@@ -141,6 +144,9 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       ...(spec.tty && { tty: { cols: spec.tty.cols, rows: spec.tty.rows } }),
       ...(spec.restart && spec.restart.policy !== 'no' && { restart: { ...spec.restart } }),
       ...(spec.ready && { ready: { ...spec.ready } }),
+      ...(spec.startCall !== undefined && {
+        startCall: { call: spec.startCall, hub: `${process.pid}@${self?.startTicks ?? 0}` },
+      }),
     };
     data.processes[id] = record;
     return record;
@@ -182,7 +188,8 @@ export function launchKeeper(
     command: record.command,
     args: record.args,
     cwd: record.cwd,
-    env: runEnv,
+    // Last, so a caller's env cannot unset it: how kill_process finds what left the session.
+    env: { ...runEnv, [PROCESS_MARK_ENV]: record.id },
     logFile: record.logFile,
     exitFile: context.paths.processExitFile(record.id),
     logCapBytes: context.logCapBytes,

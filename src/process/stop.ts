@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { liveProcesses, signalGroup } from '../core/process-group.js';
+import { isSameProcess, type ProcessIdentity } from '../core/process-identity.js';
 
 export const KILL_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
 export type KillSignal = (typeof KILL_SIGNALS)[number];
@@ -14,16 +15,36 @@ export interface StopOutcome {
   /** SIGKILL had to be sent after grace_ms. */
   readonly escalated: boolean;
   readonly waitedMs: number;
-  /** Pids of the extra groups still alive after SIGKILL. */
+  /** Pids of the extra groups and processes still alive after SIGKILL. */
   readonly survivors: number[];
+  /** Extra processes hub may not signal (EPERM: they changed user, e.g. through sudo). */
+  readonly refused: number[];
 }
 
 const membersOf = (groups: ReadonlySet<number>): number[] =>
   liveProcesses(identity => groups.has(identity.pgid)).map(identity => identity.pid);
 
-async function waitGone(groups: ReadonlySet<number>, untilMs: number): Promise<boolean> {
+// A single process, checked by start time first: its pid may have been reused since it was found.
+const livePids = (pids: readonly ProcessIdentity[]): number[] =>
+  pids.filter(found => isSameProcess(found.pid, found.startTicks)).map(found => found.pid);
+
+function signalPids(pids: readonly ProcessIdentity[], signal: NodeJS.Signals, refused: Set<number>): void {
+  for (const pid of livePids(pids)) {
+    try {
+      process.kill(pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPERM') refused.add(pid);
+    }
+  }
+}
+
+async function waitGone(
+  groups: ReadonlySet<number>,
+  pids: readonly ProcessIdentity[],
+  untilMs: number,
+): Promise<boolean> {
   for (;;) {
-    if (membersOf(groups).length === 0) return true;
+    if (membersOf(groups).length === 0 && livePids(pids).length === 0) return true;
     if (Date.now() >= untilMs) return false;
     await sleep(POLL_MS);
   }
@@ -35,28 +56,38 @@ async function waitGone(groups: ReadonlySet<number>, untilMs: number): Promise<b
 // a group id cannot be reused while any member lives, so signalling -pgid again later is safe.
 // With onlyExtraFirst, the first signal goes to extraGroups alone: the keeper's group ends by
 // itself once they have (a tty's util-linux script, signalled, would SIGKILL the command 2 s
-// later whatever graceMs says).
+// later whatever graceMs says). extraPids (processes that left the session, see marked.ts) are
+// signalled one by one: their groups may hold processes that are not ours.
 export async function stopGroup(
   pgid: number,
   signal: KillSignal,
   graceMs: number,
   extraGroups: readonly number[] = [],
   onlyExtraFirst = false,
+  extraPids: readonly ProcessIdentity[] = [],
 ): Promise<StopOutcome> {
   const started = Date.now();
   const groups = new Set([pgid, ...extraGroups].filter(group => group > 1));
+  const refused = new Set<number>();
   const first = onlyExtraFirst && extraGroups.some(group => group > 1 && group !== pgid);
   for (const group of groups) if (!first || group !== pgid) signalGroup(group, signal);
-  if (signal !== 'SIGKILL' && (await waitGone(groups, started + graceMs))) {
-    return { stopped: true, escalated: false, waitedMs: Date.now() - started, survivors: [] };
+  signalPids(extraPids, signal, refused);
+  // A process hub may not signal is reported, not waited for.
+  const signalled = () => extraPids.filter(found => !refused.has(found.pid));
+  if (signal !== 'SIGKILL' && (await waitGone(groups, signalled(), started + graceMs))) {
+    const left = livePids(extraPids.filter(found => refused.has(found.pid)));
+    return { stopped: true, escalated: false, waitedMs: Date.now() - started, survivors: [], refused: left };
   }
   const escalated = signal !== 'SIGKILL';
   for (const group of groups) signalGroup(group, 'SIGKILL');
-  const stopped = await waitGone(groups, Date.now() + AFTER_SIGKILL_MS);
+  signalPids(extraPids, 'SIGKILL', refused);
+  const waited = signalled();
+  const stopped = await waitGone(groups, waited, Date.now() + AFTER_SIGKILL_MS);
   return {
     stopped,
     escalated,
     waitedMs: Date.now() - started,
-    survivors: stopped ? [] : membersOf(new Set(extraGroups)),
+    survivors: stopped ? [] : [...membersOf(new Set(extraGroups)), ...livePids(waited)],
+    refused: livePids(extraPids.filter(found => refused.has(found.pid))),
   };
 }

@@ -21,6 +21,7 @@ import { openRemote } from './remote-open.js';
 import { ChildProcessTransport } from './child-transport.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
+import { strayResponses } from './stray-responses.js';
 import { relayLabels } from './relay-labels.js';
 import type { ClientSide, RelaySource } from './client-side.js';
 import { RpcError } from '../wire/rpc-error.js';
@@ -142,7 +143,8 @@ export class ChildConnection {
       log: serverLog,
       ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
     });
-    const fast = new FastCalls(transport);
+    const strays = strayResponses(log, record.name);
+    const fast = new FastCalls(transport, strays.response);
     transport.onexit = (code, signal) => {
       fast.failAll(new Error(`the server process exited (${signal ?? `code ${code}`}) while the call was in flight`));
       options.onExit(code, signal);
@@ -152,7 +154,7 @@ export class ChildConnection {
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
-    ChildConnection.#wire(client, connection, options, serverLog);
+    ChildConnection.#wire(client, connection, options, serverLog, strays);
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
       await Promise.race([client.connect(modern.eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
@@ -168,7 +170,13 @@ export class ChildConnection {
   }
 
   // The child's requests to the person and its notifications, the same for every kind of child.
-  static #wire(client: Client, connection: ChildConnection, options: ConnectOptions, serverLog: ServerLog): void {
+  static #wire(
+    client: Client,
+    connection: ChildConnection,
+    options: ConnectOptions,
+    serverLog: ServerLog,
+    strays = strayResponses(options.log, options.record.name),
+  ): void {
     const { record, client: upstream, log } = options;
     const from = options.from && { from: options.from };
     // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
@@ -203,7 +211,9 @@ export class ChildConnection {
     });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
     watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
-    client.onerror = error => log.debug({ server: record.name, err: error.message }, 'child protocol error');
+    client.onerror = error => {
+      if (!strays.protocolError(error)) log.debug({ server: record.name, err: error.message }, 'child protocol error');
+    };
   }
 
   /** How the process ended, once it has. */

@@ -185,7 +185,7 @@ export async function runSharedHub({
     hello: Extract<ReturnType<typeof HelloSchema.parse>, { hub: 'session' }>,
     rest: Buffer,
   ) => {
-    const hub = createSession(core, { transport: 'socket', cwd: hello.cwd, env: hello.env });
+    const hub = createSession(core, { transport: 'socket', cwd: hello.cwd, env: hello.env, entryPid: hello.pid });
     const entry: Attached = { hub, entryPid: hello.pid, cwd: hello.cwd, since: new Date().toISOString() };
     attached.add(entry);
     let ended = false;

@@ -53,6 +53,20 @@ export function leanExposure(env: NodeJS.ProcessEnv, home: string): 'all' | 'sea
   return isObject(file) && !('exposure' in file) ? 'auto' : undefined;
 }
 
+/**
+ * False when a hub setting a client's entry sets may be invalid (HUB_HOME empty, or HUB_EXPOSURE,
+ * HUB_TOOL_NAMES or HUB_SHARED set to a value these readers do not know): the full config decides.
+ */
+export function leanSettingsValid(env: NodeJS.ProcessEnv): boolean {
+  const home = leanHome(env);
+  if (home === undefined) return false;
+  const known = (name: string, read: (env: NodeJS.ProcessEnv, home: string) => unknown): boolean =>
+    env[name] === undefined || read(env, home) !== undefined;
+  return (
+    known('HUB_EXPOSURE', leanExposure) && known('HUB_TOOL_NAMES', leanToolNames) && known('HUB_SHARED', leanShared)
+  );
+}
+
 /** Whether stdio entries use the shared hub (HUB_SHARED, else config.json), or undefined when only the full config can tell. */
 export function leanShared(env: NodeJS.ProcessEnv, home: string): boolean | undefined {
   const fromEnv = env.HUB_SHARED;

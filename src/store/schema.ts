@@ -32,6 +32,13 @@ export const ProcessRecordSchema = z.object({
   // Set while the record is written but its keeper not yet: the hub starting it (pid + start
   // ticks). Written before the spawn, so a hub killed mid-start never leaves a process without a record.
   startingBy: z.object({ pid: z.number().int(), startTicks: z.number() }).optional(),
+  /**
+   * The start_process call that started it (`call`: its client's entry, pid and start time, and
+   * its JSON-RPC id) and the hub that ran it (pid and start time). The entry sends a call in
+   * flight when the shared hub died to the next hub, which returns this process rather than start
+   * a second copy (process/manager.ts).
+   */
+  startCall: z.object({ call: z.string(), hub: z.string() }).optional(),
   /** When a live keeper with no (or an ended) record was found and recorded again. */
   recoveredAt: z.string().optional(),
   /** Run in a pseudo-terminal of this size (start_process tty: true; resize changes it). */

@@ -42,6 +42,10 @@ export const StartOutputSchema = z.object({
   reason: z.enum(['port', 'pattern', 'exited', 'timeout']).optional(),
   waited_ms: z.number().int().optional(),
   log_tail: z.array(z.string()).describe('The last lines of its log'),
+  already_started: z
+    .boolean()
+    .optional()
+    .describe('This call had started it already, on a hub that restarted before answering: no second copy'),
   next: z.string().describe('What to call next, with the ids filled in'),
 });
 
@@ -96,14 +100,16 @@ export const KillOutputSchema = z.object({
   escaped_members: z
     .number()
     .int()
-    .describe('Process groups that had left its group (setpgid) within its session and were stopped too'),
+    .describe(
+      'Process groups that had left its group and were stopped too: setpgid within its session, or setsid carrying its HUB_PROCESS_ID',
+    ),
   removed: z.boolean(),
   waited_ms: z.number().int(),
   warning: z
     .string()
     .optional()
     .describe(
-      'Set when the process was stopped but its record could not be written yet (store not writable); hub retries',
+      'Set when the process was stopped but its record could not be written yet (store not writable; hub retries), or some of its processes could not be stopped',
     ),
 });
 

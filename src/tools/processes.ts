@@ -1,4 +1,5 @@
 import { compileLinePattern } from '../process/line-match.js';
+import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessManager } from '../process/manager.js';
 import { renderKill, renderLogs, renderStart } from '../process/render.js';
 import { toProcessView } from '../process/view.js';
@@ -54,11 +55,29 @@ export function lazyProcessManager(deps: Pick<ToolDeps, 'config' | 'store' | 'lo
     ));
 }
 
+const startCallOf = (entry: string | undefined, id: string | number | undefined): string | undefined =>
+  entry === undefined || id === undefined ? undefined : `${entry}#${JSON.stringify(id)}`;
+
 /** A session's own working directory and environment: what a relative cwd and the child env start from. */
 export interface ProcessBase {
   readonly cwd?: string | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The session's entry process, when it has one: with the JSON-RPC id, names a start_process call. */
+  readonly entryPid?: number | undefined;
 }
+
+// The entry named for good (pid and start time): a start_process its entry sends again after a
+// shared hub died is known by it and its JSON-RPC id.
+function entryOf(pid: number | undefined): string | undefined {
+  const identity = pid === undefined ? undefined : readProcessIdentity(pid);
+  return identity && `${identity.pid}@${identity.startTicks}`;
+}
+
+// The SDK's request context carries the call's JSON-RPC id.
+const requestIdOf = (extra: unknown): string | number | undefined => {
+  const id = (extra as { requestId?: unknown } | undefined)?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+};
 
 export function createProcessTools(
   deps: ToolDeps,
@@ -70,6 +89,7 @@ export function createProcessTools(
   let used = false;
   const managerOf = () => ((used = true), source());
   const base = shared?.base;
+  const entry = entryOf(base?.entryPid);
 
   const startProcess = defineTool({
     name: 'start_process',
@@ -105,6 +125,7 @@ export function createProcessTools(
           ports,
           tty: input.tty ? { cols: input.cols, rows: input.rows } : undefined,
           restart: { policy: input.restart, max: input.max_restarts },
+          startCall: startCallOf(entry, requestIdOf(call.extra)),
         },
         wait,
         call.signal,
@@ -119,9 +140,17 @@ export function createProcessTools(
           waited_ms: outcome.wait.waitedMs,
         }),
         log_tail: outcome.tail,
+        ...(outcome.alreadyStarted && { already_started: true }),
         next: nextAfterStart(view.id, view.status),
       };
-      return { structured, text: renderStart(view, outcome.wait, outcome.tail), content: [logLink(view)] };
+      const text = renderStart(view, outcome.wait, outcome.tail);
+      return {
+        structured,
+        text: outcome.alreadyStarted
+          ? `This call had started it already, before hub restarted (no second copy). ${text}`
+          : text,
+        content: [logLink(view)],
+      };
     },
   });
 

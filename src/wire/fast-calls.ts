@@ -43,6 +43,23 @@ export interface FastCallOptions {
 
 const FAST_ID = /^hub-\d+$/;
 
+/** A response line of the child that answers nothing hub asked, or answers in no valid shape. */
+export interface StrayResponse {
+  readonly id: unknown;
+  readonly why: 'never sent' | 'malformed';
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// A response as the SDK Client takes one: a result object, or an error with a code and a message.
+function wellFormed(message: Record<string, unknown>): boolean {
+  const { result, error } = message;
+  if ((result === undefined) === (error === undefined)) return false;
+  if (result !== undefined) return isObject(result);
+  return isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string';
+}
+
 // One object per call; the timeout is checked by one sweeping timer rather than a timer per call.
 class Pending {
   deadline: number;
@@ -71,7 +88,11 @@ export class FastCalls {
   #sweeper: NodeJS.Timeout | undefined;
   #sweepEveryMs = 1000;
 
-  constructor(private readonly transport: CallChannel) {
+  /** stray: told of each response line that answers nothing sent, or in no valid shape. */
+  constructor(
+    private readonly transport: CallChannel,
+    private readonly stray: (response: StrayResponse) => void = () => undefined,
+  ) {
     transport.intercept = message => this.#intercept(message);
     transport.interceptLine = line => this.#interceptLine(line);
   }
@@ -159,8 +180,8 @@ export class FastCalls {
     const response = fastResponse(line);
     if (!response) return false;
     const pending = this.#pending.get(response.id);
-    // Late answers to cancelled or timed-out calls are dropped here.
-    if (!pending) return true;
+    // Late answers to cancelled or timed-out calls are dropped here; a spoofed id is said.
+    if (!pending) return this.#unasked(response.id);
     if (!pending.takeRaw) return false;
     this.#pending.delete(response.id);
     // Only a RawCaller takes it, and it writes the line back without looking inside.
@@ -168,13 +189,35 @@ export class FastCalls {
     return true;
   }
 
+  // An id past the last one sent was never sent: a spoofed response. Lower ones are late answers.
+  #unasked(id: string): true {
+    if (Number(id.slice(4)) > this.#seq) this.stray({ id, why: 'never sent' });
+    return true;
+  }
+
   #intercept(message: Record<string, unknown>): boolean {
     const id = message.id;
-    if (typeof id === 'string' && message.method === undefined) {
-      if (!FAST_ID.test(id)) return false;
+    const response = id !== undefined && message.method === undefined;
+    const ours = response && typeof id === 'string' && FAST_ID.test(id);
+    if (response && !ours) {
+      // The SDK Client's own requests: a malformed answer would be dropped as an "unknown message
+      // type" while its request waits for its timeout. Made an error for that request instead.
+      if (!wellFormed(message)) {
+        this.stray({ id, why: 'malformed' });
+        delete message.result;
+        message.error = {
+          code: -32603,
+          message:
+            'the server answered with a malformed response (neither a result object nor an error with a code and a message)',
+        };
+      }
+      return false;
+    }
+    if (ours) {
       // Late answers to cancelled or timed-out calls are dropped here.
       const pending = this.#settle(id);
-      if (!pending) return true;
+      if (!pending) return this.#unasked(id);
+      if (!wellFormed(message)) this.stray({ id, why: 'malformed' });
       const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
       // The child's error word for word (an McpError would prefix its message once more).
       if (error && typeof error === 'object') pending.reject(RpcError.fromChild(error));

@@ -9,6 +9,8 @@ import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, isAlive } from '../helpers/processes.js';
 import { reapKeepers } from '../helpers/keepers.js';
+import { renderKill } from '../../src/process/render.js';
+import { toProcessView } from '../../src/process/view.js';
 
 const never = new AbortController().signal;
 
@@ -26,10 +28,12 @@ async function managerIn(home: string) {
   return { paths, manager };
 }
 
-const pgidOf = (pid: number): number => {
+const statField = (pid: number, index: number): number => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[index]);
 };
+const pgidOf = (pid: number): number => statField(pid, 2);
+const sidOf = (pid: number): number => statField(pid, 3);
 
 describe('escapes', () => {
   test('a child that left the group with setpgid is stopped with it, through the keeper session', async () => {
@@ -50,6 +54,58 @@ describe('escapes', () => {
     expect(outcome.escapedMembers).toBe(1);
     expect(isAlive(escapee)).toBe(false);
     expect(groupMembers(record.pid)).toEqual([]);
+  });
+
+  // `setsid -f` forks a child that makes a session of its own: nothing in /proc ties it to the
+  // keeper but HUB_PROCESS_ID in its environment.
+  const SETSID_LINE = `setsid -f sh -c 'echo "daemon $$"; exec sleep 1000'`;
+
+  const daemonOf = async (logFile: string): Promise<number> => {
+    const pid = await vi.waitFor(
+      () => {
+        const found = /daemon (\d+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+        expect(found).toBeDefined();
+        return Number(found);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    onTestFinished(() => {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    });
+    return pid;
+  };
+
+  test('a child that left the session with setsid is found by its mark and stopped with the process', async () => {
+    const home = await makeHubHome();
+    onTestFinished(() => reapKeepers(home));
+    const { manager } = await managerIn(home);
+    const { record } = await manager.start(
+      { command: 'sh', args: ['-c', `${SETSID_LINE}; sleep 300`] },
+      { pattern: /daemon \d+/, timeoutMs: 10_000 },
+      never,
+    );
+    const daemon = await daemonOf(record.logFile);
+    expect(sidOf(daemon)).not.toBe(record.pid);
+    const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 5_000, remove: false });
+    expect(isAlive(daemon)).toBe(false);
+    expect(outcome).toMatchObject({ alreadyEnded: false, escapedMembers: 1, warning: undefined });
+    expect(renderKill(toProcessView(outcome.record), outcome)).toMatch(/1 process group\(s\) that had left its group/);
+  });
+
+  test('a setsid child of a process that has already ended is stopped by kill_process', async () => {
+    const home = await makeHubHome();
+    onTestFinished(() => reapKeepers(home));
+    const { manager } = await managerIn(home);
+    const { record } = await manager.start({ command: 'sh', args: ['-c', SETSID_LINE] }, undefined, never);
+    const daemon = await daemonOf(record.logFile);
+    await vi.waitFor(async () => expect((await manager.get(record.id)).status).toBe('exited'), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(isAlive(daemon)).toBe(true);
+    const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 5_000, remove: false });
+    expect(isAlive(daemon)).toBe(false);
+    expect(outcome).toMatchObject({ alreadyEnded: true, signalSent: 'SIGTERM', escapedMembers: 1 });
   });
 
   test('a keeper killed alone: the record stays running while the command runs, and kill_process stops it', async () => {

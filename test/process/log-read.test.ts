@@ -167,3 +167,37 @@ describe('enforceLogCap', () => {
     expect(readFileSync(file, 'utf8').split('\n')[0]).toBe(`[hub: ${cut + cutAgain} bytes of older output truncated]`);
   });
 });
+
+describe('carriage returns', () => {
+  // A progress bar rewrites its line with `\r` thousands of times: the log holds every frame, the
+  // terminal shows one. The read returns what the terminal shows.
+  const frames = (count: number): string =>
+    Array.from({ length: count }, (_, index) => `downloading [${'#'.repeat(index % 40)}] ${index}`).join('\r');
+
+  test('a finished progress bar reads as its last frame, in a tail and after a cursor', async () => {
+    const file = join(await makeHubHome(), 'bar.log');
+    writeFileSync(file, `start\n${frames(5_000)}\rdone 100%\ncolors \u001b[32mok\u001b[39m\r\nabc\rX\n`);
+    expect(statSync(file).size).toBeGreaterThan(MAX / 2);
+    const tail = tailLog(file, { lines: 10, maxBytes: MAX });
+    expect(tail.lines.at(-1)).toBe('Xbc');
+    expect(tail.lines.at(-2)).toBe('colors ok');
+    // Only the last frame shows (longer earlier frames show through where it is shorter, as on a screen).
+    const bar = tail.lines.at(-3) ?? '';
+    expect(bar.startsWith('done 100%')).toBe(true);
+    expect(bar.length).toBeLessThan(200);
+    const follow = readLogSince(file, { lines: 10, maxBytes: 1024 * 1024, cursor: 0, holdPartialLine: false });
+    expect(follow.lines[0]).toBe('start');
+    expect(follow.lines[1]?.startsWith('done 100%')).toBe(true);
+    expect(follow.lines[1]?.length).toBeLessThan(200);
+    // raw keeps the bytes as written.
+    expect(tailLog(file, { lines: 1, maxBytes: MAX, raw: true }).lines).toEqual(['abc\rX']);
+  });
+
+  test('a bar that never ends its line reads as one frame, not its 256 KB of frames', async () => {
+    const file = join(await makeHubHome(), 'open-bar.log');
+    writeFileSync(file, `fetching\n${frames(30_000)}`);
+    const slice = tailLog(file, { lines: 5, maxBytes: MAX });
+    expect(slice.lines.at(-1)).toMatch(/^…downloading \[#*\] 29999 *$/);
+    expect(Buffer.byteLength(slice.lines.join('\n'))).toBeLessThan(1_000);
+  });
+});

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished, vi } from 'vitest';
 import { loadConfig, type HubConfig } from '../../src/core/config.js';
-import { silentLogger } from '../../src/core/logger.js';
+import { silentLogger, type Logger } from '../../src/core/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
 import { hubPaths } from '../../src/core/paths.js';
 import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
@@ -76,6 +76,8 @@ export interface HarnessOptions {
   toolNames?: 'dotted' | 'underscore' | 'auto';
   capabilities?: ClientCapabilities;
   manager?: ServerManagerOptions;
+  /** hub's logger (default: silent). */
+  log?: Logger;
   /** Set up client request handlers (elicitation, sampling) before it connects. */
   prepareClient?(client: Client): void;
 }
@@ -87,7 +89,7 @@ export async function startHarness(home: string, options: HarnessOptions = {}): 
   const store = openStore(config.paths);
   const server = new Server({ name: 'hub', version: '0.0.0' }, { capabilities: { tools: { listChanged: true } } });
   const manager = createServerManager(
-    { config, log: silentLogger, store, client: sdkClientSide(server) },
+    { config, log: options.log ?? silentLogger, store, client: sdkClientSide(server) },
     { graceMs: 500, ...options.manager },
   );
   const mode = () => pickNameMode(config.toolNames);

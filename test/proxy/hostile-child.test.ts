@@ -1,7 +1,9 @@
 // Hostile children (test/fixtures/hostile-child.mjs, raw stdio): whatever one writes, hub stays
 // up, answers each caller under its own id only, and the other servers' tools stay listed.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { pino } from 'pino';
 import { describe, expect, onTestFinished, test } from 'vitest';
+import type { Logger } from '../../src/core/logger.js';
 import { loadConfig } from '../../src/core/config.js';
 import { fastResponse, objectEnd } from '../../src/wire/raw-result.js';
 import { openStore } from '../../src/store/store.js';
@@ -93,6 +95,43 @@ describe('a result carrying a second "id"', () => {
     // B's line named two ids: it answers nobody (B ends in its timeout, as with a silent child).
     expect(byId.get('B') ?? '').not.toContain('for B');
   });
+});
+
+// A logger that keeps its records, to see what hub said.
+function recordingLogger(): { log: Logger; records: { level: number; msg: string; server?: string }[] } {
+  const records: { level: number; msg: string; server?: string }[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void records.push(JSON.parse(line)) });
+  return { log, records };
+}
+
+describe('spoofed responses', () => {
+  test('responses to requests hub never sent are said once in the log; the real answer still arrives', async () => {
+    const home = await makeHubHome();
+    const { log, records } = recordingLogger();
+    const h = await startHarness(home, { log, manager: { callTimeoutMs: 30_000 } });
+    await putRecords(h.store, hostileRecord('bad'));
+    await h.manager.reload();
+    expect(textOf(await h.call('bad.say', { mode: 'spoof', text: 'real answer' }))).toBe('real answer');
+    expect(textOf(await h.call('bad.say', { mode: 'spoof', text: 'again' }))).toBe('again');
+    const warned = records.filter(record => record.level === 40 && /never sent/.test(record.msg));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ server: 'bad' });
+    // The later ones are still in the log, at debug level.
+    expect(records.filter(record => record.level === 20 && /never sent/.test(record.msg)).length).toBeGreaterThan(1);
+  });
+
+  test('a malformed answer to a request fails that request at once, saying so, rather than at its timeout', async () => {
+    const home = await makeHubHome();
+    const { log, records } = recordingLogger();
+    // A long timeout: the old behaviour (the answer dropped, the request waiting) fails the test on time.
+    const h = await startHarness(home, { log, manager: { callTimeoutMs: 600_000 } });
+    await putRecords(h.store, hostileRecord('bad', { HOSTILE_LIST: 'malformed' }));
+    await h.manager.reload();
+    const result = await h.call('bad.say', { mode: 'echo', text: 'x' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/malformed response/);
+    expect(records.some(record => record.level === 40 && /malformed response/.test(record.msg))).toBe(true);
+  }, 30_000);
 });
 
 describe('what hub takes from a tools/list', () => {
