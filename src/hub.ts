@@ -110,7 +110,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     ...withModernListeners(sdkClientSide(server), listeners),
     wantsResource: uri => subscribed.has(uri),
   };
-  const deps: ToolDeps = { config, log, store, server, client };
+  const deps: ToolDeps = { config, log, store, server, client, sessionEnv: options.env };
   const processGroup = createProcessTools(deps, {
     manager: () => core.processes(),
     base: { cwd: options.cwd, env: options.env },

@@ -3,6 +3,7 @@ import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/store.js';
 import { searchCatalog } from './catalog.js';
+import { npmEnvironment } from './npm-env.js';
 import { createNpmRegistryResolver, type NpmRegistryResolver } from './npm-registry.js';
 import { searchNpm } from './npm-search.js';
 import { searchOfficial } from './official.js';
@@ -23,6 +24,8 @@ export interface SearchDeps {
   readonly store: Store;
   /** Where npm search goes; defaults to config, npm_config_registry, then `npm config get registry`. */
   readonly npmRegistry?: NpmRegistryResolver;
+  /** The client's environment: its npm_config_registry, not the hub process's (another client's). */
+  readonly sessionEnv?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 export interface SearchRequest {
@@ -59,7 +62,8 @@ function describeFailure(
 export function createSearch(deps: SearchDeps) {
   const { config, store } = deps;
   const log = deps.log.child({ module: 'search' });
-  const npmRegistry = deps.npmRegistry ?? createNpmRegistryResolver(config);
+  const npmRegistry =
+    deps.npmRegistry ?? createNpmRegistryResolver(config, npmEnvironment(deps.sessionEnv) ?? process.env);
 
   const runners: Record<SearchSource, (query: string, limit: number, signal: AbortSignal) => Promise<Candidate[]>> = {
     catalog: async (query, limit) => searchCatalog(query, limit),

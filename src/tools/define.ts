@@ -10,6 +10,8 @@ import type { ManagerDeps } from '../proxy/manager-types.js';
 export interface ToolDeps extends ManagerDeps {
   /** The MCP server facing the client: install consent elicits through it. */
   readonly server: Server;
+  /** The client's environment (its entry's env on a shared hub): installs run npm with its npm variables. */
+  readonly sessionEnv?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Per-call context handed to run(): the caller's abort signal and progress reporting. */
