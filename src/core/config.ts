@@ -135,40 +135,32 @@ const EnvSchema = z.object({
   HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (README "One hub per user")' }).optional(),
 });
 
-function readFileConfig(file: string, warnings: string[]): FileConfig {
+/** config.json as read now: its settings, or what is wrong with it (the file and each field). */
+function readFileConfig(file: string): { file: FileConfig; problem?: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return {};
+    return { file: {} };
   }
   try {
     const parsed = FileConfigSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    warnings.push(`Ignoring ${file}: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (parsed.success) return { file: parsed.data };
+    return {
+      file: {},
+      problem: `${file}: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    };
   } catch (error) {
-    warnings.push(`Ignoring ${file}: not valid JSON (${(error as Error).message})`);
+    return { file: {}, problem: `${file}: not valid JSON (${(error as Error).message})` };
   }
-  return {};
 }
 
-// All of hub's own settings and their defaults in one place (execa's addDefaultOptions). Other
-// reads of process.env are not hub settings: the environment handed on to children and npm, npm's
-// own npm_config_* settings, and HOME/PATH for client files and commands.
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
-  }
-  const vars = parsed.data;
-  const home = vars.HUB_HOME ?? defaultHubHome();
-  const paths = hubPaths(home);
-  const warnings: string[] = [];
-  const file = readFileConfig(paths.configFile, warnings);
-  return Object.freeze({
-    home,
-    paths,
+type EnvVars = z.infer<typeof EnvSchema>;
+type Settings = Omit<HubConfig, 'home' | 'paths' | 'warnings'>;
+
+// Every setting from the environment over config.json over the defaults.
+function settingsFrom(vars: EnvVars, file: FileConfig, configFile: string): Settings {
+  return {
     registryUrl: (vars.HUB_REGISTRY_URL ?? file.registryUrl ?? DEFAULT_REGISTRY_URL).replace(/\/+$/, ''),
     npmRegistry: vars.HUB_NPM_REGISTRY ?? file.npmRegistry,
     toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? DEFAULT_TOOL_NAMES,
@@ -181,29 +173,88 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     idleStopMs: file.idleStopMs ?? 10 * 60_000,
     searchTimeoutMs: file.searchTimeoutMs ?? 4_000,
     integrity: file.integrity ?? 'withhold',
-    install: {
+    install: Object.freeze({
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,
       // Below the 60 s request timeout of SDK-based clients, with room for the answer.
       foregroundMs: file.install?.foregroundMs ?? 30_000,
       // A native module compiled from source (sqlite3 with no prebuilt binary) can take minutes.
       npmTimeoutMs: file.install?.npmTimeoutMs ?? 10 * 60_000,
-    },
-    proxy: {
+    }),
+    proxy: Object.freeze({
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
-    },
-    tasks: { maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 },
-    exposure: {
+    }),
+    tasks: Object.freeze({ maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 }),
+    exposure: Object.freeze({
       ...exposureSettings(vars.HUB_EXPOSURE, file),
-      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
-    },
-    sharedHub: {
+      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(configFile).file),
+    }),
+    sharedHub: Object.freeze({
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',
       idleMs: file.sharedHub?.idleMs ?? 10 * 60_000,
-    },
-    warnings,
+    }),
+  };
+}
+
+/** What reading config.json again did: the settings that changed, or why the last good ones stay. */
+export type ConfigReload = { readonly changed: readonly string[] } | { readonly problem: string };
+
+// The live configs (loadConfig's) and how each reads config.json again.
+const reloaders = new WeakMap<HubConfig, () => ConfigReload>();
+
+/**
+ * Reads config.json again into a config made by loadConfig (and every sessionConfig over it):
+ * its settings change in place, environment variables still win. A file that does not parse or
+ * validate changes nothing and says why (core/config-watch.ts logs it).
+ */
+export function reloadConfig(config: HubConfig): ConfigReload {
+  return reloaders.get(config)?.() ?? { changed: [] };
+}
+
+const changedKeys = (before: Settings, after: Settings): string[] =>
+  (Object.keys(after) as (keyof Settings)[]).flatMap(key => {
+    const a = before[key];
+    const b = after[key];
+    if (typeof b !== 'object' || b === null || typeof a !== 'object' || a === null) return a === b ? [] : [key];
+    return Object.keys(b)
+      .filter(
+        sub =>
+          typeof (b as Record<string, unknown>)[sub] !== 'function' &&
+          JSON.stringify((a as Record<string, unknown>)[sub]) !== JSON.stringify((b as Record<string, unknown>)[sub]),
+      )
+      .map(sub => `${key}.${sub}`);
   });
+
+// All of hub's own settings and their defaults in one place (execa's addDefaultOptions). Other
+// reads of process.env are not hub settings: the environment handed on to children and npm, npm's
+// own npm_config_* settings, and HOME/PATH for client files and commands. The settings are
+// getters over the last good config.json: a running hub that reads config.json again
+// (reloadConfig) sees the new values wherever it reads them at use time.
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
+  }
+  const vars = parsed.data;
+  const home = vars.HUB_HOME ?? defaultHubHome();
+  const paths = hubPaths(home);
+  const first = readFileConfig(paths.configFile);
+  let current = settingsFrom(vars, first.file, paths.configFile);
+  const config = { home, paths, warnings: first.problem ? [`Ignoring ${first.problem}`] : [] } as unknown as HubConfig;
+  for (const key of Object.keys(current) as (keyof Settings)[])
+    Object.defineProperty(config, key, { get: () => current[key], enumerable: true });
+  Object.freeze(config);
+  reloaders.set(config, () => {
+    const read = readFileConfig(paths.configFile);
+    if (read.problem) return { problem: read.problem };
+    const next = settingsFrom(vars, read.file, paths.configFile);
+    const changed = changedKeys(current, next);
+    current = next;
+    return { changed };
+  });
+  return config;
 }
 
 /**
@@ -225,11 +276,17 @@ export function sessionConfig(
     throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
   }
   const { HUB_TOOL_NAMES: toolNames, HUB_EXPOSURE: exposure } = parsed.data;
-  const file = (): FileConfig => readFileConfig(base.paths.configFile, []);
+  const file = (): FileConfig => readFileConfig(base.paths.configFile).file;
   const now = file();
-  return Object.freeze({
-    ...base,
-    toolNames: toolNames ?? now.toolNames ?? DEFAULT_TOOL_NAMES,
-    exposure: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
+  // The other settings stay the base's getters, so a reload of config.json reaches this session.
+  const { toolNames: _names, exposure: _exposure, ...shared } = Object.getOwnPropertyDescriptors(base);
+  const session = Object.defineProperties({}, shared) as HubConfig;
+  Object.defineProperties(session, {
+    toolNames: { value: toolNames ?? now.toolNames ?? DEFAULT_TOOL_NAMES, enumerable: true },
+    exposure: {
+      value: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
+      enumerable: true,
+    },
   });
+  return Object.freeze(session);
 }
