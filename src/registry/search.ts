@@ -62,14 +62,22 @@ function describeFailure(
 export function createSearch(deps: SearchDeps) {
   const { config, store } = deps;
   const log = deps.log.child({ module: 'search' });
-  const npmRegistry =
-    deps.npmRegistry ?? createNpmRegistryResolver(config, npmEnvironment(deps.sessionEnv) ?? process.env);
+  // The asking client's npm registry, CA and proxy, not the hub process's (another client's).
+  const npmEnv = npmEnvironment(deps.sessionEnv);
+  const npmRegistry = deps.npmRegistry ?? createNpmRegistryResolver(config, npmEnv ?? process.env);
 
   const runners: Record<SearchSource, (query: string, limit: number, signal: AbortSignal) => Promise<Candidate[]>> = {
     catalog: async (query, limit) => searchCatalog(query, limit),
     official: (query, limit, signal) => searchOfficial({ baseUrl: config.registryUrl, query, limit, signal, log }),
     npm: async (query, limit, signal) =>
-      searchNpm({ registry: await Promise.race([npmRegistry(), abortOf(signal)]), query, limit, signal, log }),
+      searchNpm({
+        registry: await Promise.race([npmRegistry(), abortOf(signal)]),
+        query,
+        limit,
+        signal,
+        log,
+        env: npmEnv,
+      }),
   };
 
   async function runSource(source: SearchSource, query: string, limit: number, caller: AbortSignal | undefined) {

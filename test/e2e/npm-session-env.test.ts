@@ -5,6 +5,7 @@
 // npm naming A's port. No npmrc names the registry (an empty global prefix), so only the clients' variables
 // can lead npm there. Real npm, the built server, no network.
 import { mkdtempSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import getPort from 'get-port';
@@ -24,6 +25,8 @@ afterAll(async () => {
 
 test("each client's install runs npm with that client's npm_config_registry, not the first client's", async () => {
   const home = await makeHubHome();
+  // The first search per environment reads npm's settings (a short npm run): room on a busy machine.
+  await writeFile(join(home, 'config.json'), JSON.stringify({ searchTimeoutMs: 30_000 }));
   // Nothing listens here: npm fails at once (no retries), where a hung port would hang.
   const deadPort = await getPort({ host: '127.0.0.1' });
   // No global npmrc: the registry and CA come from each client's environment only.
@@ -46,6 +49,13 @@ test("each client's install runs npm with that client's npm_config_registry, not
     expect(textOf(await a.call('registry_list'))).toBeDefined();
     const daemon = sharedHubPid(home);
     expect(daemon).toBeDefined();
+
+    // Search too: B's registry over HTTPS with B's CA (npm_config_cafile); A's dead port for A.
+    const found = await b.call('registry_search', { query: 'hub-test-echo', sources: ['npm'] });
+    expect(found.structuredContent, textOf(found)).toMatchObject({ sources: [{ source: 'npm', ok: true }] });
+    expect(textOf(found)).toContain('hub-test-echo');
+    const notFound = await a.call('registry_search', { query: 'hub-test-echo', sources: ['npm'] });
+    expect(JSON.stringify(notFound.structuredContent)).toContain(`127.0.0.1:${deadPort}`);
 
     const installed = await b.call('registry_install', { package: 'hub-test-echo' });
     expect(installed.isError, textOf(installed)).toBeFalsy();
