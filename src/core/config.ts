@@ -1,78 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { EXPOSURE_MODES, readFileConfig, type ExposureMode, type FileConfig } from './config-file.js';
 import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
+
+export { EXPOSURE_MODES, type ExposureMode, type FileConfig } from './config-file.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 // The tool naming when neither the environment nor config.json says (the hub's and each session's).
 const DEFAULT_TOOL_NAMES = 'underscore';
-
-export const EXPOSURE_MODES = ['all', 'search', 'auto'] as const;
-export type ExposureMode = (typeof EXPOSURE_MODES)[number];
-
-const ExposureConfigSchema = z.object({
-  mode: z.enum(EXPOSURE_MODES),
-  // Server names, or exposed tool names (`github.create_issue` or `github_create_issue`): always listed.
-  pin: z.array(z.string().min(1).max(200)).max(500),
-});
-
-// Settings a person may put in ~/.hub/config.json; environment variables win over the file.
-const FileConfigSchema = z
-  .object({
-    registryUrl: z.string().url(),
-    npmRegistry: z.string().url(),
-    toolNames: z.enum(['dotted', 'underscore', 'auto']),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    maxRunningProcesses: z.number().int().min(1).max(4096),
-    logCapBytes: z
-      .number()
-      .int()
-      .min(64 * 1024),
-    resultCapBytes: z
-      .number()
-      .int()
-      .min(16 * 1024),
-    stopGraceMs: z.number().int().min(0).max(120_000),
-    callTimeoutMs: z.number().int().min(100),
-    idleStopMs: z.number().int().min(0),
-    searchTimeoutMs: z.number().int().min(100),
-    // A proxied tool whose definition differs from the approved one (README "Tool integrity").
-    integrity: z.enum(['withhold', 'flag', 'off']),
-    install: z
-      .object({
-        confirm: z.enum(['if-supported', 'always', 'never']),
-        allowScripts: z.boolean(),
-        foregroundMs: z.number().int().min(0).max(600_000),
-        npmTimeoutMs: z.number().int().min(1_000),
-      })
-      .partial(),
-    proxy: z
-      .object({
-        // A child's elicitation or sampling request with none of its tool calls in progress.
-        allowUnsolicitedRequests: z.boolean(),
-        // A child up this long counts as stable (crash-loop guard, README "Running proxied servers").
-        stableMs: z.number().int().min(1000),
-      })
-      .partial(),
-    tasks: z
-      .object({
-        // How long an ordinary tools/call waits for a task hub runs for a client without tasks.
-        maxWaitMs: z.number().int().min(1000),
-      })
-      .partial(),
-    // Which proxied tools each client session lists (README "Many servers, few tools").
-    exposure: ExposureConfigSchema.partial(),
-    // One hub process per user shared by every stdio entry (README "One hub per user").
-    sharedHub: z
-      .object({
-        enabled: z.boolean(),
-        // How long the shared hub stays up with no session attached before it exits.
-        idleMs: z.number().int().min(0),
-      })
-      .partial(),
-  })
-  .partial();
-
-export type FileConfig = z.infer<typeof FileConfigSchema>;
 
 export interface ExposureSettings {
   readonly mode: ExposureMode;
@@ -134,26 +68,6 @@ const EnvSchema = z.object({
     .optional(),
   HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (README "One hub per user")' }).optional(),
 });
-
-/** config.json as read now: its settings, or what is wrong with it (the file and each field). */
-function readFileConfig(file: string): { file: FileConfig; problem?: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return { file: {} };
-  }
-  try {
-    const parsed = FileConfigSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return { file: parsed.data };
-    return {
-      file: {},
-      problem: `${file}: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    };
-  } catch (error) {
-    return { file: {}, problem: `${file}: not valid JSON (${(error as Error).message})` };
-  }
-}
 
 type EnvVars = z.infer<typeof EnvSchema>;
 type Settings = Omit<HubConfig, 'home' | 'paths' | 'warnings'>;

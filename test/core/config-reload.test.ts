@@ -100,3 +100,16 @@ test('watchConfig applies an edit and warns once per problem, with what applies 
     stop();
   }
 });
+
+test('an oversized config.json is not read and says so; many problems are summed up', async () => {
+  const home = await homeWith({ install: { confirm: 'never' } });
+  const config = loadConfig({ HUB_HOME: home });
+  await write(home, JSON.stringify({ exposure: { pin: [] }, padding: 'x'.repeat(2 * 1024 * 1024) }));
+  expect(reloadConfig(config)).toMatchObject({
+    problem: expect.stringMatching(/config\.json: \d+ bytes, over the 1048576/),
+  });
+  expect(config.install.confirm).toBe('never');
+  await write(home, JSON.stringify({ exposure: { pin: Array.from({ length: 8 }, () => '') } }));
+  expect(reloadConfig(config)).toMatchObject({ problem: expect.stringContaining('(and 3 more)') });
+  expect(config.install.confirm).toBe('never');
+});
