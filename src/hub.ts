@@ -109,6 +109,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const client: ClientSide = {
     ...withModernListeners(sdkClientSide(server), listeners),
     wantsResource: uri => subscribed.has(uri),
+    ...(options.env && { env: options.env }),
   };
   const deps: ToolDeps = { config, log, store, server, client, sessionEnv: options.env };
   const processGroup = createProcessTools(deps, {

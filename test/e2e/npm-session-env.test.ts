@@ -4,16 +4,20 @@
 // its CA. Each install runs npm with its own client's variables: B's succeeds, A's fails with
 // npm naming A's port. No npmrc names the registry (an empty global prefix), so only the clients' variables
 // can lead npm there. Real npm, the built server, no network.
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import getPort from 'get-port';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { makeHubHome } from '../helpers/home.js';
-import { fixture, spawnHub, textOf } from '../helpers/hub.js';
+import { SERVER_JS, fixture, spawnHub, textOf } from '../helpers/hub.js';
 import { startNpmHttpsRegistry, type NpmHttpsRegistry } from '../helpers/npm-https-registry.js';
 import { sharedHubPid } from '../helpers/shared-hub.js';
+
+const run = promisify(execFile);
 
 let registry: NpmHttpsRegistry;
 beforeAll(async () => {
@@ -84,3 +88,34 @@ test("each client's install runs npm with that client's npm_config_registry, not
     await b.close();
   }
 }, 180_000);
+
+test("a per-session server's base variables are its own client's, never the first client's", async () => {
+  const home = await makeHubHome();
+  const a = await spawnHub(home, {
+    clientName: 'codex-mcp-client',
+    env: { TZ: 'Europe/Paris', HTTPS_PROXY: 'http://127.0.0.1:9/a' },
+  });
+  const b = await spawnHub(home, { clientName: 'claude-code', env: { TZ: 'Asia/Tokyo', HTTPS_PROXY: undefined } });
+  try {
+    const registered = await a.call('registry_install', {
+      command: process.execPath,
+      args: [fixture('changing-server.mjs')],
+      name: 'chg',
+    });
+    expect(registered.isError, textOf(registered)).toBeFalsy();
+    // One child per session from here on (the person's setting, typed in a terminal).
+    await run(process.execPath, [SERVER_JS, 'servers', 'configure', 'chg', '--per-session'], {
+      env: { ...process.env, HUB_HOME: home },
+    });
+    await vi.waitFor(async () => expect(textOf(await b.call('chg_env', { key: 'TZ' }))).toBe('Asia/Tokyo'), {
+      timeout: 20_000,
+      interval: 200,
+    });
+    expect(textOf(await b.call('chg_env', { key: 'HTTPS_PROXY' }))).toBe('(unset)');
+    expect(textOf(await a.call('chg_env', { key: 'TZ' }))).toBe('Europe/Paris');
+    expect(textOf(await a.call('chg_env', { key: 'HTTPS_PROXY' }))).toBe('http://127.0.0.1:9/a');
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}, 120_000);
