@@ -1,4 +1,5 @@
 import type { HubConfig } from './core/config.js';
+import { watchConfig } from './core/config-watch.js';
 import type { Logger } from './core/logger.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import type { ProcessManager } from './process/manager.js';
@@ -117,6 +118,12 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
   // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
   const sources: ResourceSource[] = [servers.surface.resources, hubResources];
+  // config.json edits apply to this running hub (README "Configuration"); integrity decides
+  // which tools are listed, so the routes are rebuilt for it.
+  const unwatchConfig = watchConfig(config, log, changed => {
+    if (changed.includes('integrity'))
+      servers.reload().catch(error => log.warn({ err: error }, 'could not apply the integrity setting'));
+  });
   let closing: Promise<void> | undefined;
   const core: HubCore = {
     config,
@@ -129,6 +136,7 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
     onSessionsChanged: listener => void listeners.push(listener),
     close() {
       closing ??= (async () => {
+        unwatchConfig();
         await Promise.allSettled([...sessions.keys()].map(session => session.close()));
         hubResources.close();
         await Promise.allSettled([

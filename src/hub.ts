@@ -109,9 +109,10 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const client: ClientSide = {
     ...withModernListeners(sdkClientSide(server), listeners),
     wantsResource: uri => subscribed.has(uri),
+    ...(options.env && { env: options.env }),
   };
   const exposure = { installed: (name: string) => exposed.installed(name) };
-  const deps: ToolDeps = { config, log, store, server, client, exposure };
+  const deps: ToolDeps = { config, log, store, server, client, exposure, sessionEnv: options.env };
   const processGroup = createProcessTools(deps, {
     manager: () => core.processes(),
     base: { cwd: options.cwd, env: options.env, entryPid: options.entryPid },

@@ -1,87 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { EXPOSURE_MODES, readFileConfig, type ExposureMode, type FileConfig } from './config-file.js';
 import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
+
+export { EXPOSURE_MODES, type ExposureMode, type FileConfig } from './config-file.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 // The tool naming when neither the environment nor config.json says (the hub's and each session's).
 const DEFAULT_TOOL_NAMES = 'underscore';
-
-export const EXPOSURE_MODES = ['all', 'search', 'auto'] as const;
-export type ExposureMode = (typeof EXPOSURE_MODES)[number];
-
-const ExposureConfigSchema = z.object({
-  mode: z.enum(EXPOSURE_MODES),
-  // Server names, or exposed tool names (`github.create_issue` or `github_create_issue`): always listed.
-  pin: z.array(z.string().min(1).max(200)).max(500),
-});
-
-// Settings a person may put in ~/.hub/config.json; environment variables win over the file.
-const FileConfigSchema = z
-  .object({
-    registryUrl: z.string().url(),
-    npmRegistry: z.string().url(),
-    toolNames: z.enum(['dotted', 'underscore', 'auto']),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    maxRunningProcesses: z.number().int().min(1).max(4096),
-    logCapBytes: z
-      .number()
-      .int()
-      .min(64 * 1024),
-    resultCapBytes: z
-      .number()
-      .int()
-      .min(16 * 1024),
-    stopGraceMs: z.number().int().min(0).max(120_000),
-    callTimeoutMs: z.number().int().min(100),
-    idleStopMs: z.number().int().min(0),
-    searchTimeoutMs: z.number().int().min(100),
-    // A proxied tool whose definition differs from the approved one (README "Tool integrity").
-    integrity: z.enum(['withhold', 'flag', 'off']),
-    install: z
-      .object({
-        confirm: z.enum(['if-supported', 'always', 'never']),
-        allowScripts: z.boolean(),
-        foregroundMs: z.number().int().min(0).max(600_000),
-        npmTimeoutMs: z.number().int().min(1_000),
-      })
-      .partial(),
-    proxy: z
-      .object({
-        // A child's elicitation or sampling request with none of its tool calls in progress.
-        allowUnsolicitedRequests: z.boolean(),
-        // A child up this long counts as stable (crash-loop guard, README "Running proxied servers").
-        stableMs: z.number().int().min(1000),
-      })
-      .partial(),
-    tasks: z
-      .object({
-        // How long an ordinary tools/call waits for a task hub runs for a client without tasks.
-        maxWaitMs: z.number().int().min(1000),
-      })
-      .partial(),
-    // Which proxied tools each client session lists (README "Many servers, few tools").
-    exposure: ExposureConfigSchema.partial(),
-    // `hub serve`'s HTTP sessions (README "Clients that connect by URL").
-    serve: z
-      .object({
-        // A session with no request in progress and no open stream for this long has lost its client.
-        sessionIdleMs: z.number().int().min(1_000),
-        // Sessions at once; a new client beyond it ends the longest-idle one.
-        maxSessions: z.number().int().min(1).max(4096),
-      })
-      .partial(),
-    // One hub process per user shared by every stdio entry (README "One hub per user").
-    sharedHub: z
-      .object({
-        enabled: z.boolean(),
-        // How long the shared hub stays up with no session attached before it exits.
-        idleMs: z.number().int().min(0),
-      })
-      .partial(),
-  })
-  .partial();
-
-export type FileConfig = z.infer<typeof FileConfigSchema>;
 
 export interface ExposureSettings {
   readonly mode: ExposureMode;
@@ -146,40 +71,12 @@ const EnvSchema = z.object({
   HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (README "One hub per user")' }).optional(),
 });
 
-function readFileConfig(file: string, warnings: string[]): FileConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const parsed = FileConfigSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    warnings.push(`Ignoring ${file}: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  } catch (error) {
-    warnings.push(`Ignoring ${file}: not valid JSON (${(error as Error).message})`);
-  }
-  return {};
-}
+type EnvVars = z.infer<typeof EnvSchema>;
+type Settings = Omit<HubConfig, 'home' | 'paths' | 'warnings'>;
 
-// All of hub's own settings and their defaults in one place (execa's addDefaultOptions). Other
-// reads of process.env are not hub settings: the environment handed on to children and npm, npm's
-// own npm_config_* settings, and HOME/PATH for client files and commands.
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
-  }
-  const vars = parsed.data;
-  const home = vars.HUB_HOME ?? defaultHubHome();
-  const paths = hubPaths(home);
-  const warnings: string[] = [];
-  const file = readFileConfig(paths.configFile, warnings);
-  return Object.freeze({
-    home,
-    paths,
+// Every setting from the environment over config.json over the defaults.
+function settingsFrom(vars: EnvVars, file: FileConfig, configFile: string): Settings {
+  return {
     registryUrl: (vars.HUB_REGISTRY_URL ?? file.registryUrl ?? DEFAULT_REGISTRY_URL).replace(/\/+$/, ''),
     npmRegistry: vars.HUB_NPM_REGISTRY ?? file.npmRegistry,
     toolNames: vars.HUB_TOOL_NAMES ?? file.toolNames ?? DEFAULT_TOOL_NAMES,
@@ -192,33 +89,92 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
     idleStopMs: file.idleStopMs ?? 10 * 60_000,
     searchTimeoutMs: file.searchTimeoutMs ?? 4_000,
     integrity: file.integrity ?? 'withhold',
-    install: {
+    install: Object.freeze({
       confirm: file.install?.confirm ?? 'if-supported',
       allowScripts: file.install?.allowScripts ?? false,
       // Below the 60 s request timeout of SDK-based clients, with room for the answer.
       foregroundMs: file.install?.foregroundMs ?? 30_000,
       // A native module compiled from source (sqlite3 with no prebuilt binary) can take minutes.
       npmTimeoutMs: file.install?.npmTimeoutMs ?? 10 * 60_000,
-    },
-    proxy: {
+    }),
+    proxy: Object.freeze({
       allowUnsolicitedRequests: file.proxy?.allowUnsolicitedRequests ?? false,
       stableMs: file.proxy?.stableMs ?? 60_000,
-    },
-    tasks: { maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 },
-    exposure: {
+    }),
+    tasks: Object.freeze({ maxWaitMs: file.tasks?.maxWaitMs ?? 10 * 60_000 }),
+    exposure: Object.freeze({
       ...exposureSettings(vars.HUB_EXPOSURE, file),
-      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(paths.configFile, [])),
-    },
-    serve: {
+      reload: () => exposureSettings(vars.HUB_EXPOSURE, readFileConfig(configFile).file),
+    }),
+    serve: Object.freeze({
       sessionIdleMs: file.serve?.sessionIdleMs ?? 10 * 60_000,
       maxSessions: file.serve?.maxSessions ?? 64,
-    },
-    sharedHub: {
+    }),
+    sharedHub: Object.freeze({
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',
       idleMs: file.sharedHub?.idleMs ?? 10 * 60_000,
-    },
-    warnings,
+    }),
+  };
+}
+
+/** What reading config.json again did: the settings that changed, or why the last good ones stay. */
+export type ConfigReload = { readonly changed: readonly string[] } | { readonly problem: string };
+
+// The live configs (loadConfig's) and how each reads config.json again.
+const reloaders = new WeakMap<HubConfig, () => ConfigReload>();
+
+/**
+ * Reads config.json again into a config made by loadConfig (and every sessionConfig over it):
+ * its settings change in place, environment variables still win. A file that does not parse or
+ * validate changes nothing and says why (core/config-watch.ts logs it).
+ */
+export function reloadConfig(config: HubConfig): ConfigReload {
+  return reloaders.get(config)?.() ?? { changed: [] };
+}
+
+const changedKeys = (before: Settings, after: Settings): string[] =>
+  (Object.keys(after) as (keyof Settings)[]).flatMap(key => {
+    const a = before[key];
+    const b = after[key];
+    if (typeof b !== 'object' || b === null || typeof a !== 'object' || a === null) return a === b ? [] : [key];
+    return Object.keys(b)
+      .filter(
+        sub =>
+          typeof (b as Record<string, unknown>)[sub] !== 'function' &&
+          JSON.stringify((a as Record<string, unknown>)[sub]) !== JSON.stringify((b as Record<string, unknown>)[sub]),
+      )
+      .map(sub => `${key}.${sub}`);
   });
+
+// All of hub's own settings and their defaults in one place (execa's addDefaultOptions). Other
+// reads of process.env are not hub settings: the environment handed on to children and npm, npm's
+// own npm_config_* settings, and HOME/PATH for client files and commands. The settings are
+// getters over the last good config.json: a running hub that reads config.json again
+// (reloadConfig) sees the new values wherever it reads them at use time.
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): HubConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
+  }
+  const vars = parsed.data;
+  const home = vars.HUB_HOME ?? defaultHubHome();
+  const paths = hubPaths(home);
+  const first = readFileConfig(paths.configFile);
+  let current = settingsFrom(vars, first.file, paths.configFile);
+  const config = { home, paths, warnings: first.problem ? [`Ignoring ${first.problem}`] : [] } as unknown as HubConfig;
+  for (const key of Object.keys(current) as (keyof Settings)[])
+    Object.defineProperty(config, key, { get: () => current[key], enumerable: true });
+  Object.freeze(config);
+  reloaders.set(config, () => {
+    const read = readFileConfig(paths.configFile);
+    if (read.problem) return { problem: read.problem };
+    const next = settingsFrom(vars, read.file, paths.configFile);
+    const changed = changedKeys(current, next);
+    current = next;
+    return { changed };
+  });
+  return config;
 }
 
 /**
@@ -240,11 +196,17 @@ export function sessionConfig(
     throw new Error(`Invalid environment variable ${String(issue?.path[0])}: ${issue?.message ?? 'invalid'}`);
   }
   const { HUB_TOOL_NAMES: toolNames, HUB_EXPOSURE: exposure } = parsed.data;
-  const file = (): FileConfig => readFileConfig(base.paths.configFile, []);
+  const file = (): FileConfig => readFileConfig(base.paths.configFile).file;
   const now = file();
-  return Object.freeze({
-    ...base,
-    toolNames: toolNames ?? now.toolNames ?? DEFAULT_TOOL_NAMES,
-    exposure: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
+  // The other settings stay the base's getters, so a reload of config.json reaches this session.
+  const { toolNames: _names, exposure: _exposure, ...shared } = Object.getOwnPropertyDescriptors(base);
+  const session = Object.defineProperties({}, shared) as HubConfig;
+  Object.defineProperties(session, {
+    toolNames: { value: toolNames ?? now.toolNames ?? DEFAULT_TOOL_NAMES, enumerable: true },
+    exposure: {
+      value: { ...exposureSettings(exposure, now), reload: () => exposureSettings(exposure, file()) },
+      enumerable: true,
+    },
   });
+  return Object.freeze(session);
 }

@@ -57,6 +57,8 @@ export interface ConnectOptions {
   authFile?: (name: string) => string;
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
+  /** Where the child's base variables come from (child-env.ts): a per-session server's session; else the hub's. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
   from?: RelaySource;
   onToolsChanged(): void;
@@ -138,7 +140,7 @@ export class ChildConnection {
     const transport = new ChildProcessTransport({
       command: record.command,
       args: record.args,
-      env: childEnvironment(record.env),
+      env: childEnvironment(record.env, options.baseEnv),
       cwd: record.cwd,
       log: serverLog,
       ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
@@ -186,7 +188,7 @@ export class ChildConnection {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `hub relays requests to the person from server "${record.name}" only while one of its tool calls is in progress ` +
-          '(config.json proxy.allowUnsolicitedRequests: true allows them at any time).',
+          '(config.json proxy.allowUnsolicitedRequests: true allows them at any time; it applies after `hub stop`).',
       );
     });
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {

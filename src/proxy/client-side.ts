@@ -41,6 +41,8 @@ export interface RelaySource {
  * and the children it runs see the client only through this.
  */
 export interface ClientSide {
+  /** The client's environment (its entry's, on a shared hub): a per-session server's base variables (slots.ts). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** True once the client sent notifications/initialized (nothing is announced before that). */
   initialized(): boolean;
   /** Runs once the client has initialized: at once if it already has, never if there is no client. */

@@ -12,10 +12,10 @@ export class RouteListing {
   constructor(
     private readonly records: () => readonly ServerWithTools[],
     private readonly changed: () => void,
-    /** config `integrity`: what a tool that differs from its approved definition gets (tool-filter.ts). */
-    private readonly integrity: IntegrityMode = 'withhold',
+    /** config `integrity` as it is now: what a tool that differs from its approved definition gets (tool-filter.ts). */
+    private readonly integrity: () => IntegrityMode = () => 'withhold',
   ) {
-    this.#table = buildRoutes(records(), { integrity });
+    this.#table = buildRoutes(records(), { integrity: integrity() });
   }
 
   get table(): RouteTable {
@@ -24,7 +24,7 @@ export class RouteListing {
 
   rebuild(): void {
     const before = this.#table.signature;
-    this.#table = buildRoutes(this.records(), { integrity: this.integrity });
+    this.#table = buildRoutes(this.records(), { integrity: this.integrity() });
     if (this.#table.signature !== before) this.changed();
   }
 }

@@ -89,7 +89,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const listing = new RouteListing(
     () => slots.records(),
     () => announce('tools'),
-    config.integrity,
+    // Read at each rebuild: an edit of config.json applies (the hub core reloads on it).
+    () => config.integrity,
   );
   // A disabled server lists no prompts or resources (its tools are refused in the routes).
   const surfaceListing = new SurfaceListing(() => slots.records().filter(record => !isDisabled(record)), announce);

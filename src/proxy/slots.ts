@@ -1,6 +1,7 @@
 import { HubError } from '../core/errors.js';
 import type { ServerWithTools } from '../store/schema.js';
 import { launchKey } from './records.js';
+import type { ClientSide } from './client-side.js';
 import { ServerSlot, type SlotContext } from './server-slot.js';
 import { isDisabled } from './tool-filter.js';
 
@@ -29,7 +30,12 @@ export class Slots {
     let slots = this.#bySession.get(name);
     if (slots === undefined) this.#bySession.set(name, (slots = new Map()));
     let slot = slots.get(session);
-    if (slot === undefined) slots.set(session, (slot = new ServerSlot(shared.record, this.ctx)));
+    if (slot === undefined) {
+      // Its child is this session's alone: its base variables are this client's (its entry's env).
+      const baseEnv = (session as Pick<ClientSide, 'env'>).env;
+      const ctx = baseEnv ? { ...this.ctx, child: { ...this.ctx.child, baseEnv } } : this.ctx;
+      slots.set(session, (slot = new ServerSlot(shared.record, ctx)));
+    }
     return slot;
   }
 

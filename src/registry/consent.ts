@@ -35,12 +35,43 @@ export function describePlan(plan: InstallPlan): string {
 // Elicitation goes to a person, who may take a while to read: far longer than a request timeout.
 const CONSENT_TIMEOUT_MS = 10 * 60_000;
 
-// The ways to approve an install when this client cannot ask the person.
-function waysOut(plan: InstallPlan, configFile: string, setting = '"never"'): string {
-  const terminal = plan.package
-    ? `run \`hub install ${plan.package}\` in a terminal (typing it is the approval), or `
-    : '';
-  return `To install anyway, ${terminal}set "install": { "confirm": ${setting} } in ${configFile}, then call registry.install again.`;
+// Clients known to answer approval prompts without a person: `codex exec` declines each one
+// (Codex sends the same name from its TUI, which asks: hence "may", and every decline still
+// names the way out).
+const SELF_DECLINING_CLIENTS: readonly string[] = ['codex-mcp-client'];
+// Faster than a person reads the plan and clicks: the client answered by itself.
+const UNSEEN_DECLINE_MS = 1_000;
+
+// The terminal command that approves this very install by typing it (none for a bare command).
+function terminalCommand(plan: InstallPlan): string | undefined {
+  if (plan.upgradeFrom) return `hub upgrade ${plan.name}`;
+  return plan.package ? `hub install ${plan.package}` : undefined;
+}
+
+// The ways to approve an install when this client cannot ask the person. config.json applies to
+// the running hub at once (core/config-watch.ts), so calling again works without a restart.
+function waysOut(plan: InstallPlan, configFile: string, setting = '"never"', lead = 'To install anyway'): string {
+  const command = terminalCommand(plan);
+  const terminal = command ? `run \`${command}\` in a terminal (typing it is the approval), or ` : '';
+  return `${lead}, ${terminal}set "install": { "confirm": ${setting} } in ${configFile} (the running hub applies it within a second, no restart), then call registry.install again.`;
+}
+
+/** Why a decline may not be the person's: `unseen` when there is reason to think so. */
+function declineNote(client: string | undefined, ms: number): { unseen: boolean; text: string } {
+  if (client !== undefined && SELF_DECLINING_CLIENTS.includes(client))
+    return {
+      unseen: true,
+      text: ` ${client} may have declined without showing anyone the question (\`codex exec\` declines every approval prompt by itself).`,
+    };
+  if (ms < UNSEEN_DECLINE_MS)
+    return {
+      unseen: true,
+      text: ` The decline came back after ${ms} ms, too fast for a person to read the question: this client (${client ?? 'unnamed'}) likely declines approval prompts by itself.`,
+    };
+  return {
+    unseen: false,
+    text: ' If no one saw the question (some clients decline every prompt by themselves, as `codex exec` does), the user was not asked.',
+  };
 }
 
 /** Consent through MCP elicitation, per config install.confirm (README "Installing MCP servers through hub"). */
@@ -64,6 +95,7 @@ export function elicitationConfirm(
       );
     }
     let answer;
+    const asked = Date.now();
     try {
       answer = await server.elicitInput(
         {
@@ -104,9 +136,12 @@ export function elicitationConfirm(
     }
     if (answer.action !== 'accept' || answer.content?.approve !== true) {
       const how = answer.action === 'accept' ? 'not approved' : 'declined';
+      // Said with every decline: the client may have answered for nobody, and the person then
+      // needs a way that does not go through this client's prompt.
+      const note = declineNote(server.getClientVersion()?.name, Date.now() - asked);
       throw new HubError(
         'CONSENT_DECLINED',
-        `Install of "${subject}" was ${how} by the user; nothing was installed. Ask the user before trying again.`,
+        `Install of "${subject}" was ${how}${note.unseen ? '' : ' by the user'}; nothing was installed.${note.text} Do not retry as is: ask the user. ${waysOut(plan, configFile, '"never"', 'If they want it')}`,
       );
     }
   };

@@ -54,6 +54,8 @@ export interface InstallContext {
   readonly signal?: AbortSignal | undefined;
   /** A remote server needs the person to sign in at this URL (the tool asks the client to open it, where it can). */
   readonly signIn?: ((server: string, url: string) => void) | undefined;
+  /** The environment npm runs with (registry/npm-env.ts: the asking session's npm variables); undefined: hub's own. */
+  readonly npmEnv?: Readonly<Record<string, string>> | undefined;
   /** PATH used to check that a registered command exists. */
   readonly pathEnv?: string | undefined;
 }

@@ -95,8 +95,19 @@ export function createNpmSettingsReader(
 }
 
 let shared: NpmSettingsReader | undefined;
-/** One reader per hub process for its own environment. */
-export function npmSettings(): Promise<NpmSettings> {
-  shared ??= createNpmSettingsReader();
-  return shared();
+// One reader per distinct npm environment of the sessions that installed (bounded: a few clients).
+const readers = new Map<string, NpmSettingsReader>();
+const MAX_READERS = 16;
+
+/** npm's settings for the hub's own environment, or for the environment an install runs npm with. */
+export function npmSettings(env?: Readonly<Record<string, string>>): Promise<NpmSettings> {
+  if (env === undefined) return (shared ??= createNpmSettingsReader())();
+  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  let reader = readers.get(key);
+  if (!reader) {
+    if (readers.size >= MAX_READERS) readers.clear();
+    reader = createNpmSettingsReader({ ...env });
+    readers.set(key, reader);
+  }
+  return reader();
 }

@@ -27,6 +27,8 @@ export interface InstallPackageOptions {
   readonly onStep?: ((message: string, heartbeat: boolean) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /** The whole environment npm runs with (registry/npm-env.ts); undefined: hub's own. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface InstallPackageResult {
@@ -87,7 +89,7 @@ interface NpmRun {
   readonly lines: string[];
 }
 
-type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine'>;
+type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine' | 'env'>;
 
 async function runNpm(args: string[], cwd: string, options: RunOptions, each: (line: string) => void): Promise<NpmRun> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -101,6 +103,8 @@ async function runNpm(args: string[], cwd: string, options: RunOptions, each: (l
     stdin: 'ignore',
     timeout: timeoutMs,
     forceKillAfterDelay: 2_000,
+    // The asking session's npm variables, never the hub process's (another client's).
+    ...(options.env && { env: options.env, extendEnv: false }),
     ...(options.signal && { cancelSignal: options.signal }),
   });
   try {

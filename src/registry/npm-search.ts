@@ -63,6 +63,8 @@ export interface NpmSearchOptions {
   readonly limit: number;
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** The asking session's npm environment: its CA and proxy (npm-env.ts); undefined: the hub's. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
 }
 
 /** npm packages matching the query that are MCP servers, in npm's relevance order. */
@@ -74,7 +76,7 @@ export async function searchNpm(options: NpmSearchOptions): Promise<Candidate[]>
   url.searchParams.set('size', String(Math.min(50, Math.max(20, options.limit))));
   const answer = parseAnswer(
     SearchAnswerSchema,
-    await getJson(url, 'The npm registry', signal),
+    await getJson(url, 'The npm registry', signal, options.env),
     'The npm registry',
     url,
   );
@@ -88,7 +90,7 @@ export async function searchNpm(options: NpmSearchOptions): Promise<Candidate[]>
     try {
       return parseAnswer(
         ManifestSchema,
-        await getJson(manifestUrl, 'The npm registry', signal),
+        await getJson(manifestUrl, 'The npm registry', signal, options.env),
         'The npm registry',
         manifestUrl,
       );

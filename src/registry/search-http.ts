@@ -3,9 +3,13 @@ import { HubError } from '../core/errors.js';
 import { npmSettings } from './npm-config.js';
 import { httpGet, httpSettingsFrom, type HttpAnswer, type HttpSettings } from './npm-http.js';
 
-// The user's npm CA/proxy settings, read once per hub process on the first request.
+// The user's npm CA/proxy settings, read once per hub process on the first request; or those of
+// the environment a session runs npm with (its npm_config_cafile, proxy: npm-config.ts caches them).
 let settings: Promise<HttpSettings> | undefined;
-const hubHttpSettings = (): Promise<HttpSettings> => (settings ??= npmSettings().then(npm => httpSettingsFrom(npm)));
+const hubHttpSettings = (env?: Readonly<Record<string, string>>): Promise<HttpSettings> =>
+  env === undefined
+    ? (settings ??= npmSettings().then(npm => httpSettingsFrom(npm)))
+    : npmSettings(env).then(npm => httpSettingsFrom(npm));
 // Plain HTTP to this machine needs neither a CA nor a proxy: no npm run for a local registry.
 const LOCAL: HttpSettings = {
   ca: undefined,
@@ -19,12 +23,18 @@ const isLocalHttp = (url: URL): boolean =>
 
 // GET a JSON document for a search source. Failures become HubErrors naming the source and the
 // next step; an abort (the source's timeout) is rethrown as is so the caller can tell it apart.
-export async function getJson(url: URL, subject: string, signal: AbortSignal): Promise<unknown> {
+export async function getJson(
+  url: URL,
+  subject: string,
+  signal: AbortSignal,
+  /** The asking session's npm environment (npm-env.ts); undefined: the hub's own. */
+  env?: Readonly<Record<string, string>>,
+): Promise<unknown> {
   let response: HttpAnswer;
   try {
     response = await httpGet(
       url,
-      isLocalHttp(url) ? LOCAL : await hubHttpSettings(),
+      isLocalHttp(url) ? LOCAL : await hubHttpSettings(env),
       { accept: 'application/json' },
       signal,
     );

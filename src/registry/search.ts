@@ -3,6 +3,7 @@ import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/store.js';
 import { searchCatalog } from './catalog.js';
+import { npmEnvironment } from './npm-env.js';
 import { createNpmRegistryResolver, type NpmRegistryResolver } from './npm-registry.js';
 import { searchNpm } from './npm-search.js';
 import { searchOfficial } from './official.js';
@@ -23,6 +24,8 @@ export interface SearchDeps {
   readonly store: Store;
   /** Where npm search goes; defaults to config, npm_config_registry, then `npm config get registry`. */
   readonly npmRegistry?: NpmRegistryResolver;
+  /** The client's environment: its npm_config_registry, not the hub process's (another client's). */
+  readonly sessionEnv?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 export interface SearchRequest {
@@ -59,13 +62,22 @@ function describeFailure(
 export function createSearch(deps: SearchDeps) {
   const { config, store } = deps;
   const log = deps.log.child({ module: 'search' });
-  const npmRegistry = deps.npmRegistry ?? createNpmRegistryResolver(config);
+  // The asking client's npm registry, CA and proxy, not the hub process's (another client's).
+  const npmEnv = npmEnvironment(deps.sessionEnv);
+  const npmRegistry = deps.npmRegistry ?? createNpmRegistryResolver(config, npmEnv ?? process.env);
 
   const runners: Record<SearchSource, (query: string, limit: number, signal: AbortSignal) => Promise<Candidate[]>> = {
     catalog: async (query, limit) => searchCatalog(query, limit),
     official: (query, limit, signal) => searchOfficial({ baseUrl: config.registryUrl, query, limit, signal, log }),
     npm: async (query, limit, signal) =>
-      searchNpm({ registry: await Promise.race([npmRegistry(), abortOf(signal)]), query, limit, signal, log }),
+      searchNpm({
+        registry: await Promise.race([npmRegistry(), abortOf(signal)]),
+        query,
+        limit,
+        signal,
+        log,
+        env: npmEnv,
+      }),
   };
 
   async function runSource(source: SearchSource, query: string, limit: number, caller: AbortSignal | undefined) {

@@ -12,6 +12,8 @@ export interface ToolDeps extends ManagerDeps {
   readonly server: Server;
   /** This session's exposure (tools/exposed-tools.ts): told of installs, says how the session reaches new tools. */
   readonly exposure?: { installed(server: string): string | undefined };
+  /** The client's environment (its entry's env on a shared hub): installs run npm with its npm variables. */
+  readonly sessionEnv?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Per-call context handed to run(): the caller's abort signal and progress reporting. */

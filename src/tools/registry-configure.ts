@@ -93,7 +93,8 @@ export function askApproval(server: Server, signal: AbortSignal): NonNullable<Co
     if (answer.action !== 'accept' || answer.content?.approve !== true)
       throw new HubError(
         'CONSENT_DECLINED',
-        `The user did not approve the changed tools of "${name}"; they stay withheld.`,
+        // A client may decline for nobody (`codex exec` declines every prompt): the terminal way too.
+        `The user did not approve the changed tools of "${name}"; they stay withheld. If no one saw the question (\`codex exec\` declines every prompt by itself): ${terminalWay(name)}`,
       );
   };
 }

@@ -5,6 +5,7 @@ import type { InstallContext } from '../registry/install.js';
 import { readPendingInstall } from '../registry/install-background.js';
 import { InstallResultSchema } from '../registry/install-result.js';
 import { askToSignIn } from '../proxy/sign-in-ask.js';
+import { npmEnvironment } from '../registry/npm-env.js';
 import {
   describeServer,
   exposedSpelling,
@@ -98,6 +99,8 @@ export function createRegistryTools(
         deriveName: suggestServerName,
         lookup: catalogHints,
         signal: call.signal,
+        // npm runs with this client's npm variables, not those of the entry that started the hub.
+        npmEnv: npmEnvironment(deps.sessionEnv),
         pathEnv: process.env.PATH,
         signIn: (name, url) =>
           askToSignIn(

@@ -162,6 +162,8 @@ test('a tool changed or added while running is withheld; the agent can only get 
     // The user declines, then approves what they were shown.
     const declined = await asking.call('registry_configure', { server: 'chg', approve: ['greet', 'sneaky'] });
     expect(textOf(declined)).toMatch(/^CONSENT_DECLINED/);
+    // A client may decline for nobody (codex exec): the terminal way is named with every decline.
+    expect(textOf(declined)).toContain('run `hub servers approve chg` in a terminal');
     expect((await listed(asking)).has('chg_greet')).toBe(false);
     answer = { action: 'accept', content: { approve: true } };
     const approved = await asking.call('registry_configure', { server: 'chg', approve: ['*'] });

@@ -148,9 +148,11 @@ describe('registry.install consent', () => {
           return { action: 'decline' };
         });
         const result = await hub.call('registry.install', { package: 'some-server@1.0.0' });
+        // Declined at once by a test client: maybe nobody saw it, so the way out is named.
         expect(textOf(result)).toMatch(
-          /^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined by the user; nothing was installed/,
+          /^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined; nothing was installed\. The decline came back after \d+ ms/,
         );
+        expect(textOf(result)).toContain('run `hub install some-server@1.0.0` in a terminal');
         expect(childrenOf(hub.pid ?? 0)).toEqual([]);
       },
       { capabilities: { elicitation: {} } },

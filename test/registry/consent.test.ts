@@ -57,8 +57,12 @@ describe('registry.install consent through a real client', () => {
         answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' },
       );
       const declined = await hub.call('registry.install', register);
-      expect(textOf(declined)).toMatch(/^CONSENT_DECLINED: .*declined by the user; nothing was installed/);
-      expect(textOf(declined)).not.toContain('confirm');
+      // Back at once: too fast for a person, so it may not be the user's; the setting is named.
+      expect(textOf(declined)).toMatch(
+        /^CONSENT_DECLINED: .*was declined; nothing was installed\. The decline came back after \d+ ms, too fast for a person/,
+      );
+      expect(textOf(declined)).toContain(`set "install": { "confirm": "never" } in ${join(home, 'config.json')}`);
+      expect(textOf(declined)).toContain('Do not retry as is: ask the user.');
       expect(await servers(home)).toEqual({});
       answer = 'accept';
       const accepted = await hub.call('registry.install', register);
@@ -67,5 +71,26 @@ describe('registry.install consent through a real client', () => {
     } finally {
       await hub.close();
     }
+  });
+});
+
+describe('a decline where no person may have answered (issue 27)', () => {
+  test('codex-mcp-client declining a package install: said so, with `hub install` and the setting', async () => {
+    const home = await makeHubHome();
+    const hub = await startHubInProcess(home, { clientName: 'codex-mcp-client', capabilities: { elicitation: {} } });
+    try {
+      hub.client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
+      const text = textOf(await hub.call('registry.install', { package: 'some-server@1.0.0' }));
+      expect(text).toMatch(/^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined; nothing was installed\./);
+      expect(text).toContain('codex-mcp-client may have declined without showing anyone the question');
+      expect(text).toContain(
+        'If they want it, run `hub install some-server@1.0.0` in a terminal (typing it is the approval)',
+      );
+      expect(text).toContain('"install": { "confirm": "never" }');
+      expect(text).toContain('applies it within a second, no restart');
+    } finally {
+      await hub.close();
+    }
+    expect(await servers(home)).toEqual({});
   });
 });
