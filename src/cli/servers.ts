@@ -53,6 +53,12 @@ export async function withManager<T>(
 export const servers: CliCommand = async (argv, io) => {
   const settings = await (await import('./servers-settings.js')).serversSettings(argv, io);
   if (settings !== undefined) return settings;
+  // `hub servers <name>`: one server's decisions and what waits for approval, for the person.
+  const [first, ...rest] = argv;
+  if (first !== undefined && !first.startsWith('-')) {
+    const { values } = parseCommandArgs('servers', rest, { json: { type: 'boolean' } }, { positionals: false });
+    return (await import('./server-review.js')).reviewServer(first, io, values.json === true);
+  }
   const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
   const list = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;
