@@ -132,7 +132,8 @@ export function reportLines(server: string, report: IntegrityReport): string[] {
   }
   const marked = new Set((report.changed ?? []).filter(change => change.markers).map(change => change.tool));
   for (const entry of report.markers ?? [])
-    if (!marked.has(entry.tool)) lines.push(`! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')}`);
+    if (!marked.has(entry.tool))
+      lines.push(`! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')}`);
   if ((report.changed ?? []).length > 0)
     lines.push(
       `Approve after review: \`hub servers approve ${server}\` in a terminal, or registry.configure { server: "${server}", approve: ["*"] } (asks the user).`,
