@@ -168,13 +168,37 @@ export const ToolCacheFileSchema = z.object({
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 
+/**
+ * What a person decided about a server, kept when it is uninstalled (registry/kept-decisions.ts):
+ * a later install under its name gets them back, so the agent cannot undo them by reinstalling.
+ * Only the person drops them (`hub servers forget`, `hub uninstall --purge`).
+ */
+export const KeptDecisionsSchema = z.object({
+  /** What was installed under the name ("package x", "command y", "url z"). */
+  source: z.string(),
+  keptAt: z.string(),
+  settings: ServerSettingsSchema.optional(),
+  fingerprints: z.record(z.string(), z.string()).optional(),
+  /** Tools withheld (changed since approval) when it was uninstalled. */
+  withheld: z.array(z.string()).optional(),
+});
+export type KeptDecisions = z.infer<typeof KeptDecisionsSchema>;
+
 export const StoreDataSchema = z.object({
   version: z.literal(STORE_VERSION),
   servers: z.record(z.string(), ServerRecordSchema),
   processes: z.record(z.string(), ProcessRecordSchema),
   /** port → epoch ms until which it is not handed out again (get_free_port, across hubs). */
   reservations: z.record(z.string(), z.number()).default({}),
+  /** Server name → the person's decisions about a server uninstalled since (KeptDecisionsSchema). */
+  kept: z.record(z.string(), KeptDecisionsSchema).default({}),
 });
 export type StoreData = z.infer<typeof StoreDataSchema>;
 
-export const emptyStore = (): StoreData => ({ version: STORE_VERSION, servers: {}, processes: {}, reservations: {} });
+export const emptyStore = (): StoreData => ({
+  version: STORE_VERSION,
+  servers: {},
+  processes: {},
+  reservations: {},
+  kept: {},
+});
