@@ -74,11 +74,10 @@ test('another server under a kept name asks the person, naming what it undoes; o
   const home = await makeHubHome();
   await spec(home, 'Greets someone by name.');
   const questions: string[] = [];
-  let agree = false;
   const asking = await spawnHub(home, { capabilities: { elicitation: { form: {} } } });
   asking.client.setRequestHandler(ElicitRequestSchema, request => {
     questions.push(request.params.message);
-    return { action: 'accept', content: { approve: agree || request.params.message.startsWith('Register') } };
+    return { action: 'accept', content: { approve: request.params.message.startsWith('Register') } };
   });
   const silent = await spawnHub(home);
   try {
