@@ -226,9 +226,10 @@ export class ServerSlot {
     this.#conn = conn;
     this.#setState('ready');
     this.ctx.log.info({ server: this.name, pid: conn.pid, tools: tools.length }, 'child server ready');
-    await this.ctx.toolsListed(this, tools);
+    // Instructions before tools: at install, both are approved as first seen (tools take the baseline fingerprints).
     const instructions = capInstructions(conn.instructions);
     if (instructions !== this.record.instructions) await this.ctx.instructionsSeen(this, instructions);
+    await this.ctx.toolsListed(this, tools);
     await this.ctx.surfaceSeen?.(this, conn, 'start');
     this.#idle.used();
     return conn;

@@ -3,8 +3,8 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
 import { readToolCacheFile, writeToolCache } from '../store/tool-cache.js';
-import { approvedDefinitions, fingerprintsOf } from './tool-integrity.js';
-import type { CachedSurface } from '../store/schema.js';
+import { approvedDefinitions, fingerprintsOf, type IntegrityMode } from './tool-integrity.js';
+import type { CachedSurface, ServerRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { capInstructions } from './instructions-section.js';
 import { launchKey, type ToolMemo } from './records.js';
@@ -24,6 +24,8 @@ export function slotStoreWriter(deps: {
   store: Store;
   log: Logger;
   memo: ToolMemo;
+  /** Tool integrity: also whether changed instructions are withheld. */
+  integrity: IntegrityMode;
   /** A slot's tools changed: the routes are rebuilt. */
   toolsChanged(): void;
 }): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> & { surfaceListed: SurfaceWriter } {
@@ -86,16 +88,31 @@ export function slotStoreWriter(deps: {
       return true;
     },
     // Kept in the record so registry.list and hub's own instructions show them with no child running.
+    // Under integrity, instructions are approved text like tool descriptions: the text first seen
+    // (before hub keeps fingerprints: at install) is approved; a later change waits in
+    // pendingInstructions for a person (registry/tool-review.ts) and the approved text stays in use.
     async instructionsSeen(slot, instructions) {
       const kept = capInstructions(instructions);
       const key = launchKey(slot.record);
-      slot.keep(({ instructions: _old, ...rest }) => (kept === undefined ? rest : { ...rest, instructions: kept }));
+      const next = <T extends ServerRecord>(record: T): T => {
+        const rest = { ...record };
+        delete rest.instructions;
+        delete rest.pendingInstructions;
+        const checked = deps.integrity !== 'off' && record.fingerprints !== undefined;
+        if (checked && kept !== record.instructions)
+          return {
+            ...rest,
+            ...(record.instructions !== undefined && { instructions: record.instructions }),
+            ...(kept !== undefined && { pendingInstructions: kept }),
+          };
+        return kept === undefined ? rest : { ...rest, instructions: kept };
+      };
+      slot.keep(next);
       await store
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
-          if (kept === undefined) delete record.instructions;
-          else record.instructions = kept;
+          data.servers[slot.name] = next(record);
         })
         .catch(error =>
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not keep the server instructions'),

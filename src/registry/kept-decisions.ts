@@ -27,7 +27,13 @@ export function decisionsOf(
   record: ServerRecord,
   integrity: IntegrityMode,
 ): KeptDecisions | undefined {
-  const withheld = integrity === 'off' ? [] : [...driftOf(withTools(paths, record).tools, record.fingerprints).keys()];
+  const withheld =
+    integrity === 'off'
+      ? []
+      : [
+          ...(record.pendingInstructions === undefined ? [] : ['its instructions']),
+          ...driftOf(withTools(paths, record).tools, record.fingerprints).keys(),
+        ];
   const settings = record.settings && Object.keys(record.settings).length > 0 ? record.settings : undefined;
   if (!settings && !record.fingerprints) return undefined;
   return {
@@ -35,6 +41,7 @@ export function decisionsOf(
     keptAt: new Date().toISOString(),
     ...(settings && { settings }),
     ...(record.fingerprints && { fingerprints: record.fingerprints }),
+    ...(record.instructions !== undefined && { instructions: record.instructions }),
     ...(withheld.length > 0 && { withheld }),
   };
 }
@@ -60,6 +67,7 @@ export function restoreKept(data: StoreData, record: ServerRecord, drop: boolean
   if (drop || (kept.source !== sourceOf(record) && describeKept(kept).length === 0)) return [];
   if (kept.settings) record.settings = kept.settings;
   if (kept.fingerprints) record.fingerprints = kept.fingerprints;
+  if (kept.instructions !== undefined) record.instructions = kept.instructions;
   return describeKept(kept).length > 0 ? describeKept(kept) : ['the approved tool definitions'];
 }
 

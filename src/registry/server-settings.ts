@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { launchKey } from '../proxy/records.js';
 import { isDisabled } from '../proxy/tool-filter.js';
-import { driftOf, fingerprint } from '../proxy/tool-integrity.js';
+import { fingerprint } from '../proxy/tool-integrity.js';
 import type { CachedTool, ServerRecord, ServerSettings } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { readToolCacheFile, withTools, writeToolCache } from '../store/tool-cache.js';
@@ -12,6 +12,7 @@ import { expandDataArgs } from './data-dir.js';
 import { checkEnvKeys } from './install-target.js';
 import { widening } from './settings-widening.js';
 import {
+  INSTRUCTIONS,
   integrityReport,
   pendingTools,
   type Audience,
@@ -184,6 +185,7 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
   const changedAgain = reviewed
     .map(entry => entry.change)
     .filter(change => {
+      if (change.tool === INSTRUCTIONS) return record.pendingInstructions !== undefined;
       const tool = now.find(entry => entry.name === change.tool);
       return tool !== undefined && fingerprint(tool) !== change.fingerprint;
     })
@@ -196,7 +198,14 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
  * fingerprints, whatever is cached by now), and are kept in the cache file so a later change is
  * shown against them. Approvals of tools no longer listed go.
  */
-function approveReviewed(paths: HubConfig['paths'], record: ServerRecord, reviewed: readonly PendingTool[]): void {
+function approveReviewed(paths: HubConfig['paths'], record: ServerRecord, all: readonly PendingTool[]): void {
+  // The server's instructions: the text shown becomes the approved one; a newer one stays pending.
+  const instructions = all.find(entry => entry.change.tool === INSTRUCTIONS);
+  if (instructions?.tool.description !== undefined) {
+    record.instructions = instructions.tool.description;
+    if (record.pendingInstructions === record.instructions) delete record.pendingInstructions;
+  }
+  const reviewed = all.filter(entry => entry !== instructions);
   const file = readToolCacheFile(paths, record.name);
   const tools = withTools(paths, record).tools;
   const listed = new Set(tools.map(tool => tool.name));
@@ -235,7 +244,7 @@ async function resultOf(
     ...(record.settings?.allow && { allow: record.settings.allow }),
     ...(record.settings?.deny && { deny: record.settings.deny }),
   };
-  const waiting = driftOf(withTools(config.paths, record).tools, record.fingerprints).size;
+  const waiting = integrity.changed?.length ?? 0;
   const next =
     changedAgain.length > 0
       ? `${changedAgain.join(', ')} changed again while the user was asked: what they were shown is approved, the newer definition is not and stays withheld; approving again shows it to them.`

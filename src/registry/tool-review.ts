@@ -64,6 +64,31 @@ export interface PendingTool {
   readonly tool: CachedTool;
 }
 
+/** The name a server's own instructions go by in a report and in `approve` (no tool can be named so). */
+export const INSTRUCTIONS = '(instructions)';
+
+/** Instructions the server sent since that are not the approved ones, as a change to review (withheld in every mode but "off"). */
+function pendingInstructions(record: ServerRecord, mode: IntegrityMode, audience: Audience): PendingTool[] {
+  if (record.pendingInstructions === undefined || mode === 'off') return [];
+  const text = (description: string): CachedTool => ({
+    name: INSTRUCTIONS,
+    description,
+    inputSchema: { type: 'object' },
+  });
+  const tool = text(record.pendingInstructions);
+  const markers = injectionMarkers(tool);
+  const change: ToolChange = {
+    tool: INSTRUCTIONS,
+    status: record.instructions === undefined ? 'new' : 'changed',
+    action: 'withheld',
+    fingerprint: fingerprint(tool),
+    ...(record.instructions !== undefined && { was: definition(text(record.instructions), audience) }),
+    ...(audience === 'person' && { now: definition(tool, audience) }),
+    ...(markers.length > 0 && { markers }),
+  };
+  return [{ change, tool }];
+}
+
 /** The tools of a record that differ from its approved fingerprints, with the definitions read. */
 export function pendingTools(
   paths: HubPaths,
@@ -76,7 +101,7 @@ export function pendingTools(
   const action = mode === 'withhold' ? 'withheld' : mode === 'flag' ? 'flagged' : 'listed';
   // A withheld text stays withheld: the agent gets that it changed, and its markers.
   const hidden = audience === 'agent' && action === 'withheld';
-  return [...driftOf(tools, record.fingerprints)].map(([name, status]) => {
+  const changed = [...driftOf(tools, record.fingerprints)].map(([name, status]) => {
     const tool = tools.find(entry => entry.name === name)!;
     const print = fingerprint(tool);
     const was =
@@ -95,6 +120,7 @@ export function pendingTools(
     };
     return { change, tool };
   });
+  return [...pendingInstructions(record, mode, audience), ...changed];
 }
 
 /** The tools of a record that differ from its approved fingerprints, old against new. */

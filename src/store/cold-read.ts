@@ -148,6 +148,7 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
   tools: isToolList,
   toolsUpdatedAt: isString,
   instructions: isString,
+  pendingInstructions: isString,
   dataDir: isString,
   requiredEnv: isStringArray,
   allowScripts: value => isBoolean(value) || isStringArray(value),

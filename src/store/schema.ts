@@ -94,8 +94,10 @@ export const ServerRecordSchema = z.object({
   tools: z.array(CachedToolSchema).optional(),
   /** When tools/<name>.json was last written: bumping it is what tells other hubs to re-read it. */
   toolsUpdatedAt: z.string().optional(),
-  /** What the server sent as `instructions` at initialize (kept when it starts; capped). */
+  /** The server's approved `instructions` (what it sent at install, or a person approved since; capped): the ones used. */
   instructions: z.string().optional(),
+  /** Instructions the server sent since that differ from the approved ones: withheld until a person approves them. */
+  pendingInstructions: z.string().optional(),
   /** The server's own data folder (HUB_HOME/data/<name>): outside its package, kept by upgrades and uninstall. */
   dataDir: z.string().optional(),
   /** Env vars the server cannot run without (from the catalog at install): it is not started while one is unset. */
@@ -179,6 +181,8 @@ export const KeptDecisionsSchema = z.object({
   keptAt: z.string(),
   settings: ServerSettingsSchema.optional(),
   fingerprints: z.record(z.string(), z.string()).optional(),
+  /** The approved instructions. */
+  instructions: z.string().optional(),
   /** Tools withheld (changed since approval) when it was uninstalled. */
   withheld: z.array(z.string()).optional(),
 });
