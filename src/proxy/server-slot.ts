@@ -138,8 +138,14 @@ export class ServerSlot {
 
   /** The store record changed but not how the child is launched: a running child's lists stay. */
   update(record: ServerWithTools): void {
-    const { tools, surface } = this.#record;
-    this.#record = this.#conn ? { ...record, tools, ...(surface && { surface }) } : record;
+    const { tools, surface, surfacePrints } = this.#record;
+    // A person approved prompt or resource texts: the store's surface is what is listed now.
+    const approved =
+      record.surfacePrints !== undefined &&
+      surfacePrints !== undefined &&
+      JSON.stringify(record.surfacePrints) !== JSON.stringify(surfacePrints);
+    const listed = approved ? record.surface : surface;
+    this.#record = this.#conn ? { ...record, tools, ...(listed && { surface: listed }) } : record;
   }
 
   /** Reinstalled: the old child is stale and its crash history no longer applies. */

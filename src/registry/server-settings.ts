@@ -9,6 +9,7 @@ import type { CachedTool, ServerRecord, ServerSettings } from '../store/schema.j
 import type { Store } from '../store/store.js';
 import { readToolCacheFile, withTools, writeToolCache } from '../store/tool-cache.js';
 import { expandDataArgs } from './data-dir.js';
+import { approveSurface } from './surface-approval.js';
 import { checkEnvKeys } from './install-target.js';
 import { widening } from './settings-widening.js';
 import {
@@ -182,10 +183,14 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
   if (relaunch && !isDisabled(record)) await manager.start(record.name);
   // A tool that changed again while the person was asked: its newer definition is not approved.
   const now = withTools(config.paths, record).tools;
+  const pendingKeys = new Set(
+    (readToolCacheFile(config.paths, record.name)?.pendingSurface ?? []).map(entry => entry.key),
+  );
   const changedAgain = reviewed
     .map(entry => entry.change)
     .filter(change => {
       if (change.tool === INSTRUCTIONS) return record.pendingInstructions !== undefined;
+      if (pendingKeys.has(change.tool)) return true;
       const tool = now.find(entry => entry.name === change.tool);
       return tool !== undefined && fingerprint(tool) !== change.fingerprint;
     })
@@ -205,7 +210,8 @@ function approveReviewed(paths: HubConfig['paths'], record: ServerRecord, all: r
     record.instructions = instructions.tool.description;
     if (record.pendingInstructions === record.instructions) delete record.pendingInstructions;
   }
-  const reviewed = all.filter(entry => entry !== instructions);
+  const reviewed = all.filter(entry => entry !== instructions && entry.surface === undefined);
+  const surfaced = all.filter(entry => entry.surface !== undefined);
   const file = readToolCacheFile(paths, record.name);
   const tools = withTools(paths, record).tools;
   const listed = new Set(tools.map(tool => tool.name));
@@ -222,7 +228,14 @@ function approveReviewed(paths: HubConfig['paths'], record: ServerRecord, all: r
     ...(file.approvedTools ?? []).filter(tool => !names.has(tool.name)),
     ...reviewed.filter(entry => cached.get(entry.tool.name) !== entry.change.fingerprint).map(entry => entry.tool),
   ];
-  writeToolCache(paths, record.name, file.tools, file.updatedAt, file.issues ?? [], file.surface, approvedTools);
+  const { surface, pendingSurface } =
+    surfaced.length > 0
+      ? approveSurface(record, file, surfaced)
+      : { surface: file.surface, pendingSurface: file.pendingSurface };
+  // A new surface is listed: a new stamp makes every hub read the cache again.
+  const stamp = surfaced.length > 0 ? new Date().toISOString() : file.updatedAt;
+  if (surfaced.length > 0) record.toolsUpdatedAt = stamp;
+  writeToolCache(paths, record.name, file.tools, stamp, file.issues ?? [], surface, approvedTools, pendingSurface);
 }
 
 /** A server's settings and state as configure reports them, with nothing changed. */

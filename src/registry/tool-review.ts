@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HubPaths } from '../core/paths.js';
 import { injectionMarkers, toolMarkers } from '../proxy/injection-markers.js';
+import { surfacePrint } from '../proxy/surface-integrity.js';
 import { driftOf, fingerprint, type IntegrityMode } from '../proxy/tool-integrity.js';
 import type { CachedTool, ServerRecord } from '../store/schema.js';
 import { readToolCacheFile, withTools } from '../store/tool-cache.js';
@@ -62,6 +63,8 @@ function definition(tool: CachedTool, audience: Audience): Definition {
 export interface PendingTool {
   readonly change: ToolChange;
   readonly tool: CachedTool;
+  /** For a prompt, resource or template: the entry as the child sent it. */
+  readonly surface?: Record<string, unknown>;
 }
 
 /** The name a server's own instructions go by in a report and in `approve` (no tool can be named so). */
@@ -88,6 +91,54 @@ function pendingInstructions(record: ServerRecord, mode: IntegrityMode, audience
   };
   return [{ change, tool }];
 }
+
+/** A prompt, resource or template whose text is withheld, as a change to review: listed meanwhile with its approved text. */
+function pendingSurface(paths: HubPaths, record: ServerRecord, mode: IntegrityMode, audience: Audience): PendingTool[] {
+  if (mode === 'off') return [];
+  const file = readToolCacheFile(paths, record.name);
+  const listed = file?.surface;
+  return (file?.pendingSurface ?? []).map(({ key, item }) => {
+    const id = key.startsWith('prompt:') ? 'name' : key.startsWith('resource:') ? 'uri' : 'uriTemplate';
+    const kind = key.startsWith('prompt:')
+      ? 'prompts'
+      : key.startsWith('resource:')
+        ? 'resources'
+        : 'resourceTemplates';
+    const shown = listed?.[kind].find(entry => `${key.slice(0, key.indexOf(':'))}:${String(entry[id])}` === key);
+    const asTool = (entry: Record<string, unknown>): CachedTool => ({
+      name: key,
+      ...(typeof entry.title === 'string' && { title: entry.title }),
+      description: typeof entry.description === 'string' ? entry.description : '',
+      inputSchema: { type: 'object', ...(Array.isArray(entry.arguments) && { properties: argumentsOf(entry) }) },
+    });
+    const tool = asTool(item);
+    const markers = injectionMarkers(tool);
+    const approved = Object.hasOwn(record.surfacePrints ?? {}, key);
+    const change: ToolChange = {
+      tool: key,
+      status: approved ? 'changed' : 'new',
+      action: 'withheld',
+      fingerprint: surfacePrint(item),
+      ...(approved &&
+        shown &&
+        (shown.description !== undefined || shown.title !== undefined) && {
+          was: definition(asTool(shown), audience),
+        }),
+      ...(audience === 'person' && { now: definition(tool, audience) }),
+      ...(markers.length > 0 && { markers }),
+    };
+    return { change, tool, surface: item };
+  });
+}
+
+// A prompt's arguments as schema properties: their names are its params, their texts are scanned.
+const argumentsOf = (entry: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    (entry.arguments as Record<string, unknown>[]).map(arg => [
+      String(arg.name),
+      { ...(typeof arg.description === 'string' && { description: arg.description }) },
+    ]),
+  );
 
 /** The tools of a record that differ from its approved fingerprints, with the definitions read. */
 export function pendingTools(
@@ -120,7 +171,7 @@ export function pendingTools(
     };
     return { change, tool };
   });
-  return [...pendingInstructions(record, mode, audience), ...changed];
+  return [...pendingInstructions(record, mode, audience), ...changed, ...pendingSurface(paths, record, mode, audience)];
 }
 
 /** The tools of a record that differ from its approved fingerprints, old against new. */

@@ -119,6 +119,8 @@ export const ServerRecordSchema = z.object({
   settings: ServerSettingsSchema.optional(),
   /** Tool name → sha256 of the approved definition (proxy/tool-integrity.ts); taken when first listed, changed only by approval. */
   fingerprints: z.record(z.string(), z.string()).optional(),
+  /** "prompt:<name>", "resource:<uri>", "template:<uriTemplate>" → sha256 of its approved text (proxy/surface-integrity.ts). */
+  surfacePrints: z.record(z.string(), z.string()).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
@@ -167,6 +169,8 @@ export const ToolCacheFileSchema = z.object({
   surface: CachedSurfaceSchema.optional(),
   /** The approved definitions of tools the server now lists changed (registry.list shows old against new). */
   approvedTools: z.array(CachedToolSchema).optional(),
+  /** Prompts, resources and templates whose text changed since approved, as the child sent them (surface lists them with the approved text). */
+  pendingSurface: z.array(z.object({ key: z.string(), item: z.looseObject({}) })).optional(),
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 
@@ -181,6 +185,7 @@ export const KeptDecisionsSchema = z.object({
   keptAt: z.string(),
   settings: ServerSettingsSchema.optional(),
   fingerprints: z.record(z.string(), z.string()).optional(),
+  surfacePrints: z.record(z.string(), z.string()).optional(),
   /** The approved instructions. */
   instructions: z.string().optional(),
   /** Tools withheld (changed since approval) when it was uninstalled. */
