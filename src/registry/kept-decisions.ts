@@ -41,6 +41,7 @@ export function decisionsOf(
     keptAt: new Date().toISOString(),
     ...(settings && { settings }),
     ...(record.fingerprints && { fingerprints: record.fingerprints }),
+    ...(record.surfacePrints && { surfacePrints: record.surfacePrints }),
     ...(record.instructions !== undefined && { instructions: record.instructions }),
     ...(withheld.length > 0 && { withheld }),
   };
@@ -67,6 +68,7 @@ export function restoreKept(data: StoreData, record: ServerRecord, drop: boolean
   if (drop || (kept.source !== sourceOf(record) && describeKept(kept).length === 0)) return [];
   if (kept.settings) record.settings = kept.settings;
   if (kept.fingerprints) record.fingerprints = kept.fingerprints;
+  if (kept.surfacePrints) record.surfacePrints = kept.surfacePrints;
   if (kept.instructions !== undefined) record.instructions = kept.instructions;
   return describeKept(kept).length > 0 ? describeKept(kept) : ['the approved tool definitions'];
 }
