@@ -25,7 +25,7 @@ export function slotStoreWriter(deps: {
   store: Store;
   log: Logger;
   memo: ToolMemo;
-  /** Tool integrity: also whether changed instructions are withheld. */
+  /** Tool integrity: also whether changed instructions and prompt or resource texts are withheld. */
   integrity: IntegrityMode;
   /** A slot's tools changed: the routes are rebuilt. */
   toolsChanged(): void;
