@@ -183,7 +183,7 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
     }
     if (method === 'POST' && action === 'configure') {
       const input = parse(ConfigureSchema, body);
-      return configureServer({ server: name, ...input }, { ...deps, manager: deps.servers });
+      return configureServer({ server: name, ...input }, { ...deps, manager: deps.servers, audience: 'person' });
     }
     if (method === 'POST' && action === 'upgrade') {
       const record = (await deps.store.read()).servers[name];
