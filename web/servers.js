@@ -44,13 +44,19 @@ function Details({ name, report }) {
       <label>Deny tools <input name="deny" /></label>
       <button type="submit">Save filter</button>
     </form>
+    <${Review} name=${name} integrity=${info.integrity} />
     <h4>Tools (${info.tools.length})</h4>
     <ul class="tools">
       ${info.tools.map(
         tool =>
-          html`<li key=${tool.tool}>
+          html`<li key=${tool.tool} data-tool=${tool.tool}>
             <details>
-              <summary><code>${tool.exposedName ?? tool.tool}</code> ${tool.description ?? ''}</summary>
+              <summary>
+                <code>${tool.exposedName ?? tool.tool}</code>
+                ${tool.withheld ? html` <span class="badge failed">withheld: changed, not approved</span>` : ''}
+                ${tool.flagged ? html` <span class="badge degraded">changed, not approved</span>` : ''}
+                ${tool.withheld ? '' : ` ${tool.description ?? ''}`}
+              </summary>
               <pre>${JSON.stringify(tool.inputSchema, null, 2)}</pre>
             </details>
           </li>`,
@@ -58,6 +64,50 @@ function Details({ name, report }) {
     </ul>
     <h4>stderr log <span class="sub">${log?.logFile}</span></h4>
     <pre class="lines">${(log?.lines ?? []).join('\n') || '(empty)'}</pre>
+  </div>`;
+}
+
+// Changed tools waiting for the person: the approved text beside the new one, with the markers
+// hub found; approving stays a deliberate act (`hub servers approve`), as the page says.
+function Review({ name, integrity }) {
+  const changed = integrity?.changed ?? [];
+  if (changed.length === 0) return '';
+  return html`<div class="review" role="region" aria-label="Changed tools awaiting approval">
+    <h4>Changed tools awaiting approval (${changed.length})</h4>
+    ${changed.map(
+      change =>
+        html`<div class="change" key=${change.tool} data-change=${change.tool}>
+          <div>
+            <code>${change.tool}</code> <span class="badge failed">${change.action}</span>
+            ${change.status === 'new' ? 'new since approval' : 'changed since approval'}
+          </div>
+          <table class="side-by-side">
+            <thead>
+              <tr>
+                <th scope="col">Approved</th>
+                <th scope="col">New (not approved)</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td data-was>${change.was ? change.was.description : '(none approved)'}</td>
+                <td data-now>${change.now?.description ?? ''}</td>
+              </tr>
+              <tr>
+                <td>params: ${change.was ? change.was.params.join(', ') : ''}</td>
+                <td>params: ${change.now?.params.join(', ') ?? ''}</td>
+              </tr>
+            </tbody>
+          </table>
+          ${
+            change.markers &&
+            html`<ul class="markers" aria-label="Possible prompt injection">
+              ${change.markers.map(marker => html`<li key=${marker}>possible prompt injection: ${marker}</li>`)}
+            </ul>`
+          }
+        </div>`,
+    )}
+    <p class="sub">Approve after review in a terminal: <code>hub servers approve ${name}</code></p>
   </div>`;
 }
 

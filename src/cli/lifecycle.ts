@@ -28,7 +28,9 @@ export const uninstall: CliCommand = async (argv, io) => {
   await withManager(async ({ manager, context }) => {
     for (const name of positionals) {
       try {
-        const result = await uninstallServer(name, { ...context, manager }, { purge: values.purge === true });
+        // --purge is the person's: their decisions about the server go with its data.
+        const purge = values.purge === true;
+        const result = await uninstallServer(name, { ...context, manager }, { purge, forgetDecisions: purge });
         reports.push(result);
         if (!values.json)
           io.out(
@@ -38,6 +40,10 @@ export const uninstall: CliCommand = async (argv, io) => {
                 : result.dataRemoved
                   ? ` Deleted its data folder ${result.dataRemoved}.`
                   : ''
+            }${
+              result.decisionsKept
+                ? ` Your decisions about it are kept for a later install under this name (${result.decisionsKept.join('; ')}); hub servers forget ${name} drops them.`
+                : ''
             }\n`,
           );
       } catch (error) {

@@ -112,11 +112,11 @@ export async function serversSettings(argv: readonly string[], io: CliIo): Promi
     // The person approves what they see: the changes are printed before they are approved.
     if (sub === 'approve' && !json) {
       const record = (await context.store.read()).servers[name];
-      const changes = record ? toolChanges(context.config.paths, record, context.config.integrity) : [];
+      const changes = record ? toolChanges(context.config.paths, record, context.config.integrity, 'person') : [];
       const lines = reportLines(name, { changed: changes }).filter(line => !line.startsWith('Approve after review'));
       if (lines.length > 0) io.out(`${lines.join('\n')}\n`);
     }
-    result = await configureServer(asked, { ...context, manager });
+    result = await configureServer(asked, { ...context, manager, audience: 'person' });
   } finally {
     await manager.close();
   }

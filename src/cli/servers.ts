@@ -29,6 +29,12 @@ export function terminalInstallContext(
     config: { ...context.config, install: { ...context.config.install, foregroundMs: Number.POSITIVE_INFINITY } },
     manager,
     confirm: async () => undefined,
+    // Typing it is the person's own choice; they are told what it drops.
+    confirmUndo: async question => {
+      io.err(
+        `hub: ${question.name} was ${question.was}; your decisions about it are dropped: ${question.undone.join('; ')}\n`,
+      );
+    },
     deriveName: suggestServerName,
     lookup: catalogHints,
     pathEnv: process.env.PATH,
@@ -54,6 +60,13 @@ export async function withManager<T>(
 export const servers: CliCommand = async (argv, io) => {
   const settings = await (await import('./servers-settings.js')).serversSettings(argv, io);
   if (settings !== undefined) return settings;
+  const [first, ...rest] = argv;
+  if (first === 'forget') return (await import('./server-review.js')).forgetServer(rest, io);
+  // `hub servers <name>`: one server's decisions and what waits for approval, for the person.
+  if (first !== undefined && !first.startsWith('-')) {
+    const { values } = parseCommandArgs('servers', rest, { json: { type: 'boolean' } }, { positionals: false });
+    return (await import('./server-review.js')).reviewServer(first, io, values.json === true);
+  }
   const { values } = parseCommandArgs('servers', argv, { json: { type: 'boolean' } }, { positionals: false });
   const { list, pending, logs } = await withManager(async ({ manager, context }) => {
     const records = (await context.store.read()).servers;

@@ -28,8 +28,9 @@ export const COMMANDS = {
   },
   servers: {
     usage:
-      'hub servers [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]...',
-    summary: 'list installed MCP servers; enable, disable or configure one; approve its changed tools',
+      'hub servers [--json] | hub servers <name> [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]... | hub servers forget <name>',
+    summary:
+      'list installed MCP servers; show one (changed texts old beside new); enable, disable or configure one; approve its changed tools; forget what you decided about an uninstalled one',
   },
   search: {
     usage: 'hub search <query> [--limit N] [--source catalog|official|npm]... [--json]',
@@ -46,7 +47,7 @@ export const COMMANDS = {
   },
   uninstall: {
     usage: 'hub uninstall <name>... [--purge] [--json]',
-    summary: 'stop and remove installed servers (their data folders stay unless --purge)',
+    summary: 'stop and remove installed servers (their data folders and your decisions about them stay unless --purge)',
   },
   config: {
     usage: 'hub config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',

@@ -9,6 +9,7 @@ import type { ServerManager } from '../proxy/manager-types.js';
 import { describeServer, uninstallServer } from '../registry/installed.js';
 import { createSearch } from '../registry/search.js';
 import { configureServer } from '../registry/server-settings.js';
+import { integrityReport } from '../registry/tool-review.js';
 import type { HubContext } from '../store/open-context.js';
 import { SendInputSchema } from '../tools/interactive-schemas.js';
 import { KillInputSchema, LogsInputSchema, StartInputSchema } from '../tools/process-schemas.js';
@@ -154,7 +155,17 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
   if (section === 'servers' && name !== undefined) {
     if (method === 'GET' && action === undefined) {
       const described = await describeServer(name, 'dotted', deps.store, config.paths, deps.servers);
-      return { summary: described.summary, tools: described.tools };
+      const record = (await deps.store.read()).servers[name];
+      // The person sees a changed tool's old and new text side by side (integrity), never as if approved.
+      const integrity = record ? integrityReport(config.paths, record, config.integrity, 'person') : {};
+      const pending = new Map((integrity.changed ?? []).map(change => [change.tool, change.action]));
+      const tools = described.tools.map(({ description, ...tool }) => {
+        const action = pending.get(tool.tool);
+        return action === 'withheld'
+          ? { ...tool, withheld: true }
+          : { ...tool, ...(description !== undefined && { description }), ...(action && { flagged: true }) };
+      });
+      return { summary: described.summary, tools, integrity };
     }
     if (method === 'GET' && action === 'log') {
       const [view] = await deps.servers.status(name);
@@ -172,7 +183,7 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
     }
     if (method === 'POST' && action === 'configure') {
       const input = parse(ConfigureSchema, body);
-      return configureServer({ server: name, ...input }, { ...deps, manager: deps.servers });
+      return configureServer({ server: name, ...input }, { ...deps, manager: deps.servers, audience: 'person' });
     }
     if (method === 'POST' && action === 'upgrade') {
       const record = (await deps.store.read()).servers[name];

@@ -47,6 +47,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     store,
     log,
     memo,
+    integrity: config.integrity,
     toolsChanged: () => listing.rebuild(),
   });
   const slots = new Slots({

@@ -138,8 +138,14 @@ export class ServerSlot {
 
   /** The store record changed but not how the child is launched: a running child's lists stay. */
   update(record: ServerWithTools): void {
-    const { tools, surface } = this.#record;
-    this.#record = this.#conn ? { ...record, tools, ...(surface && { surface }) } : record;
+    const { tools, surface, surfacePrints } = this.#record;
+    // A person approved prompt or resource texts: the store's surface is what is listed now.
+    const approved =
+      record.surfacePrints !== undefined &&
+      surfacePrints !== undefined &&
+      JSON.stringify(record.surfacePrints) !== JSON.stringify(surfacePrints);
+    const listed = approved ? record.surface : surface;
+    this.#record = this.#conn ? { ...record, tools, ...(listed && { surface: listed }) } : record;
   }
 
   /** Reinstalled: the old child is stale and its crash history no longer applies. */
@@ -226,9 +232,10 @@ export class ServerSlot {
     this.#conn = conn;
     this.#setState('ready');
     this.ctx.log.info({ server: this.name, pid: conn.pid, tools: tools.length }, 'child server ready');
-    await this.ctx.toolsListed(this, tools);
+    // Instructions before tools: at install, both are approved as first seen (tools take the baseline fingerprints).
     const instructions = capInstructions(conn.instructions);
     if (instructions !== this.record.instructions) await this.ctx.instructionsSeen(this, instructions);
+    await this.ctx.toolsListed(this, tools);
     await this.ctx.surfaceSeen?.(this, conn, 'start');
     this.#idle.used();
     return conn;

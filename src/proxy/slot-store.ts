@@ -3,10 +3,11 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
 import { readToolCacheFile, writeToolCache } from '../store/tool-cache.js';
-import { approvedDefinitions, fingerprintsOf } from './tool-integrity.js';
-import type { CachedSurface } from '../store/schema.js';
+import { approvedDefinitions, fingerprintsOf, type IntegrityMode } from './tool-integrity.js';
+import type { CachedSurface, ServerRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { capInstructions } from './instructions-section.js';
+import { approvedSurface, surfacePrintsOf } from './surface-integrity.js';
 import { launchKey, type ToolMemo } from './records.js';
 import type { ServerSlot, SlotContext } from './server-slot.js';
 import { issuesOf, sameJson, sameTools } from './tool-intake.js';
@@ -24,6 +25,8 @@ export function slotStoreWriter(deps: {
   store: Store;
   log: Logger;
   memo: ToolMemo;
+  /** Tool integrity: also whether changed instructions and prompt or resource texts are withheld. */
+  integrity: IntegrityMode;
   /** A slot's tools changed: the routes are rebuilt. */
   toolsChanged(): void;
 }): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> & { surfaceListed: SurfaceWriter } {
@@ -54,7 +57,16 @@ export function slotStoreWriter(deps: {
             ...earlier,
           ]);
           const { surface } = slot.record;
-          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, issuesOf(tools), surface, approved);
+          writeToolCache(
+            paths,
+            slot.name,
+            tools,
+            toolsUpdatedAt,
+            issuesOf(tools),
+            surface,
+            approved,
+            before?.pendingSurface,
+          );
           memo.remember(slot.name, toolsUpdatedAt, tools, slot.record.surface);
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;
@@ -63,19 +75,43 @@ export function slotStoreWriter(deps: {
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the tool list in the store'),
         );
     },
-    // Beside the tools in tools/<name>.json, under a new stamp so other hubs re-read it.
-    async surfaceListed(slot, surface) {
-      if (slot.record.surface && sameJson(surface, slot.record.surface)) return false;
+    // Beside the tools in tools/<name>.json, under a new stamp so other hubs re-read it. Under
+    // integrity, an entry whose text changed since approved is cached with its approved text (or
+    // none) and its new text kept apart for a person (surface-integrity.ts).
+    async surfaceListed(slot, sent) {
+      const checked = deps.integrity !== 'off';
+      const prints = checked ? (slot.record.surfacePrints ?? surfacePrintsOf(sent)) : undefined;
+      const { listed: surface, pending } = prints
+        ? approvedSurface(sent, prints, slot.record.surface)
+        : { listed: sent, pending: [] };
+      const pendingBefore = readToolCacheFile(paths, slot.name)?.pendingSurface ?? [];
+      if (slot.record.surface && sameJson(surface, slot.record.surface) && sameJson(pending, pendingBefore))
+        return false;
       const toolsUpdatedAt = new Date().toISOString();
       const key = launchKey(slot.record);
-      slot.keep(record => ({ ...record, surface, toolsUpdatedAt }));
+      slot.keep(record => ({
+        ...record,
+        surface,
+        toolsUpdatedAt,
+        ...(prints && { surfacePrints: record.surfacePrints ?? prints }),
+      }));
       await store
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
+          if (prints) record.surfacePrints ??= prints;
           const { tools } = slot.record;
           const before = readToolCacheFile(paths, slot.name);
-          writeToolCache(paths, slot.name, tools, toolsUpdatedAt, before?.issues ?? [], surface, before?.approvedTools);
+          writeToolCache(
+            paths,
+            slot.name,
+            tools,
+            toolsUpdatedAt,
+            before?.issues ?? [],
+            surface,
+            before?.approvedTools,
+            pending,
+          );
           memo.remember(slot.name, toolsUpdatedAt, tools, surface);
           record.toolsUpdatedAt = toolsUpdatedAt;
           delete record.tools;
@@ -86,16 +122,31 @@ export function slotStoreWriter(deps: {
       return true;
     },
     // Kept in the record so registry.list and hub's own instructions show them with no child running.
+    // Under integrity, instructions are approved text like tool descriptions: the text first seen
+    // (before hub keeps fingerprints: at install) is approved; a later change waits in
+    // pendingInstructions for a person (registry/tool-review.ts) and the approved text stays in use.
     async instructionsSeen(slot, instructions) {
       const kept = capInstructions(instructions);
       const key = launchKey(slot.record);
-      slot.keep(({ instructions: _old, ...rest }) => (kept === undefined ? rest : { ...rest, instructions: kept }));
+      const next = <T extends ServerRecord>(record: T): T => {
+        const rest = { ...record };
+        delete rest.instructions;
+        delete rest.pendingInstructions;
+        const checked = deps.integrity !== 'off' && record.fingerprints !== undefined;
+        if (checked && kept !== record.instructions)
+          return {
+            ...rest,
+            ...(record.instructions !== undefined && { instructions: record.instructions }),
+            ...(kept !== undefined && { pendingInstructions: kept }),
+          };
+        return kept === undefined ? rest : { ...rest, instructions: kept };
+      };
+      slot.keep(next);
       await store
         .update(data => {
           const record = data.servers[slot.name];
           if (!record || launchKey(record) !== key) return;
-          if (kept === undefined) delete record.instructions;
-          else record.instructions = kept;
+          data.servers[slot.name] = next(record);
         })
         .catch(error =>
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not keep the server instructions'),

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError, errorMessage } from '../core/errors.js';
+import { describeUndo, forgetCommand, type UndoQuestion } from './kept-decisions.js';
 import { describeScripts, type ScriptsChoice } from './scripts-choice.js';
 
 export type ConfirmSetting = 'if-supported' | 'always' | 'never';
@@ -144,5 +145,52 @@ export function elicitationConfirm(
         `Install of "${subject}" was ${how}${note.unseen ? '' : ' by the user'}; nothing was installed.${note.text} Do not retry as is: ask the user. ${waysOut(plan, configFile, '"never"', 'If they want it')}`,
       );
     }
+  };
+}
+
+/**
+ * The person's answer before an install drops their decisions about a server uninstalled since.
+ * Unlike an install, "if-supported" does not let it through when the client cannot ask: the agent
+ * would undo the person alone. Only "install.confirm": "never" skips asking.
+ */
+export function elicitationUndo(
+  server: Server,
+  setting: ConfirmSetting,
+  signal?: AbortSignal,
+): (question: UndoQuestion) => Promise<void> {
+  return async question => {
+    if (setting === 'never') return;
+    const terminal = `The user can run \`${forgetCommand(question.name)}\` in a terminal to drop them, or install it under another name.`;
+    const nothing = `Nothing was installed: installing ${question.now} as "${question.name}" would undo the user's decisions about the earlier "${question.name}" (${question.undone.join('; ')})`;
+    const caps = server.getClientCapabilities()?.elicitation;
+    if (caps === undefined || (caps.form === undefined && Object.keys(caps).length > 0))
+      throw new HubError('CONSENT_UNAVAILABLE', `${nothing}, and this client cannot ask them. ${terminal}`);
+    let answer;
+    try {
+      answer = await server.elicitInput(
+        {
+          message: describeUndo(question),
+          requestedSchema: {
+            type: 'object',
+            properties: { approve: { type: 'boolean', title: 'Undo them and install', default: false } },
+            required: ['approve'],
+          },
+        },
+        { timeout: CONSENT_TIMEOUT_MS, ...(signal && { signal }) },
+      );
+    } catch (error) {
+      throw new HubError(
+        'CONSENT_UNAVAILABLE',
+        `${nothing}; asking the user failed (${errorMessage(error)}). ${terminal}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (answer.action !== 'accept' || answer.content?.approve !== true)
+      throw new HubError(
+        answer.action === 'cancel' ? 'CONSENT_UNAVAILABLE' : 'CONSENT_DECLINED',
+        `${nothing}: the user did not agree. Their decisions stay kept.`,
+      );
   };
 }

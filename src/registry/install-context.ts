@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import type { Confirm } from './consent.js';
+import type { UndoQuestion } from './kept-decisions.js';
 import type { NpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
 import type { ServerKind } from './server-kinds.js';
@@ -45,6 +46,11 @@ export interface InstallContext {
   readonly store: Store;
   readonly manager: ServerManager;
   readonly confirm: Confirm;
+  /**
+   * Asked before an install drops the person's decisions kept for its name (kept-decisions.ts):
+   * resolves when they agree. None (the dashboard): such an install is refused.
+   */
+  readonly confirmUndo?: ((question: UndoQuestion) => Promise<void>) | undefined;
   readonly deriveName: (packageName: string) => string;
   readonly lookup?: ((packageName: string) => CatalogHints | undefined) | undefined;
   /** Short human progress messages ("installed x@y", "starting", "ready: N tools"); heartbeat while npm is quiet. */

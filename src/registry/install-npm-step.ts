@@ -21,6 +21,8 @@ export interface NpmStepRequest {
   readonly env: Record<string, string>;
   readonly start: boolean;
   readonly allowScripts: AllowScripts;
+  /** The person agreed to drop the decisions kept for this name (kept-decisions.ts). */
+  readonly dropKept?: boolean;
 }
 
 /** A start failure caused by a skipped native build says which package needs its scripts and the call that allows them. */
@@ -43,7 +45,7 @@ export async function explainStartFailure(
 }
 
 export async function installFromNpmStep(request: NpmStepRequest, context: InstallContext): Promise<InstallResult> {
-  const { target, spec, env, start, allowScripts } = request;
+  const { target, spec, env, start, allowScripts, dropKept } = request;
   const { config, log } = context;
   const prefix = config.paths.serverDir(target.name);
   const logFile = config.paths.serverLog(target.name);
@@ -67,19 +69,23 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
     running.progress?.(`installed ${spec.name}@${installed.version}`);
     // Its own data folder is its working directory too, so relative files never land in the package.
     const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
-    const record = await saveRecord(running, {
-      name: target.name,
-      package: spec.name,
-      version: installed.version,
-      command: process.execPath,
-      args: [installed.binPath, ...data.args],
-      env: data.env,
-      cwd: data.dataDir,
-      mode: 'npm',
-      dataDir: data.dataDir,
-      ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
-      ...(target.allowScripts !== undefined && { allowScripts: target.allowScripts }),
-    });
+    const record = await saveRecord(
+      running,
+      {
+        name: target.name,
+        package: spec.name,
+        version: installed.version,
+        command: process.execPath,
+        args: [installed.binPath, ...data.args],
+        env: data.env,
+        cwd: data.dataDir,
+        mode: 'npm',
+        dataDir: data.dataDir,
+        ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
+        ...(target.allowScripts !== undefined && { allowScripts: target.allowScripts }),
+      },
+      dropKept === true,
+    );
     const hint = config.install.allowScripts ? undefined : scriptsHint(target);
     let result: InstallResult;
     try {

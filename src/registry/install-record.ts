@@ -8,11 +8,19 @@ import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
 import { SignInRequired } from '../proxy/oauth-required.js';
+import { restoreKept } from './kept-decisions.js';
 
 export type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
 
-/** Writes a new server record under the lock, last in install order; a name taken meanwhile is refused. */
-export async function saveRecord(context: InstallContext, fields: NewRecord): Promise<ServerRecord> {
+/** The decisions a saved record got back, for finish() to say (only for records of this process). */
+const restored = new WeakMap<ServerRecord, string[]>();
+
+/**
+ * Writes a new server record under the lock, last in install order; a name taken meanwhile is
+ * refused. The person's decisions kept for the name come back with it (kept-decisions.ts) unless
+ * dropKept: the person agreed to drop them (confirmDroppingKept).
+ */
+export async function saveRecord(context: InstallContext, fields: NewRecord, dropKept = false): Promise<ServerRecord> {
   return context.store.update(data => {
     if (data.servers[fields.name]) {
       throw new HubError(
@@ -29,6 +37,8 @@ export async function saveRecord(context: InstallContext, fields: NewRecord): Pr
     };
     // A cache left by an earlier install of this name is not this server's (it has no stamp yet).
     removeToolCache(context.config.paths, fields.name);
+    const kept = restoreKept(data, record, dropKept);
+    if (kept.length > 0) restored.set(record, kept);
     data.servers[fields.name] = record;
     return record;
   });
@@ -58,7 +68,10 @@ export async function finish(
   const missingEnv = requiredEnv.filter(key => !record.env[key]);
   await context.manager.reload();
   const logFile = context.config.paths.serverLog(record.name);
-  if (start && missingEnv.length === 0) {
+  const kept = restored.get(record);
+  // Disabled by the person before an uninstall: installed again, not started.
+  const starting = start && record.settings?.enabled !== false;
+  if (starting && missingEnv.length === 0) {
     context.progress?.(`starting ${record.name}`);
     try {
       await context.manager.start(record.name);
@@ -88,7 +101,7 @@ export async function finish(
   }
   const [status] = await context.manager.status(record.name);
   const tools = status?.tools ?? [];
-  if (start && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
+  if (starting && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
   // Flagged at install, for the person to see (README "Tool integrity").
   const saved = (await context.store.read()).servers[record.name];
   const listed = saved ? withTools(context.config.paths, saved).tools : [];
@@ -105,7 +118,10 @@ export async function finish(
     tools,
     missingEnv,
     logFile,
-    next: nextStep(record.name, tools, missingEnv, start, record.package),
+    next: kept
+      ? `The user's earlier decisions about "${record.name}" apply again: ${kept.join('; ')}. Only the user changes them (\`hub servers ${record.name}\` shows them). ${nextStep(record.name, tools, missingEnv, starting, record.package)}`
+      : nextStep(record.name, tools, missingEnv, starting, record.package),
+    ...(kept && { kept }),
     ...(withheld.length > 0 && { withheld }),
     ...(markers.length > 0 && { toolMarkers: markers }),
   };

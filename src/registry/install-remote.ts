@@ -4,6 +4,7 @@ import { checkHeaders, headerVariables } from '../proxy/remote-headers.js';
 import type { ServerRecord } from '../store/schema.js';
 import type { InstallContext, InstallRequest } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
+import { confirmDroppingKept } from './kept-decisions.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName } from './install-target.js';
 import { deriveServerName } from './server-name.js';
@@ -97,15 +98,12 @@ export async function installRemote(request: InstallRequest, context: InstallCon
     await context.manager.stop(name);
     return finish(record, unset(record), start, context);
   }
+  const dropKept = await confirmDroppingKept(context, name, `url ${url.href}`);
   await context.confirm({ name, package: undefined, installLine: undefined, launchLine: `connect to ${url.href}` });
-  const record = await saveRecord(context, {
-    name,
-    command: url.href,
-    args: [],
-    env,
-    mode: 'command',
-    kind: 'remote',
-    remote,
-  });
+  const record = await saveRecord(
+    context,
+    { name, command: url.href, args: [], env, mode: 'command', kind: 'remote', remote },
+    dropKept,
+  );
   return finish(record, unset(record), start, context, true);
 }

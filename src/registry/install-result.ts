@@ -37,6 +37,12 @@ export const InstallResultSchema = z.object({
     .array(z.string())
     .optional()
     .describe("npm's warnings, e.g. an unsupported Node version or a peer-dependency override"),
+  kept: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "The user's decisions about an earlier install under this name, applied again (only the user changes them)",
+    ),
   withheld: z
     .array(z.string())
     .optional()

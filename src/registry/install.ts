@@ -5,6 +5,7 @@ import type { InstallPlan } from './consent.js';
 import { expandDataArgs } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish, saveRecord } from './install-record.js';
+import { confirmDroppingKept } from './kept-decisions.js';
 import type { InstallResult } from './install-result.js';
 import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
 import { installFromNpmStep } from './install-npm-step.js';
@@ -140,7 +141,10 @@ export async function installServer(request: InstallRequest, context: InstallCon
       ? rebuildExisting(existing, request.allowScripts, context, again)
       : again(context);
   }
-  if (target.spec) return installFromNpm(target, target.spec, env, request, context);
+  // Another server under a name whose decisions are kept: the person agrees to drop them first.
+  const source = target.spec ? `package ${target.spec.name}` : `command ${target.command ?? ''}`;
+  const dropKept = await confirmDroppingKept(context, target.name, source);
+  if (target.spec) return installFromNpm(target, target.spec, env, request, context, dropKept);
   const command = target.command ?? '';
   await resolveCommand(command, context.pathEnv);
   await context.confirm({
@@ -149,15 +153,19 @@ export async function installServer(request: InstallRequest, context: InstallCon
     installLine: undefined,
     launchLine: formatCommandLine(command, target.args),
   });
-  const record = await saveRecord(context, {
-    name: target.name,
-    command,
-    args: [...target.args],
-    env,
-    mode: 'command',
-    ...(request.kind !== undefined && { kind: request.kind }),
-    ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
-  });
+  const record = await saveRecord(
+    context,
+    {
+      name: target.name,
+      command,
+      args: [...target.args],
+      env,
+      mode: 'command',
+      ...(request.kind !== undefined && { kind: request.kind }),
+      ...(target.requiredEnv.length > 0 && { requiredEnv: [...target.requiredEnv] }),
+    },
+    dropKept,
+  );
   return finish(record, target.requiredEnv, request.start !== false, context, true);
 }
 
@@ -167,6 +175,7 @@ async function installFromNpm(
   env: Record<string, string>,
   request: InstallRequest,
   context: InstallContext,
+  dropKept: boolean,
 ): Promise<InstallResult> {
   const { config } = context;
   const prefix = config.paths.serverDir(target.name);
@@ -180,7 +189,7 @@ async function installFromNpm(
     scripts: target.allowScripts || undefined,
   };
   await context.confirm(plan);
-  return installFromNpmStep({ target, spec, env, start: request.start !== false, allowScripts }, context);
+  return installFromNpmStep({ target, spec, env, start: request.start !== false, allowScripts, dropKept }, context);
 }
 
 async function reconfigure(

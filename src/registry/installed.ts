@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';
 import { removeOAuthState } from '../store/oauth-store.js';
 import type { NameMode } from '../core/naming.js';
+import { decisionsOf, describeKept } from './kept-decisions.js';
 
 export const ServerSummarySchema = z.object({
   name: z.string(),
@@ -168,6 +169,8 @@ export interface UninstallResult {
   dataKept: string | undefined;
   dataRemoved: string | undefined;
   logFile: string;
+  /** The person's decisions about it, kept for a later install under its name. */
+  decisionsKept?: string[];
 }
 
 /**
@@ -177,14 +180,24 @@ export interface UninstallResult {
 export async function uninstallServer(
   name: string,
   deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
-  options: { purge?: boolean | undefined } = {},
+  options: {
+    purge?: boolean | undefined;
+    /** The person's own uninstall (`hub uninstall --purge`): their decisions go too. */
+    forgetDecisions?: boolean | undefined;
+  } = {},
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
   if (!(await store.read()).servers[name]) throw notInstalled(name);
   const [status] = await manager.status(name);
   await manager.stop(name);
+  let decisionsKept: string[] | undefined;
   const record = await store.update(data => {
     const found = data.servers[name];
+    // The person's decisions outlive the record: a later install under this name gets them back.
+    const kept = found && !options.forgetDecisions ? decisionsOf(config.paths, found, config.integrity) : undefined;
+    if (kept) data.kept[name] = kept;
+    else delete data.kept[name];
+    decisionsKept = kept && describeKept(kept).length > 0 ? describeKept(kept) : undefined;
     delete data.servers[name];
     // Under the lock, so no hub caching this server's tools can write the file back after it.
     removeToolCache(config.paths, name);
@@ -216,6 +229,7 @@ export async function uninstallServer(
     dataKept,
     dataRemoved,
     logFile: config.paths.serverLog(name),
+    ...(decisionsKept && { decisionsKept }),
   };
 }
 

@@ -4,14 +4,23 @@ import type { Logger } from '../core/logger.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { launchKey } from '../proxy/records.js';
 import { isDisabled } from '../proxy/tool-filter.js';
-import { driftOf, fingerprint } from '../proxy/tool-integrity.js';
-import type { ServerRecord, ServerSettings } from '../store/schema.js';
+import { fingerprint } from '../proxy/tool-integrity.js';
+import type { CachedTool, ServerRecord, ServerSettings } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { withTools } from '../store/tool-cache.js';
+import { readToolCacheFile, withTools, writeToolCache } from '../store/tool-cache.js';
 import { expandDataArgs } from './data-dir.js';
+import { approveSurface } from './surface-approval.js';
 import { checkEnvKeys } from './install-target.js';
 import { widening } from './settings-widening.js';
-import { integrityReport, toolChanges, type IntegrityReport, type ToolChange } from './tool-review.js';
+import {
+  INSTRUCTIONS,
+  integrityReport,
+  pendingTools,
+  type Audience,
+  type IntegrityReport,
+  type PendingTool,
+  type ToolChange,
+} from './tool-review.js';
 
 // Per-server settings (registry.configure, `hub servers configure|enable|disable|approve`): written
 // to the server's record in db.json under the store's lock, so every hub sharing HUB_HOME applies
@@ -43,6 +52,8 @@ export interface ConfigureDeps {
   readonly confirmApproval?: (server: string, changes: ToolChange[]) => Promise<void>;
   /** Asked before a change that widens what the agent reaches (settings-widening.ts); the CLI passes none. */
   readonly confirmSettings?: (record: ServerRecord, widens: string[]) => Promise<void>;
+  /** Who reads the result: the CLI passes "person" (withheld text shown), the agent's tool nothing. */
+  readonly audience?: Audience;
 }
 
 export interface ConfigureResult {
@@ -58,6 +69,8 @@ export interface ConfigureResult {
   /** Tools listed and callable now. */
   listed: number;
   approved?: string[];
+  /** Approved as shown, but the server changed them again while the person was asked: still withheld. */
+  changedAgain?: string[];
   restarted?: boolean;
   integrity: IntegrityReport;
   next: string;
@@ -131,17 +144,22 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
         : [...request.args];
   if (args && args.join('\0') !== existing.args.join('\0')) await deps.confirmArgs?.(existing, args);
   let approved: string[] | undefined;
-  let prints: Record<string, string> | undefined;
+  let reviewed: PendingTool[] = [];
   if (request.approve !== undefined) {
-    const changes = toolChanges(config.paths, existing, 'withhold');
-    approved = approvedNames(changes, request.approve, existing.name);
-    if (approved.length > 0)
+    // Read once: what the person is shown is what is approved, by fingerprint.
+    const pending = pendingTools(config.paths, existing, 'withhold', 'person');
+    const names = approvedNames(
+      pending.map(entry => entry.change),
+      request.approve,
+      existing.name,
+    );
+    approved = names;
+    reviewed = pending.filter(entry => names.includes(entry.change.tool));
+    if (reviewed.length > 0)
       await deps.confirmApproval?.(
         existing.name,
-        changes.filter(change => approved!.includes(change.tool)),
+        reviewed.map(entry => entry.change),
       );
-    // What was shown is what is approved, even if the server changes its tools again meanwhile.
-    prints = reviewedPrints(config.paths, existing, approved);
   }
   const before = (await manager.status(existing.name))[0]?.state;
   const record = await store.update(data => {
@@ -156,53 +174,98 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
         else current.env[key] = value;
       }
     if (args) current.args = args;
-    if (prints && approved && approved.length > 0) current.fingerprints = prints;
+    if (reviewed.length > 0) approveReviewed(config.paths, current, reviewed);
     return { ...current };
   });
   await manager.reload();
   // New env or args apply to a running child: it is started again (other hubs stop theirs).
   const relaunch = launchKey(record) !== launchKey(existing) && (before === 'ready' || before === 'starting');
   if (relaunch && !isDisabled(record)) await manager.start(record.name);
-  return resultOf(record, deps, approved, relaunch);
+  // A tool that changed again while the person was asked: its newer definition is not approved.
+  const now = withTools(config.paths, record).tools;
+  const pendingKeys = new Set(
+    (readToolCacheFile(config.paths, record.name)?.pendingSurface ?? []).map(entry => entry.key),
+  );
+  const changedAgain = reviewed
+    .map(entry => entry.change)
+    .filter(change => {
+      if (change.tool === INSTRUCTIONS) return record.pendingInstructions !== undefined;
+      if (pendingKeys.has(change.tool)) return true;
+      const tool = now.find(entry => entry.name === change.tool);
+      return tool !== undefined && fingerprint(tool) !== change.fingerprint;
+    })
+    .map(change => change.tool);
+  return resultOf(record, deps, approved, relaunch, changedAgain);
 }
 
-/** The definitions the person reviewed become the approved ones; approvals of tools no longer listed go. */
-function reviewedPrints(
-  paths: HubConfig['paths'],
-  record: ServerRecord,
-  names: readonly string[],
-): Record<string, string> {
-  const { tools } = withTools(paths, record);
+/**
+ * Under the store's lock: the definitions the person was shown become the approved ones (by their
+ * fingerprints, whatever is cached by now), and are kept in the cache file so a later change is
+ * shown against them. Approvals of tools no longer listed go.
+ */
+function approveReviewed(paths: HubConfig['paths'], record: ServerRecord, all: readonly PendingTool[]): void {
+  // The server's instructions: the text shown becomes the approved one; a newer one stays pending.
+  const instructions = all.find(entry => entry.change.tool === INSTRUCTIONS);
+  if (instructions?.tool.description !== undefined) {
+    record.instructions = instructions.tool.description;
+    if (record.pendingInstructions === record.instructions) delete record.pendingInstructions;
+  }
+  const reviewed = all.filter(entry => entry !== instructions && entry.surface === undefined);
+  const surfaced = all.filter(entry => entry.surface !== undefined);
+  const file = readToolCacheFile(paths, record.name);
+  const tools = withTools(paths, record).tools;
   const listed = new Set(tools.map(tool => tool.name));
-  const kept = Object.entries(record.fingerprints ?? {}).filter(([name]) => listed.has(name));
-  const reviewed = tools.filter(tool => names.includes(tool.name)).map(tool => [tool.name, fingerprint(tool)]);
-  return Object.fromEntries([...kept, ...reviewed]);
+  const names = new Set(reviewed.map(entry => entry.change.tool));
+  const kept = Object.entries(record.fingerprints ?? {}).filter(([name]) => listed.has(name) && !names.has(name));
+  record.fingerprints = Object.fromEntries([
+    ...kept,
+    ...reviewed.map(entry => [entry.change.tool, entry.change.fingerprint] as const),
+  ]);
+  if (!file) return;
+  const cached = new Map(tools.map(tool => [tool.name, fingerprint(tool)]));
+  // Only a definition that is no longer the cached one needs keeping (it changed again meanwhile).
+  const approvedTools: CachedTool[] = [
+    ...(file.approvedTools ?? []).filter(tool => !names.has(tool.name)),
+    ...reviewed.filter(entry => cached.get(entry.tool.name) !== entry.change.fingerprint).map(entry => entry.tool),
+  ];
+  const { surface, pendingSurface } =
+    surfaced.length > 0
+      ? approveSurface(record, file, surfaced)
+      : { surface: file.surface, pendingSurface: file.pendingSurface };
+  // A new surface is listed: a new stamp makes every hub read the cache again.
+  const stamp = surfaced.length > 0 ? new Date().toISOString() : file.updatedAt;
+  if (surfaced.length > 0) record.toolsUpdatedAt = stamp;
+  writeToolCache(paths, record.name, file.tools, stamp, file.issues ?? [], surface, approvedTools, pendingSurface);
 }
 
 /** A server's settings and state as configure reports them, with nothing changed. */
 export const describeServer = (record: ServerRecord, deps: ConfigureDeps): Promise<ConfigureResult> =>
-  resultOf(record, deps, undefined, false);
+  resultOf(record, deps, undefined, false, []);
 
 async function resultOf(
   record: ServerRecord,
   deps: ConfigureDeps,
   approved: string[] | undefined,
   restarted: boolean,
+  changedAgain: string[],
 ): Promise<ConfigureResult> {
   const { config, manager } = deps;
   const [status] = await manager.status(record.name);
-  const integrity = integrityReport(config.paths, record, config.integrity);
+  const integrity = integrityReport(config.paths, record, config.integrity, deps.audience ?? 'agent');
   const enabled = !isDisabled(record);
   const tools = {
     ...(record.settings?.allow && { allow: record.settings.allow }),
     ...(record.settings?.deny && { deny: record.settings.deny }),
   };
-  const waiting = driftOf(withTools(config.paths, record).tools, record.fingerprints).size;
-  const next = !enabled
-    ? `${record.name} is disabled: not started, nothing listed. registry.configure { server: "${record.name}", enabled: true } enables it.`
-    : waiting > 0
-      ? `${waiting} tool(s) of ${record.name} wait for approval; registry.list { server: "${record.name}" } shows what changed.`
-      : `registry.list { server: "${record.name}" } shows the tools it lists now.`;
+  const waiting = integrity.changed?.length ?? 0;
+  const next =
+    changedAgain.length > 0
+      ? `${changedAgain.join(', ')} changed again while the user was asked: what they were shown is approved, the newer definition is not and stays withheld; approving again shows it to them.`
+      : !enabled
+        ? `${record.name} is disabled: not started, nothing listed. registry.configure { server: "${record.name}", enabled: true } enables it.`
+        : waiting > 0
+          ? `${waiting} tool(s) of ${record.name} wait for approval; registry.list { server: "${record.name}" } shows what changed.`
+          : `registry.list { server: "${record.name}" } shows the tools it lists now.`;
   return {
     name: record.name,
     enabled,
@@ -213,6 +276,7 @@ async function resultOf(
     state: status?.state ?? 'stopped',
     listed: status?.tools.length ?? 0,
     ...(approved !== undefined && { approved }),
+    ...(changedAgain.length > 0 && { changedAgain }),
     ...(restarted && { restarted }),
     integrity,
     next,

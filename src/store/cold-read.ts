@@ -152,6 +152,7 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
   tools: isToolList,
   toolsUpdatedAt: isString,
   instructions: isString,
+  pendingInstructions: isString,
   dataDir: isString,
   requiredEnv: isStringArray,
   allowScripts: value => isBoolean(value) || isStringArray(value),
@@ -163,6 +164,7 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
     (value.transport === undefined || value.transport === 'streamable-http' || value.transport === 'sse'),
   settings: value => hasOnly(value, COLD_SETTINGS_FIELDS, []),
   fingerprints: isStringRecord,
+  surfacePrints: isStringRecord,
 };
 export const COLD_SERVER_REQUIRED = ['name', 'command', 'args', 'env', 'mode', 'installedAt', 'order'] as const;
 
@@ -173,6 +175,7 @@ export const COLD_TOOL_FILE_FIELDS: Readonly<Record<string, Check>> = {
   issues: value => Array.isArray(value) && value.every(isToolIssue),
   surface: value => hasOnly(value, COLD_SURFACE_FIELDS, Object.keys(COLD_SURFACE_FIELDS)),
   approvedTools: isToolList,
+  pendingSurface: listOf(entry => isObject(entry) && isString(entry.key) && isObject(entry.item)),
 };
 export const COLD_TOOL_FILE_REQUIRED = ['server', 'updatedAt', 'tools'] as const;
 

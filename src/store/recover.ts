@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { locateJsonError, placeOf } from './json-locate.js';
 import { salvageText } from './salvage-text.js';
 import {
+  KeptDecisionsSchema,
   ProcessRecordSchema,
   ServerRecordSchema,
   STORE_VERSION,
@@ -45,8 +46,8 @@ function migrate(raw: Record<string, unknown>): Record<string, unknown> {
   return current;
 }
 
-type Section = 'servers' | 'processes' | 'reservations';
-const SECTIONS: readonly Section[] = ['servers', 'processes', 'reservations'];
+type Section = 'servers' | 'processes' | 'reservations' | 'kept';
+const SECTIONS: readonly Section[] = ['servers', 'processes', 'reservations', 'kept'];
 
 // Keeps every record that still parses, so one bad record never costs the others.
 function salvage(raw: Record<string, unknown>): { data: StoreData; failed: string[] } {
@@ -64,6 +65,7 @@ function salvage(raw: Record<string, unknown>): { data: StoreData; failed: strin
   pick('servers', ServerRecordSchema, data.servers);
   pick('processes', ProcessRecordSchema, data.processes);
   pick('reservations', z.number(), data.reservations);
+  pick('kept', KeptDecisionsSchema, data.kept);
   return { data, failed };
 }
 

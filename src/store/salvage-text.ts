@@ -3,7 +3,7 @@
 // spaces of indentation and each record at four: every record is cut out on its own and parsed
 // on its own, so one damaged record (or a cut in the middle of the last one) costs only itself.
 
-type Section = 'servers' | 'processes' | 'reservations';
+type Section = 'servers' | 'processes' | 'reservations' | 'kept';
 
 export interface TextSalvage {
   readonly version: number | undefined;
@@ -12,7 +12,7 @@ export interface TextSalvage {
   readonly unreadable: string[];
 }
 
-const SECTION_START = /^ {2}"(servers|processes|reservations)": \{/gm;
+const SECTION_START = /^ {2}"(servers|processes|reservations|kept)": \{/gm;
 const RECORD_START = /^ {4}("(?:[^"\\\n]|\\.)*"): /gm;
 // A section ends at its closing brace at two spaces (records' own lines are deeper).
 const SECTION_END = /^ {2}\}/m;
@@ -27,7 +27,12 @@ function parseRecord(text: string): { ok: true; value: unknown } | { ok: false }
 }
 
 export function salvageText(text: string): TextSalvage {
-  const sections: Record<Section, Record<string, unknown>> = { servers: {}, processes: {}, reservations: {} };
+  const sections: Record<Section, Record<string, unknown>> = {
+    servers: {},
+    processes: {},
+    reservations: {},
+    kept: {},
+  };
   const unreadable: string[] = [];
   const version = /^ {2}"version": (\d+)/m.exec(text)?.[1];
   const starts = [...text.matchAll(SECTION_START)];

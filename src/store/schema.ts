@@ -101,8 +101,10 @@ export const ServerRecordSchema = z.object({
   tools: z.array(CachedToolSchema).optional(),
   /** When tools/<name>.json was last written: bumping it is what tells other hubs to re-read it. */
   toolsUpdatedAt: z.string().optional(),
-  /** What the server sent as `instructions` at initialize (kept when it starts; capped). */
+  /** The server's approved `instructions` (what it sent at install, or a person approved since; capped): the ones used. */
   instructions: z.string().optional(),
+  /** Instructions the server sent since that differ from the approved ones: withheld until a person approves them. */
+  pendingInstructions: z.string().optional(),
   /** The server's own data folder (HUB_HOME/data/<name>): outside its package, kept by upgrades and uninstall. */
   dataDir: z.string().optional(),
   /** Env vars the server cannot run without (from the catalog at install): it is not started while one is unset. */
@@ -124,6 +126,8 @@ export const ServerRecordSchema = z.object({
   settings: ServerSettingsSchema.optional(),
   /** Tool name → sha256 of the approved definition (proxy/tool-integrity.ts); taken when first listed, changed only by approval. */
   fingerprints: z.record(z.string(), z.string()).optional(),
+  /** "prompt:<name>", "resource:<uri>", "template:<uriTemplate>" → sha256 of its approved text (proxy/surface-integrity.ts). */
+  surfacePrints: z.record(z.string(), z.string()).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
@@ -172,8 +176,29 @@ export const ToolCacheFileSchema = z.object({
   surface: CachedSurfaceSchema.optional(),
   /** The approved definitions of tools the server now lists changed (registry.list shows old against new). */
   approvedTools: z.array(CachedToolSchema).optional(),
+  /** Prompts, resources and templates whose text changed since approved, as the child sent them (surface lists them with the approved text). */
+  pendingSurface: z.array(z.object({ key: z.string(), item: z.looseObject({}) })).optional(),
 });
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
+
+/**
+ * What a person decided about a server, kept when it is uninstalled (registry/kept-decisions.ts):
+ * a later install under its name gets them back, so the agent cannot undo them by reinstalling.
+ * Only the person drops them (`hub servers forget`, `hub uninstall --purge`).
+ */
+export const KeptDecisionsSchema = z.object({
+  /** What was installed under the name ("package x", "command y", "url z"). */
+  source: z.string(),
+  keptAt: z.string(),
+  settings: ServerSettingsSchema.optional(),
+  fingerprints: z.record(z.string(), z.string()).optional(),
+  surfacePrints: z.record(z.string(), z.string()).optional(),
+  /** The approved instructions. */
+  instructions: z.string().optional(),
+  /** Tools withheld (changed since approval) when it was uninstalled. */
+  withheld: z.array(z.string()).optional(),
+});
+export type KeptDecisions = z.infer<typeof KeptDecisionsSchema>;
 
 export const StoreDataSchema = z.object({
   version: z.literal(STORE_VERSION),
@@ -181,7 +206,15 @@ export const StoreDataSchema = z.object({
   processes: z.record(z.string(), ProcessRecordSchema),
   /** port → epoch ms until which it is not handed out again (get_free_port, across hubs). */
   reservations: z.record(z.string(), z.number()).default({}),
+  /** Server name → the person's decisions about a server uninstalled since (KeptDecisionsSchema). */
+  kept: z.record(z.string(), KeptDecisionsSchema).default({}),
 });
 export type StoreData = z.infer<typeof StoreDataSchema>;
 
-export const emptyStore = (): StoreData => ({ version: STORE_VERSION, servers: {}, processes: {}, reservations: {} });
+export const emptyStore = (): StoreData => ({
+  version: STORE_VERSION,
+  servers: {},
+  processes: {},
+  reservations: {},
+  kept: {},
+});

@@ -55,6 +55,7 @@ export function writeToolCache(
   issues: readonly ToolIssue[] = [],
   surface?: CachedSurface,
   approvedTools: readonly CachedTool[] = [],
+  pendingSurface: ToolCacheFile['pendingSurface'] = [],
 ): void {
   mkdirSync(paths.toolsDir, { recursive: true, mode: 0o700 });
   const body = ToolCacheFileSchema.parse({
@@ -64,6 +65,7 @@ export function writeToolCache(
     ...(issues.length > 0 && { issues }),
     ...(surface !== undefined && { surface }),
     ...(approvedTools.length > 0 && { approvedTools }),
+    ...(pendingSurface.length > 0 && { pendingSurface }),
   });
   const file = paths.toolsFile(name);
   sweepAtomicTemps(file);

@@ -41,6 +41,10 @@ export const ConfigureOutputSchema = z.object({
   state: z.string(),
   listed: z.number().describe('Tools listed now'),
   approved: z.array(z.string()).optional(),
+  changedAgain: z
+    .array(z.string())
+    .optional()
+    .describe('Changed again while the user was asked: the newer definition stays withheld'),
   restarted: z.boolean().optional(),
   integrity: IntegrityReportSchema,
   next: z.string(),
@@ -162,6 +166,9 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
         ...(result.tools.deny ? [`deny: ${result.tools.deny.join(', ')}`] : []),
         ...(result.envKeys.length > 0 ? [`env: ${result.envKeys.join(', ')} (values not shown)`] : []),
         ...(result.approved ? [`approved: ${result.approved.join(', ') || 'nothing was waiting'}`] : []),
+        ...(result.changedAgain
+          ? [`changed again while the user was asked (still withheld): ${result.changedAgain.join(', ')}`]
+          : []),
         ...reportLines(result.name, result.integrity),
         result.next,
       ];
@@ -181,7 +188,7 @@ export function settingsView(
   withheld: ReadonlySet<string>;
 } {
   if (!record) return { structured: {}, lines: [], withheld: new Set() };
-  const integrity = integrityReport(config.paths, record, config.integrity);
+  const integrity = integrityReport(config.paths, record, config.integrity, 'agent');
   const settings = record.settings;
   const lines = [
     ...(settings?.enabled === false

@@ -79,7 +79,8 @@ export function createRegistryTools(
     output: InstallResultSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
-      const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm }] = await loadInstall();
+      const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm, elicitationUndo }] =
+        await loadInstall();
       const { allowScripts, ...rest } = input;
       const scripts =
         allowScripts === undefined
@@ -96,6 +97,7 @@ export function createRegistryTools(
         store,
         manager,
         confirm: elicitationConfirm(server, config.install.confirm, call.signal, config.paths.configFile),
+        confirmUndo: elicitationUndo(server, config.install.confirm, call.signal),
         deriveName: suggestServerName,
         lookup: catalogHints,
         signal: call.signal,
@@ -227,7 +229,9 @@ export function createRegistryTools(
         ...(result.folderRemoved !== undefined && { folderRemoved: result.folderRemoved }),
         ...(result.dataKept !== undefined && { dataKept: result.dataKept }),
         ...(result.dataRemoved !== undefined && { dataRemoved: result.dataRemoved }),
-        next: 'registry.list shows the servers still installed; registry.search finds new ones.',
+        next: result.decisionsKept
+          ? `The user's decisions about "${result.name}" are kept and apply again if it is installed under this name (${result.decisionsKept.join('; ')}); only the user drops them (\`hub servers forget ${result.name}\`).`
+          : 'registry.list shows the servers still installed; registry.search finds new ones.',
       };
       const data = result.dataKept
         ? ` Its data stays in ${result.dataKept} (registry.uninstall { name: "${result.name}", purge: true } deletes it).`
@@ -236,7 +240,7 @@ export function createRegistryTools(
           : '';
       return {
         structured,
-        text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.${data}`,
+        text: `Uninstalled ${result.name}: removed ${result.removedTools.length} tools${result.folderRemoved ? ` and ${result.folderRemoved}` : ''}; its log stays at ${result.logFile}.${data}${result.decisionsKept ? `\n${structured.next}` : ''}`,
       };
     },
   });

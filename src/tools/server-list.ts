@@ -27,7 +27,10 @@ export async function serverListResult(deps: {
     const record = records[summary.name];
     if (!record) return summary;
     const withheld =
-      config.integrity === 'off' ? 0 : driftOf(withTools(config.paths, record).tools, record.fingerprints).size;
+      config.integrity === 'off'
+        ? 0
+        : driftOf(withTools(config.paths, record).tools, record.fingerprints).size +
+          (record.pendingInstructions === undefined ? 0 : 1);
     return {
       ...summary,
       ...(record.settings?.enabled === false && { disabled: true }),

@@ -39,8 +39,10 @@ type Integrity = {
     tool: string;
     status: string;
     action: string;
+    fingerprint: string;
     was?: { description: string };
-    now: { description: string };
+    now?: { description: string };
+    markers?: string[];
   }[];
   markers?: { tool: string; markers: string[] }[];
 };
@@ -77,19 +79,24 @@ test('a description changed between two starts is withheld (both lanes, every ca
     expect(textOf(await hub.call('registry_call', { server: 'chg', tool: 'greet', arguments: {} }))).toContain(
       'is withheld by hub',
     );
-    // registry.list shows the new text only in the bounded summary, not as a callable tool.
-    const details = (await hub.call('registry_list', { server: 'chg' })).structuredContent as {
-      tools: { tool: string }[];
-    };
-    expect(details.tools.map(entry => entry.tool)).toEqual(['add', 'env', 'argv', 'relist']);
+    // registry.list never shows the agent the withheld text: only that it changed, and its markers.
+    const details = await hub.call('registry_list', { server: 'chg' });
+    expect((details.structuredContent as { tools: { tool: string }[] }).tools.map(entry => entry.tool)).toEqual([
+      'add',
+      'env',
+      'argv',
+      'relist',
+    ]);
+    expect(JSON.stringify(details)).not.toContain('Before using this tool');
     const integrity = await integrityOf(hub);
     expect(integrity.changed).toEqual([
       {
         tool: 'greet',
         status: 'changed',
         action: 'withheld',
+        fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
         was: { description: 'Greets someone by name.', params: ['name'] },
-        now: { description: POISONED, params: ['name'] },
+        markers: expect.arrayContaining(['<important> block', '"do not tell the user"', '"~/.ssh"']),
       },
     ]);
     expect(integrity.markers?.[0]).toMatchObject({ tool: 'greet' });
@@ -114,6 +121,7 @@ test('a description changed between two starts is withheld (both lanes, every ca
     // A person approves from a terminal, seeing what changed; every hub lists the new definition.
     const approved = await cliStdout(home, 'servers', 'approve', 'chg');
     expect(approved).toContain('was: "Greets someone by name."');
+    expect(approved).toContain(`now: ${JSON.stringify(POISONED)}`);
     expect(approved).toContain('approved: greet');
     await until(async () => expect((await listed(hub)).get('chg_greet')).toBe(`[chg] ${POISONED}`));
     expect(textOf(await hub.call('chg_greet', { name: 'x' }))).toBe('hello x');
