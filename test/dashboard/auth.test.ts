@@ -21,11 +21,10 @@ describe('dashboard auth', () => {
     expect(auth.redeem('')).toBeUndefined();
   });
 
-  test('Host always, Origin for changes, the cookie for everything but login', () => {
+  test('Host always, Origin for changes, the Authorization key for everything but login; a cookie is no credential', () => {
     const auth = createAuth(() => 4000);
     const session = auth.redeem(auth.issueLogin())!;
-    const cookie = `other=1; hub_session=${session}`;
-    const ok = { host: '127.0.0.1:4000', cookie };
+    const ok = { host: '127.0.0.1:4000', authorization: `Bearer ${session}` };
     expect(auth.check(request(ok), { needsSession: true, changesState: false })).toBeUndefined();
     expect(
       auth.check(request({ ...ok, host: 'localhost:4000' }), { needsSession: true, changesState: false }),
@@ -38,8 +37,15 @@ describe('dashboard auth', () => {
     ).toBe(403);
     expect(auth.check(request({ host: ok.host }), { needsSession: true, changesState: false })?.status).toBe(401);
     expect(
-      auth.check(request({ ...ok, cookie: `hub_session=${session}x` }), { needsSession: true, changesState: false })
+      auth.check(request({ ...ok, authorization: `Bearer ${session}x` }), { needsSession: true, changesState: false })
         ?.status,
+    ).toBe(401);
+    // Another port of 127.0.0.1 receives this host's cookies: the key in a cookie opens nothing.
+    expect(
+      auth.check(request({ host: ok.host, cookie: `hub_session=${session}` }), {
+        needsSession: true,
+        changesState: false,
+      })?.status,
     ).toBe(401);
     const change = { needsSession: true, changesState: true };
     expect(auth.check(request({ ...ok, origin: 'http://127.0.0.1:4000' }), change)).toBeUndefined();

@@ -27,12 +27,12 @@ describe('npm settings from the global npmrc', () => {
       const result = await hub.call('registry.install', { package: 'hub-test-echo' });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent).toMatchObject({
-        name: 'hub-test-echo',
+        name: 'mcp-hub-test-echo',
         version: '1.0.0',
         state: 'ready',
-        tools: ['hub-test-echo.echo'],
+        tools: ['mcp-hub-test-echo.echo'],
       });
-      expect(textOf(await hub.call('hub-test-echo.echo', { message: 'through the company CA' }))).toBe(
+      expect(textOf(await hub.call('mcp-hub-test-echo.echo', { message: 'through the company CA' }))).toBe(
         'through the company CA',
       );
     } finally {
@@ -40,11 +40,11 @@ describe('npm settings from the global npmrc', () => {
     }
     expect(registry.requests).toContain('/hub-test-echo/-/hub-test-echo-1.0.0.tgz');
     // npm ran in the install folder: it saved the dependency in the folder's own package.json.
-    const pkg = JSON.parse(await readFile(join(home, 'servers', 'hub-test-echo', 'package.json'), 'utf8')) as {
+    const pkg = JSON.parse(await readFile(join(home, 'servers', 'mcp-hub-test-echo', 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
     };
     expect(pkg.dependencies).toHaveProperty('hub-test-echo');
-    expect(existsSync(join(home, 'servers', 'hub-test-echo', 'etc'))).toBe(false);
+    expect(existsSync(join(home, 'servers', 'mcp-hub-test-echo', 'etc'))).toBe(false);
   }, 120_000);
 
   test("registry.search reaches that registry over HTTPS with npm's cafile, though hub's env names no CA", async () => {
@@ -86,21 +86,21 @@ describe('install scripts', () => {
         'The server failed to load a native module: hub-test-addon must run its install scripts to build it, which hub skips unless allowed: hub-test-addon@1.0.0 (install: node build.cjs).',
       );
       expect(textOf(failed)).toContain(
-        'Install it again with registry.install { package: "hub-test-native", name: "hub-test-native", allowScripts: ["hub-test-addon"] }.',
+        'Install it again with registry.install { package: "hub-test-native", name: "mcp-hub-test-native", allowScripts: ["hub-test-addon"] }.',
       );
 
       const allowed = await hub.call('registry.install', {
         package: 'hub-test-native',
-        name: 'hub-test-native',
+        name: 'mcp-hub-test-native',
         allowScripts: ['hub-test-addon'],
       });
       expect(allowed.isError, textOf(allowed)).toBeFalsy();
       expect(allowed.structuredContent).toMatchObject({
         state: 'ready',
-        tools: ['hub-test-native.native_echo'],
+        tools: ['mcp-hub-test-native.native_echo'],
         skippedScripts: [],
       });
-      expect(textOf(await hub.call('hub-test-native.native_echo', { message: 'built' }))).toBe('built');
+      expect(textOf(await hub.call('mcp-hub-test-native.native_echo', { message: 'built' }))).toBe('built');
     } finally {
       await hub.close();
     }
