@@ -44,7 +44,7 @@ test('codex-mcp-client declines by itself; the `hub install` command the error n
     // The Codex session sees it without a restart.
     await vi.waitFor(
       async () =>
-        expect(textOf(await hub.call('hub-test-echo_echo', { message: 'after the terminal' }))).toBe(
+        expect(textOf(await hub.call('mcp-hub-test-echo_echo', { message: 'after the terminal' }))).toBe(
           'after the terminal',
         ),
       { timeout: 20_000, interval: 200 },

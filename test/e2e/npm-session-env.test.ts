@@ -63,9 +63,9 @@ test("each client's install runs npm with that client's npm_config_registry, not
 
     const installed = await b.call('registry_install', { package: 'hub-test-echo' });
     expect(installed.isError, textOf(installed)).toBeFalsy();
-    expect(installed.structuredContent).toMatchObject({ name: 'hub-test-echo', version: '1.0.0', state: 'ready' });
+    expect(installed.structuredContent).toMatchObject({ name: 'mcp-hub-test-echo', version: '1.0.0', state: 'ready' });
     expect(registry.requests).toContain('/hub-test-echo/-/hub-test-echo-1.0.0.tgz');
-    expect(textOf(await b.call('hub-test-echo_echo', { message: 'from b' }))).toBe('from b');
+    expect(textOf(await b.call('mcp-hub-test-echo_echo', { message: 'from b' }))).toBe('from b');
 
     const failed = await a.call('registry_install', { package: 'hub-test-echo', name: 'echo-a' });
     expect(failed.isError).toBe(true);
