@@ -5,7 +5,7 @@ import type { SharedHubPaths } from './paths.js';
 import { HUNG_MS, watchHeartbeat } from './heartbeat.js';
 import { attachSharedHub } from './start.js';
 import { clientWriter } from './client-writer.js';
-import { NEWLINE, linesOf, responseId, splitLines, type Id } from './lines.js';
+import { NEWLINE, isStartProcess, linesOf, refusalIn, responseId, splitLines, type Id } from './lines.js';
 
 // The stdio entry's pipe to the shared hub (docs/shared-hub.md). Bytes go through in whole lines
 // (a hub that dies mid-line must not leave half a message with the client); the entry reads
@@ -39,23 +39,6 @@ export interface EntryOptions {
 export type EntryEnd = { kind: 'ended' } | { kind: 'fallback'; reason: string; handOff: EntryHandOff };
 
 const RESTARTED = 'hub restarted; call again';
-
-// start_process in flight when the hub dies may have started its process already: "call again"
-// would start a second copy. Its line goes to the next hub as it was (same JSON-RPC id), which
-// knows the call by this entry and that id and returns the process it started (process/manager.ts).
-const isStartProcess = (message: { method?: unknown; params?: unknown }): boolean =>
-  message.method === 'tools/call' && (message.params as { name?: unknown } | null)?.name === 'start_process';
-
-/** The hub's message when its first line refuses the hello instead of welcoming this entry. */
-function refusalIn(line: string): string | undefined {
-  try {
-    const first = JSON.parse(line) as { hub?: unknown; message?: unknown };
-    if (first.hub === 'welcome') return undefined;
-    return typeof first.message === 'string' ? first.message.slice(0, 300) : 'no welcome';
-  } catch {
-    return 'no welcome';
-  }
-}
 
 export function runEntry(options: EntryOptions): Promise<EntryEnd> {
   const { home, paths, env, stdin, stdout } = options;

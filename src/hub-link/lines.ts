@@ -1,5 +1,6 @@
 // Whole lines between a client and the shared hub (entry.ts): the entry splits on newlines and
-// needs only a response's id from each hub line.
+// needs only a response's id from each hub line, the hub's answer to its hello, and which client
+// lines are start_process calls.
 
 export type Id = string | number;
 
@@ -36,5 +37,22 @@ export function* linesOf(buffer: Buffer): Generator<string> {
   for (let at = buffer.indexOf(NEWLINE); at !== -1; at = buffer.indexOf(NEWLINE, start)) {
     if (at > start) yield buffer.toString('utf8', start, at);
     start = at + 1;
+  }
+}
+
+// start_process in flight when the hub dies may have started its process already: "call again"
+// would start a second copy. Its line goes to the next hub as it was (same JSON-RPC id), which
+// knows the call by this entry and that id and returns the process it started (process/manager.ts).
+export const isStartProcess = (message: { method?: unknown; params?: unknown }): boolean =>
+  message.method === 'tools/call' && (message.params as { name?: unknown } | null)?.name === 'start_process';
+
+/** The hub's message when its first line refuses the hello instead of welcoming this entry. */
+export function refusalIn(line: string): string | undefined {
+  try {
+    const first = JSON.parse(line) as { hub?: unknown; message?: unknown };
+    if (first.hub === 'welcome') return undefined;
+    return typeof first.message === 'string' ? first.message.slice(0, 300) : 'no welcome';
+  } catch {
+    return 'no welcome';
   }
 }
