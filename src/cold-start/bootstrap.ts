@@ -74,6 +74,8 @@ export function startFastStart(options: {
   let initialized = false;
   // Whether the client speaks tasks decides how task-required tools are listed (proxy/task-listing.ts).
   let takesTasks = false;
+  // What the client offers (its initialize's capabilities): tools that need more are the full hub's to list.
+  let offers: Json | undefined;
   let deferring = false;
   let ended = false;
   let listed: string | undefined;
@@ -104,7 +106,8 @@ export function startFastStart(options: {
       const protocolVersion = listing.protocol.supported.includes(init.version)
         ? init.version
         : listing.protocol.latest;
-      takesTasks = clientTakesTasks((params as Json).capabilities as Json, protocolVersion);
+      offers = (params as Json).capabilities as Json;
+      takesTasks = clientTakesTasks(offers, protocolVersion);
       reply(id, { protocolVersion, ...listing.initialize[mode], ...store.instructions(mode) });
       return true;
     }
@@ -133,7 +136,7 @@ export function startFastStart(options: {
       return true;
     }
     if (method === 'tools/list' && (params === undefined || isObject(params))) {
-      const tools = store.tools(mode, client, takesTasks);
+      const tools = store.tools(mode, client, takesTasks, offers);
       if (!tools) return false;
       listed = tools.listed;
       return answerList({ tools: tools.tools });

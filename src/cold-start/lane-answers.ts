@@ -7,6 +7,7 @@ import { buildPromptRoutes } from '../proxy/prompt-routes.js';
 import { listedResources, listedTemplates } from '../proxy/surface-lists.js';
 import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
 import { listsEveryTool } from '../proxy/exposure.js';
+import { lackedNeeds } from '../proxy/tool-needs.js';
 import { findProjectFile } from '../proxy/project-lookup.js';
 import { isDisabled } from '../proxy/tool-filter.js';
 import { toolsForClient } from '../proxy/task-listing.js';
@@ -50,7 +51,12 @@ export interface LaneAnswers {
   /** The build's instructions plus the installed servers' section, as the full hub builds it. */
   instructions(mode: NameMode): { instructions?: string };
   /** tools/list, and the proxied tools listed (dotted, as JSON: the hand-off's digest is of it). */
-  tools(mode: NameMode, client: string | undefined, takesTasks: boolean): { tools: Json[]; listed: string } | undefined;
+  tools(
+    mode: NameMode,
+    client: string | undefined,
+    takesTasks: boolean,
+    offers?: Json,
+  ): { tools: Json[]; listed: string } | undefined;
   /** prompts/list, resources/list, resources/templates/list: one page, paged as the full hub pages. */
   surface(method: string, params: unknown, mode: NameMode): Json | undefined;
 }
@@ -89,7 +95,7 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
       return instructions === '' ? {} : { instructions };
     },
 
-    tools(mode, client, takesTasks) {
+    tools(mode, client, takesTasks, offers) {
       const table = routes();
       if (!table || home === undefined) return undefined;
       // Only a session that lists every proxied tool is answered here (proxy/exposure.ts decides);
@@ -98,6 +104,8 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
       const own = listing.tools[mode].length;
       if (!exposure || !listsEveryTool(exposure, client, own, table.routes.length)) return undefined;
       if (findProjectFile([process.cwd()]) !== undefined) return undefined;
+      // A tool this client lacks a capability for is listed marked (proxy/tool-needs.ts): the full hub's.
+      if (table.routes.some(route => lackedNeeds(route.needs, offers).length > 0)) return undefined;
       return {
         tools: toolsForClient([...listing.tools[mode], ...table.lists[mode]], takesTasks),
         listed: table.signature,

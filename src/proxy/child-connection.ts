@@ -32,6 +32,7 @@ import type { SurfaceIntake } from './surface-intake.js';
 import { withoutUncallableTasks } from './task-listing.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-child-calls.js';
+import type { ToolNeed } from './tool-needs.js';
 
 // A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
 const RELAY_TIMEOUT_MS = 30 * 60_000;
@@ -61,6 +62,8 @@ export interface ConnectOptions {
   baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
   from?: RelaySource;
+  /** The child asked the client for sampling or elicitation (its slot learns which tool needs it). */
+  onAsks?(need: ToolNeed): void;
   onToolsChanged(): void;
   /** The child's prompts or resources changed (list_changed). */
   onSurfaceChanged(): void;
@@ -74,7 +77,16 @@ export interface ConnectOptions {
 /** What every child of one manager is opened with (the rest is per server and per start). */
 export type ChildSettings = Omit<
   ConnectOptions,
-  'record' | 'logFile' | 'log' | 'startTimeoutMs' | 'from' | 'onToolsChanged' | 'onSurfaceChanged' | 'onExit' | 'onLost'
+  | 'record'
+  | 'logFile'
+  | 'log'
+  | 'startTimeoutMs'
+  | 'from'
+  | 'onAsks'
+  | 'onToolsChanged'
+  | 'onSurfaceChanged'
+  | 'onExit'
+  | 'onLost'
 >;
 
 // The stdio fast lane or a remote session's SDK lane, and the process behind it (none for a remote).
@@ -192,6 +204,7 @@ export class ChildConnection {
       );
     });
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+      options.onAsks?.('sampling');
       requireClient(upstream, 'sampling');
       return upstream.createMessage(relays.sampling(request.params), {
         signal: extra.signal,
@@ -200,6 +213,7 @@ export class ChildConnection {
       });
     });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      options.onAsks?.('elicitation');
       requireClient(upstream, 'elicitation');
       return upstream.elicitInput(relays.elicitation(request.params), {
         signal: extra.signal,

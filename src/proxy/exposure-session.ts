@@ -9,6 +9,7 @@ import type { NameMode } from '../core/naming.js';
 import { addToolUsage, readToolUsage, type ToolUsage } from '../store/tool-usage.js';
 import type { ClientSide } from './client-side.js';
 import { pinMatcher, planExposure, selectExposed, type ExposurePlan, type Selection } from './exposure.js';
+import { lackedNeeds, markNeeds } from './tool-needs.js';
 import { resolveProject, warnIgnored, watchProjectFolders, type ProjectScope } from './project-file.js';
 import type { Route, RouteTable } from './routes.js';
 
@@ -101,7 +102,9 @@ export class ExposureSession {
   view(): ExposureView {
     const table = this.deps.table();
     const name = this.deps.clientName();
-    const key = `${this.#version}\0${name ?? ''}`;
+    // What the client offers decides which tools are marked (tool-needs.ts); known from initialize.
+    const offers = this.deps.client.capabilities();
+    const key = `${this.#version}\0${name ?? ''}\0${offers?.elicitation ? 'e' : ''}${offers?.sampling ? 's' : ''}`;
     if (this.#memo?.table === table && this.#memo.key === key) return this.#memo.view;
     const project = this.#project;
     const mode = project.kind === 'project' && project.exposure ? project.exposure : this.#settings.mode;
@@ -135,7 +138,9 @@ export class ExposureSession {
     const memo = this.#memo!;
     const cached = memo.lists[mode];
     if (cached) return cached;
-    const tools = view.selection.listed.map(route => route.listed[mode]);
+    // A tool that needs what this client does not offer is listed with a note saying so.
+    const offers = this.deps.client.capabilities();
+    const tools = view.selection.listed.map(route => markNeeds(route.listed[mode], lackedNeeds(route.needs, offers)));
     const list = view.selection.search ? [this.deps.searchEntry(view.scope, view.plan)[mode], ...tools] : tools;
     memo.lists[mode] = list;
     return list;

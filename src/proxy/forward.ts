@@ -76,7 +76,7 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
-  slot.callStarted(caller.session);
+  slot.callStarted(caller.session, tool);
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const options = {
@@ -113,6 +113,6 @@ export async function forwardCall(
       ),
     );
   } finally {
-    slot.callEnded(caller.session);
+    slot.callEnded(caller.session, tool);
   }
 }

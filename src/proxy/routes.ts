@@ -4,6 +4,7 @@ import { spellText, type NameMode } from '../core/naming.js';
 import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName } from '../core/exposed-names.js';
 import { toolVerdicts, type Refusal, type ToolVerdict } from './tool-filter.js';
 import type { IntegrityMode } from './tool-integrity.js';
+import type { ToolNeed } from './tool-needs.js';
 
 /** One proxied tool: its exposed names and where a call goes. Never parsed back from a name. */
 export interface Route {
@@ -13,6 +14,8 @@ export interface Route {
   readonly dotted: string;
   readonly underscore: string;
   readonly listed: Record<NameMode, Tool>;
+  /** Client capabilities it was seen to need (tool-needs.ts): a session lacking one lists it marked. */
+  readonly needs?: readonly ToolNeed[];
 }
 
 export interface RouteTable {
@@ -100,6 +103,7 @@ export function buildRoutes(
   // Names are given over every cached tool, eligible or not, so a filter never renames another tool.
   const verdicts = new Map(records.map(record => [record.name, toolVerdicts(record, options.integrity ?? 'withhold')]));
   const verdict = (server: string, tool: string): ToolVerdict | undefined => verdicts.get(server)?.get(tool);
+  const needsOf = new Map(records.map(record => [record.name, record.toolNeeds]));
   const flagged = (record: ServerWithTools): CachedTool[] =>
     record.tools.map(tool => {
       const flag = verdict(record.name, tool.name)?.flag;
@@ -121,7 +125,16 @@ export function buildRoutes(
       refusedByServer.set(server, (refusedByServer.get(server) ?? new Map<string, Refusal>()).set(item.name, why));
       continue;
     }
-    const route: Route = { server, tool: item.name, dotted, underscore, listed: entry.listed };
+    const known = needsOf.get(server);
+    const needs = known && Object.hasOwn(known, item.name) ? known[item.name] : undefined;
+    const route: Route = {
+      server,
+      tool: item.name,
+      dotted,
+      underscore,
+      listed: entry.listed,
+      ...(needs !== undefined && needs.length > 0 && { needs }),
+    };
     routes.push(route);
     if (entry.inBudget) listed.push(route);
     else unlisted.set(server, (unlisted.get(server) ?? 0) + 1);

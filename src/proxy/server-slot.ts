@@ -2,6 +2,7 @@ import { HubError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../store/schema.js';
 import type { RelaySource } from './client-side.js';
+import { ToolsInFlight, needKnown, type ToolNeed } from './tool-needs.js';
 import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
 import type { ChildConnection, ChildSettings } from './child-connection.js';
 import { IdleStop } from './idle-stop.js';
@@ -35,6 +36,8 @@ export interface SlotContext {
   surfaceSeen?(slot: ServerSlot, conn: ChildConnection, reason: 'start' | 'changed'): Promise<void>;
   /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
   stateDir?(name: string): string;
+  /** The child asked for `need` while only `tool` was in flight: the tool needs it (tool-needs.ts). */
+  needSeen?(slot: ServerSlot, tool: string, need: ToolNeed): void;
 }
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
@@ -62,6 +65,7 @@ export class ServerSlot {
   #refreshing: Promise<void> = Promise.resolve();
   // Per session (Caller.session), the calls in flight: whose a child's request to the person is.
   readonly #callers = new Map<object, number>();
+  readonly #tools = new ToolsInFlight();
   #starter: object | undefined;
   /** What a relayed request of this child names (client-sessions.ts routes by it). */
   readonly relaySource: RelaySource;
@@ -116,9 +120,10 @@ export class ServerSlot {
     return this.#active;
   }
 
-  /** A call is forwarded to this server now. */
-  callStarted(session?: object): void {
+  /** A call is forwarded to this server now (of `tool`, when it is a tools/call). */
+  callStarted(session?: object, tool?: string): void {
     this.#active += 1;
+    if (tool !== undefined) this.#tools.started(tool);
     if (session === undefined) return;
     this.#callers.set(session, (this.#callers.get(session) ?? 0) + 1);
     // The session whose call starts the child is the one its unsolicited requests go to.
@@ -126,14 +131,21 @@ export class ServerSlot {
   }
 
   /** A forwarded call ended: with none left, the idle check is armed. */
-  callEnded(session?: object): void {
+  callEnded(session?: object, tool?: string): void {
     this.#active -= 1;
+    if (tool !== undefined) this.#tools.ended(tool);
     if (session !== undefined) {
       const left = (this.#callers.get(session) ?? 1) - 1;
       if (left > 0) this.#callers.set(session, left);
       else this.#callers.delete(session);
     }
     if (this.#active === 0) this.#idle.used();
+  }
+
+  // Only when one tool is in flight is it known whose request this is; one already known is kept.
+  #asked(need: ToolNeed): void {
+    const tool = this.#tools.only();
+    if (tool !== undefined && !needKnown(this.#record.toolNeeds, tool, need)) this.ctx.needSeen?.(this, tool, need);
   }
 
   /** The store record changed but not how the child is launched: a running child's lists stay. */
@@ -200,6 +212,7 @@ export class ServerSlot {
         log: this.ctx.log,
         startTimeoutMs: this.ctx.startTimeoutMs,
         from: this.relaySource,
+        onAsks: need => this.#asked(need),
         onToolsChanged: () => this.#onToolsChanged(generation),
         onSurfaceChanged: () => this.#afterChange(generation, conn => this.ctx.surfaceSeen?.(this, conn, 'changed')),
         onExit: (code, signal) => this.#onExit(generation, code, signal),

@@ -11,6 +11,7 @@ import { approvedSurface, surfacePrintsOf } from './surface-integrity.js';
 import { launchKey, type ToolMemo } from './records.js';
 import type { ServerSlot, SlotContext } from './server-slot.js';
 import { issuesOf, sameJson, sameTools } from './tool-intake.js';
+import { withNeed } from './tool-needs.js';
 
 /** Caches a child's prompts, resources and templates; false when they were already cached as they are. */
 export type SurfaceWriter = (slot: ServerSlot, surface: CachedSurface) => Promise<boolean>;
@@ -29,7 +30,7 @@ export function slotStoreWriter(deps: {
   integrity: IntegrityMode;
   /** A slot's tools changed: the routes are rebuilt. */
   toolsChanged(): void;
-}): Pick<SlotContext, 'toolsListed' | 'instructionsSeen'> & { surfaceListed: SurfaceWriter } {
+}): Pick<SlotContext, 'toolsListed' | 'instructionsSeen' | 'needSeen'> & { surfaceListed: SurfaceWriter } {
   const { paths, store, log, memo } = deps;
   return {
     async toolsListed(slot, tools) {
@@ -120,6 +121,19 @@ export function slotStoreWriter(deps: {
           log.warn({ server: slot.name, err: errorMessage(error) }, 'could not cache the prompts and resources'),
         );
       return true;
+    },
+    // A tool's learned need (tool-needs.ts), in the record so every hub and session marks it.
+    needSeen(slot, tool, need) {
+      const key = launchKey(slot.record);
+      slot.keep(record => ({ ...record, toolNeeds: withNeed(record.toolNeeds, tool, need) }));
+      deps.toolsChanged();
+      store
+        .update(data => {
+          const record = data.servers[slot.name];
+          if (!record || launchKey(record) !== key) return;
+          record.toolNeeds = withNeed(record.toolNeeds, tool, need);
+        })
+        .catch(error => log.warn({ server: slot.name, err: errorMessage(error) }, 'could not keep what a tool needs'));
     },
     // Kept in the record so registry.list and hub's own instructions show them with no child running.
     // Under integrity, instructions are approved text like tool descriptions: the text first seen

@@ -17,6 +17,8 @@ export interface LeanServer {
   /** What a person set (schema.ts ServerSettingsSchema) and the approved tool fingerprints: the listing applies them. */
   readonly settings?: { enabled?: boolean; allow?: string[]; deny?: string[] };
   readonly fingerprints?: Record<string, string>;
+  /** Tool name → the client capabilities it needs (schema.ts toolNeeds): a client lacking one is the full hub's to answer. */
+  readonly toolNeeds?: Record<string, ('elicitation' | 'sampling')[]>;
   /** Its cached prompts, resources and templates (schema.ts CachedSurfaceSchema), when it has them. */
   readonly surface?: { prompts: Json[]; resources: Json[]; resourceTemplates: Json[] };
 }
@@ -165,6 +167,11 @@ export const COLD_SERVER_FIELDS: Readonly<Record<string, Check>> = {
   settings: value => hasOnly(value, COLD_SETTINGS_FIELDS, []),
   fingerprints: isStringRecord,
   surfacePrints: isStringRecord,
+  toolNeeds: value =>
+    isObject(value) &&
+    Object.values(value).every(
+      needs => Array.isArray(needs) && needs.every(need => need === 'elicitation' || need === 'sampling'),
+    ),
 };
 export const COLD_SERVER_REQUIRED = ['name', 'command', 'args', 'env', 'mode', 'installedAt', 'order'] as const;
 
@@ -216,6 +223,7 @@ export function leanServers(home: string, storeVersion: number): LeanServer[] | 
       ...cache,
       ...(record.settings !== undefined && { settings: record.settings as LeanServer['settings'] & object }),
       ...(record.fingerprints !== undefined && { fingerprints: record.fingerprints as Record<string, string> }),
+      ...(record.toolNeeds !== undefined && { toolNeeds: record.toolNeeds as LeanServer['toolNeeds'] & object }),
     });
   }
   return servers;

@@ -128,6 +128,8 @@ export const ServerRecordSchema = z.object({
   fingerprints: z.record(z.string(), z.string()).optional(),
   /** "prompt:<name>", "resource:<uri>", "template:<uriTemplate>" → sha256 of its approved text (proxy/surface-integrity.ts). */
   surfacePrints: z.record(z.string(), z.string()).optional(),
+  /** Tool name → the client capabilities it was seen to need (proxy/tool-needs.ts): learned from the child's requests during its calls. */
+  toolNeeds: z.record(z.string(), z.array(z.enum(['elicitation', 'sampling']))).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 
