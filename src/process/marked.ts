@@ -10,22 +10,17 @@ import type { ProcessIdentity } from '../core/process-identity.js';
 // readable for this user's processes alone, so another user's process is never matched.
 export const PROCESS_MARK_ENV = 'HUB_PROCESS_ID';
 
-const markOf = (id: string): Buffer => Buffer.from(`${PROCESS_MARK_ENV}=${id}\0`);
+// The environ block is NUL-separated and NUL-terminated: with a NUL put before it, the mark is
+// one whole entry exactly when `\0HUB_PROCESS_ID=<id>\0` occurs.
+const markOf = (id: string): Buffer => Buffer.from(`\0${PROCESS_MARK_ENV}=${id}\0`);
+const NUL = Buffer.from([0]);
 
 function carriesMark(pid: number, mark: Buffer): boolean {
-  let environ: Buffer;
   try {
-    environ = readFileSync(`/proc/${pid}/environ`);
+    return Buffer.concat([NUL, readFileSync(`/proc/${pid}/environ`)]).includes(mark);
   } catch {
     return false;
   }
-  // An entry starts the block or follows a NUL; the mark ends with its own NUL.
-  const at = environ.indexOf(mark);
-  if (at === -1) return false;
-  if (at === 0 || environ[at - 1] === 0) return true;
-  for (let next = environ.indexOf(mark, at + 1); next !== -1; next = environ.indexOf(mark, next + 1))
-    if (environ[next - 1] === 0) return true;
-  return false;
 }
 
 /**

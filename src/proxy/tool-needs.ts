@@ -7,8 +7,6 @@
 
 export type ToolNeed = 'elicitation' | 'sampling';
 
-export const TOOL_NEEDS: readonly ToolNeed[] = ['elicitation', 'sampling'];
-
 /** The needs of `needs` a client with these capabilities (its initialize's) does not offer. */
 export function lackedNeeds(
   needs: readonly ToolNeed[] | undefined,
@@ -19,7 +17,7 @@ export function lackedNeeds(
 }
 
 /** The note a tool's description starts with for a client that lacks what it needs. */
-export function needsNote(lacked: readonly ToolNeed[]): string {
+function needsNote(lacked: readonly ToolNeed[]): string {
   const what = lacked.join(' and ');
   return `(Needs ${what}, which this client does not offer: it may fail here.)`;
 }

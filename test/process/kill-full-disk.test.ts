@@ -5,12 +5,8 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { hubPaths } from '../../src/core/paths.js';
-import { createProcessManager } from '../../src/process/manager.js';
-import { silentLogger } from '../../src/core/logger.js';
-import { openStore } from '../../src/store/store.js';
 import { canMount, mountSmallFs } from '../helpers/limited-fs.js';
-import { groupMembers } from '../helpers/processes.js';
+import { groupMembers, managerIn } from '../helpers/processes.js';
 import { reapKeepers } from '../helpers/keepers.js';
 
 const never = new AbortController().signal;
@@ -31,16 +27,7 @@ async function fullHome() {
   const home = join(fs.dir, 'home');
   mkdirSync(home, { mode: 0o700 });
   onTestFinished(() => reapKeepers(home));
-  const paths = hubPaths(home);
-  const manager = createProcessManager({
-    paths,
-    store: openStore(paths),
-    log: silentLogger,
-    maxRunning: 64,
-    logCapBytes: 64 * 1024,
-    logReadBytes: 64 * 1024,
-  });
-  onTestFinished(() => manager.close());
+  const { paths, manager } = managerIn(home);
   return { dir: fs.dir, paths, manager };
 }
 
