@@ -65,12 +65,13 @@ export function restoreKept(data: StoreData, record: ServerRecord, drop: boolean
   if (!kept) return [];
   delete data.kept[record.name];
   // Another server under this name, and the person agreed to drop them (or there was nothing of weight).
-  if (drop || (kept.source !== sourceOf(record) && describeKept(kept).length === 0)) return [];
+  const undone = describeKept(kept);
+  if (drop || (kept.source !== sourceOf(record) && undone.length === 0)) return [];
   if (kept.settings) record.settings = kept.settings;
   if (kept.fingerprints) record.fingerprints = kept.fingerprints;
   if (kept.surfacePrints) record.surfacePrints = kept.surfacePrints;
   if (kept.instructions !== undefined) record.instructions = kept.instructions;
-  return describeKept(kept).length > 0 ? describeKept(kept) : ['the approved tool definitions'];
+  return undone.length > 0 ? undone : ['the approved tool definitions'];
 }
 
 export const forgetCommand = (name: string) => `hub servers forget ${name}`;
