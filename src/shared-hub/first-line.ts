@@ -37,16 +37,23 @@ export function readFirstLine(socket: Socket, maxBytes: number): Promise<FirstLi
   });
 }
 
-// A refused peer that never reads our answer cannot hold the socket longer than this.
+// A refused peer that never ends its side cannot hold the socket longer than this.
 const REFUSE_CLOSE_MS = 5_000;
 
 /**
  * Answers line and closes the socket, whatever the peer does: the hub's sockets are half-open
- * (allowHalfOpen), so end() alone would keep a refused connection, and what it had sent, until the
- * peer ended it; the hub would never be idle.
+ * (allowHalfOpen), so end() alone would keep a refused connection until the peer ended it, and
+ * the hub would never be idle. What the peer still sends is read and dropped, and the socket is
+ * destroyed once the peer ends (or after REFUSE_CLOSE_MS): destroying it with the peer's bytes
+ * unread resets the connection on Linux, and the entry could lose the answer before reading it
+ * (it then took the hub for dead, failed its calls with "hub restarted", and was refused again).
  */
 export function refuse(socket: Socket, line: string): void {
   const timer = setTimeout(() => socket.destroy(), REFUSE_CLOSE_MS);
   timer.unref();
-  socket.end(line, () => (clearTimeout(timer), socket.destroy()));
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+  socket.on('data', () => undefined);
+  socket.resume();
+  socket.end(line);
 }
