@@ -187,13 +187,15 @@ function LogView({ view, logTick }) {
   useEffect(() => {
     if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [lines, follow]);
+  // The screen is read again whenever the log grows, not when its count of whole lines changes: a
+  // prompt ("> ") ends without a newline, so it adds no line (and the screen missed it).
   useEffect(() => {
     if (!view.tty) return;
     api(`processes/${id}/screen`).then(
       answer => setScreen(answer.screen),
       () => setScreen(undefined),
     );
-  }, [lines.length, view.tty]);
+  }, [logTick[view.id], lines.length, view.tty]);
 
   const needle = search.toLowerCase();
   const shown = needle === '' ? lines : lines.filter(line => plain(line).toLowerCase().includes(needle));
