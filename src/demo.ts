@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from './core/logger.js';
 import { stopSharedHub } from './hub-link/control.js';
 import { sharedHubPaths } from './hub-link/paths.js';
+import { cut } from './core/clip.js';
 
 type Structured = Record<string, unknown>;
 
@@ -49,7 +50,7 @@ function compact(text: string): string {
   } catch {
     line = line.split('\n')[0] ?? '';
   }
-  return line.length > 110 ? `${line.slice(0, 110)}…` : line;
+  return cut(line, 110);
 }
 
 class DemoError extends Error {}

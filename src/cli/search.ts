@@ -5,10 +5,9 @@ import type { CliCommand } from './command.js';
 import { parseCommandArgs } from './args.js';
 import { renderTable } from './table.js';
 import { usageOf } from './usage.js';
+import { fit } from '../core/clip.js';
 
 const USAGE = `${usageOf('search')}\n`;
-
-const cut = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 
 // A fixed-width table a person can scan; notes for failed sources come after it.
 export function renderSearchTable(output: SearchOutput): string {
@@ -16,7 +15,7 @@ export function renderSearchTable(output: SearchOutput): string {
     result.installed ? `${result.name}*` : result.name,
     result.version ? `${result.package}@${result.version}` : result.package,
     result.sources.join(','),
-    cut(result.description || result.title, 70),
+    fit(result.description || result.title, 70),
   ]);
   const lines =
     output.results.length > 0

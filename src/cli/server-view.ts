@@ -1,5 +1,5 @@
 import type { HubPaths } from '../core/paths.js';
-import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
+import { mergeSharedStates, readSharedStates } from '../store/shared-state.js';
 import { catalogHints } from '../registry/install-hints.js';
 import type { ServerSummary } from '../registry/installed.js';
 import type { ServerRecord } from '../store/schema.js';

@@ -12,6 +12,4 @@ export function userConfigDir(context: ClientContext): string {
   return context.env.XDG_CONFIG_HOME ?? join(context.home, '.config');
 }
 
-/** A word a POSIX shell reads back unchanged (for printed commands only; never executed). */
-export const shellQuote = (word: string): string =>
-  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+export { shellQuote } from '../core/shell-quote.js';

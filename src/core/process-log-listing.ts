@@ -2,6 +2,8 @@
 // resources"). Zero-dependency: the full hub (tools/hub-resources.ts) and the cold-start lane list
 // them from the same code, so both answer resources/list alike.
 
+import { fit } from './clip.js';
+
 /** What a listed log is made from: the fields of a process record it reads. */
 export interface LoggedProcess {
   readonly id: string;
@@ -32,7 +34,7 @@ export function logUri(id: string, cursor?: number): string {
 /** The log resource of one process as hub lists it and links to it from start_process and get_process_logs. */
 export function logResource(process: Omit<LoggedProcess, 'startedAt'>): LogResource {
   const commandLine = [process.command, ...(process.args ?? [])].join(' ');
-  const shown = commandLine.length > 80 ? `${commandLine.slice(0, 79)}…` : commandLine;
+  const shown = fit(commandLine, 80);
   return {
     uri: logUri(process.id),
     name: `process-${process.id}-log`,

@@ -3,7 +3,7 @@ import type { HubConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { createLogWatch } from '../process/log-watch.js';
 import type { ProcessManager } from '../process/manager.js';
-import { watchDb } from '../proxy/db-watch.js';
+import { watchDb } from '../store/db-watch.js';
 import type { DashboardState } from './state.js';
 
 // Live updates over server-sent events: the state when it changes (db.json replaced by any hub,

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
-import { clip } from './clip.js';
+import { clip } from '../core/clip.js';
 import { liveGroupMembers } from '../core/process-group.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the

@@ -7,7 +7,7 @@ import { HubError } from '../core/errors.js';
 import { liveGroupMembers } from '../core/process-group.js';
 import { isGroupRunning, killMarkerFile, ownsGroupIds, reconcileRecord } from './reconcile.js';
 import { findRecord, readRecords, recordFiles } from './records.js';
-import { clip } from './clip.js';
+import { clip } from '../core/clip.js';
 import { stopGroup, type KillSignal } from './stop.js';
 import { escapedOf, liveSessionStrays } from './session.js';
 import { markedEscapees } from './marked.js';

@@ -1,3 +1,4 @@
+import { shellQuoteAlways } from '../core/shell-quote.js';
 import { execFileSync } from 'node:child_process';
 import { HubError } from '../core/errors.js';
 import { resolveExecutable } from '../core/executable.js';
@@ -17,8 +18,6 @@ export interface TtySize {
   readonly rows: number;
 }
 
-const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
-
 /**
  * The line `script` runs (with SHELL=/bin/sh): size the terminal, give the command back its own
  * SHELL, then exec it as the keeper would have: a shell line through $SHELL -c, or the argv.
@@ -29,11 +28,11 @@ export function ptyLine(
   env: NodeJS.ProcessEnv,
   size: TtySize,
 ): string {
-  const shell = env.SHELL === undefined ? 'unset SHELL' : `SHELL=${quote(env.SHELL)}; export SHELL`;
+  const shell = env.SHELL === undefined ? 'unset SHELL' : `SHELL=${shellQuoteAlways(env.SHELL)}; export SHELL`;
   const run =
     args === undefined
-      ? `exec ${quote(env.SHELL || '/bin/sh')} -c ${quote(command)}`
-      : `exec ${[command, ...args].map(quote).join(' ')}`;
+      ? `exec ${shellQuoteAlways(env.SHELL || '/bin/sh')} -c ${shellQuoteAlways(command)}`
+      : `exec ${[command, ...args].map(shellQuoteAlways).join(' ')}`;
   return `stty cols ${size.cols} rows ${size.rows} 2>/dev/null; ${shell}; ${run}`;
 }
 

@@ -5,7 +5,7 @@ import type { HubPaths } from '../core/paths.js';
 import { liveProcesses } from '../core/process-group.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessRecord } from '../store/schema.js';
-import { clip } from './clip.js';
+import { clip } from '../core/clip.js';
 import { isKeeperAlive, killMarkerFile, orphanedGroupMembers } from './reconcile.js';
 import { findRecord, reconcileAll } from './records.js';
 import { commandTree, sessionsUnder } from './process-tree.js';

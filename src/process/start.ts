@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
-import { clip } from './clip.js';
+import { clip } from '../core/clip.js';
 import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { Store } from '../store/store.js';

@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonLineReader, corkedWriter } from '../wire/json-lines.js';
 import type { ServerLog } from './server-log.js';
+import { cut } from '../core/clip.js';
 
 export interface ChildSpawnOptions {
   command: string;
@@ -127,7 +128,7 @@ export class ChildProcessTransport implements Transport {
   #noise(line: string): void {
     if (this.#noiseLogged < NOISE_LINES_LOGGED) {
       this.#noiseLogged += 1;
-      const text = line.length > NOISE_LINE_CHARS ? `${line.slice(0, NOISE_LINE_CHARS)}…` : line;
+      const text = cut(line, NOISE_LINE_CHARS);
       this.options.log.write(`[stdout] ${text}\n`);
     }
     this.onnoise?.(line);

@@ -1,4 +1,5 @@
 import { leanInstructions } from '../store/cold-read.js';
+import { cut, fit } from '../core/clip.js';
 
 // Installed servers' own instructions, in hub's instructions at initialize. Built from db.json as
 // store/cold-read.ts reads it, with no zod and no server started, so the full hub (hub.ts) and the
@@ -16,7 +17,7 @@ const HEADER =
 /** The instructions as a record keeps them: undefined when empty, cut when very long. */
 export function capInstructions(text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  return text.length > INSTRUCTIONS_KEPT_CHARS ? `${text.slice(0, INSTRUCTIONS_KEPT_CHARS)}…` : text;
+  return cut(text, INSTRUCTIONS_KEPT_CHARS);
 }
 
 export interface InstructionsEntry {
@@ -36,7 +37,7 @@ export function instructionsSection(servers: readonly InstructionsEntry[]): stri
   for (const [index, server] of sorted.entries()) {
     const text = server.instructions === undefined ? '' : oneLine(server.instructions);
     let line = `\n- ${server.name}${text ? `: ${text}` : ''}`;
-    if (line.length > share) line = `${line.slice(0, share - 1)}…`;
+    line = fit(line, share);
     const more = `\n- …and ${sorted.length - index} more: registry.list names them all.`;
     if (section.length + line.length + (index < sorted.length - 1 ? more.length : 0) > SECTION_BUDGET_CHARS) {
       return section + more;

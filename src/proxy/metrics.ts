@@ -1,5 +1,5 @@
 import type { ServerState } from './manager-types.js';
-import { writeSharedState } from './shared-state.js';
+import { writeSharedState } from '../store/shared-state.js';
 
 const RESERVOIR_SIZE = 512;
 // Calls are published at most this often; a state change is published at once.

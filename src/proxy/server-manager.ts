@@ -7,7 +7,7 @@ import { createFastPath } from '../wire/fast-path.js';
 import { listChangedAnnouncer, relayRootsChanged } from './list-changed.js';
 import { readRecordsNow, ToolMemo } from './records.js';
 import { RouteListing } from './route-listing.js';
-import { serverStateDir } from './shared-state.js';
+import { serverStateDir } from '../store/shared-state.js';
 import { slotStoreWriter } from './slot-store.js';
 import { Slots } from './slots.js';
 import { statusView } from './status-view.js';

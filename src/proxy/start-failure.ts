@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerRecord } from '../store/schema.js';
 import { latestRunLines } from './server-log.js';
+import { cut } from '../core/clip.js';
 
 // Why a child did not start or keeps failing, in words a person can act on: which package, and the
 // log lines that explain it (the first error line, not only the tail of a 46-line Node stack).
@@ -28,8 +29,6 @@ export function serverLabel(record: ServerRecord): string {
 
 /** The lines of the latest run, from the last (at most) 64 KB of the log. */
 
-const cut = (line: string) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line);
-
 /** The first error line (with what continues it) and the last lines, from one run's log lines. */
 export function explainingLines(lines: readonly string[]): string {
   const first = lines.findIndex(line => !STACK_FRAME.test(line) && ERROR_LINE.test(line));
@@ -37,7 +36,7 @@ export function explainingLines(lines: readonly string[]): string {
   if (first < 0 || first >= tailFrom)
     return lines
       .slice(first < 0 ? -12 : Math.min(first, tailFrom))
-      .map(cut)
+      .map(line => cut(line, LINE_CHARS))
       .join('\n');
   let headEnd = first + 1;
   while (headEnd < lines.length && headEnd - first < HEAD_LINES && !STACK_FRAME.test(lines[headEnd] ?? ''))
@@ -45,7 +44,7 @@ export function explainingLines(lines: readonly string[]): string {
   const head = lines.slice(first, headEnd);
   const tail = lines.slice(Math.max(headEnd, tailFrom));
   const gap = tailFrom > headEnd ? [`… (${tailFrom - headEnd} more lines)`] : [];
-  return [...head, ...gap, ...tail].map(cut).join('\n');
+  return [...head, ...gap, ...tail].map(line => cut(line, LINE_CHARS)).join('\n');
 }
 
 /** " Its log (file) says:\n<lines>", or where the log is when it is empty. */

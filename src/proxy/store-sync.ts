@@ -2,7 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
 import type { Logger } from '../core/logger.js';
 import type { Store } from '../store/store.js';
-import { watchDb } from './db-watch.js';
+import { watchDb } from '../store/db-watch.js';
 import type { ToolMemo } from './records.js';
 import type { Slots } from './slots.js';
 

@@ -9,7 +9,7 @@ import { finish, saveRecord } from './install-record.js';
 import type { InstallResult } from './install-result.js';
 import { inForeground } from './install-foreground.js';
 import { explainNativeFailure, type AllowScripts, type SkippedScript } from './install-scripts.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { npmSettings } from './npm-config.js';
 import { installPackage } from './npm-install.js';
 import type { NpmSpec } from './npm-spec.js';

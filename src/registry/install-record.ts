@@ -6,7 +6,7 @@ import { toolMarkers } from '../proxy/injection-markers.js';
 import { driftOf } from '../proxy/tool-integrity.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { SignInRequired } from '../proxy/oauth-required.js';
 import { restoreKept } from './kept-decisions.js';
 

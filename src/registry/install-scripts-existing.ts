@@ -5,7 +5,7 @@ import type { InstallContext } from './install-context.js';
 import { inForeground } from './install-foreground.js';
 import type { InstallResult } from './install-result.js';
 import type { AllowScripts } from './install-scripts.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { npmSettings } from './npm-config.js';
 import { buildAllowedScripts } from './npm-install.js';
 

@@ -58,10 +58,3 @@ export async function resolveCommand(command: string, pathEnv: string | undefine
     `Field "command" "${command}" was not found on PATH; give an absolute path or install it first.${hint}`,
   );
 }
-
-// For showing a command line to a person (consent, results): quoted only where needed.
-export function formatCommandLine(command: string, args: readonly string[]): string {
-  return [command, ...args]
-    .map(part => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
-    .join(' ');
-}

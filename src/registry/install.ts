@@ -7,7 +7,8 @@ import type { InstallContext, InstallRequest, Target } from './install-context.j
 import { finish, saveRecord } from './install-record.js';
 import { confirmDroppingKept } from './kept-decisions.js';
 import type { InstallResult } from './install-result.js';
-import { checkEnvKeys, checkServerName, formatCommandLine, resolveCommand } from './install-target.js';
+import { checkEnvKeys, checkServerName, resolveCommand } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { installFromNpmStep } from './install-npm-step.js';
 import { installRemote } from './install-remote.js';
 import { installFromOfficial } from './install-official.js';

@@ -8,7 +8,7 @@ import type { ServerRecord } from '../store/schema.js';
 import type { Logger } from '../core/logger.js';
 import type { HubPaths } from '../core/paths.js';
 import { buildRoutes } from '../proxy/routes.js';
-import { mergeSharedStates, readSharedStates } from '../proxy/shared-state.js';
+import { mergeSharedStates, readSharedStates } from '../store/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../proxy/server-manager.js';
 import type { Store } from '../store/store.js';
 import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js';

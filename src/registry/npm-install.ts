@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { HubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { readInstalledPackage } from './bin.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { allowedNames, findInstallScripts, type AllowScripts, type SkippedScript } from './install-scripts.js';
 import type { NpmSettings } from './npm-config.js';
 import { createNpmOutputReader, describeStep, type NpmStep } from './npm-output.js';

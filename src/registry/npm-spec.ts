@@ -2,6 +2,7 @@
 // all of which hub refuses (an install names a registry package); these few rules are exactly
 // what may reach npm's command line after `--`.
 import { HubError } from '../core/errors.js';
+import { cut } from '../core/clip.js';
 
 /** A validated npm registry spec: a package name and an optional version, range or tag. */
 export interface NpmSpec {
@@ -39,7 +40,7 @@ function kindOf(raw: string): string | undefined {
 
 /** Validates an npm spec before anything runs; throws INVALID_INPUT naming "package" otherwise. */
 export function parseNpmSpec(raw: string): NpmSpec {
-  const shown = JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
+  const shown = JSON.stringify(cut(raw, 80));
   const refuse = (why: string): never => {
     throw new HubError(
       'INVALID_INPUT',

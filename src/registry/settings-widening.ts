@@ -1,5 +1,5 @@
 import type { ServerSettings } from '../store/schema.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 
 // Which per-server settings changes widen what the agent can reach. The agent may narrow alone
 // (disable, deny, a first allow-list); widening (enable, un-deny, allow more) asks the person,

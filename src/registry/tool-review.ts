@@ -1,3 +1,4 @@
+import { cut } from '../core/clip.js';
 import { z } from 'zod';
 import type { HubPaths } from '../core/paths.js';
 import { injectionMarkers, toolMarkers } from '../proxy/injection-markers.js';
@@ -51,10 +52,7 @@ function definition(tool: CachedTool, audience: Audience): Definition {
   const description = tool.description ?? '';
   const properties = (tool.inputSchema as { properties?: unknown }).properties;
   return {
-    description:
-      audience === 'agent' && description.length > SUMMARY_CHARS
-        ? `${description.slice(0, SUMMARY_CHARS)}…`
-        : description,
+    description: audience === 'agent' ? cut(description, SUMMARY_CHARS) : description,
     params: properties !== null && typeof properties === 'object' ? Object.keys(properties) : [],
   };
 }

@@ -11,7 +11,7 @@ import { adoptDataDir, expandDataArgs } from './data-dir.js';
 import type { InstallContext, InstallRequest, Target } from './install-context.js';
 import { finish } from './install-record.js';
 import type { InstallResult } from './install-result.js';
-import { formatCommandLine } from './install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { npmSettings } from './npm-config.js';
 import { inForeground } from './install-foreground.js';
 import { installPackage, npmInstallLine } from './npm-install.js';

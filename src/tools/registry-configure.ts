@@ -4,7 +4,7 @@ import type { HubConfig } from '../core/config.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { elicitationConfirm } from '../registry/consent.js';
-import { formatCommandLine } from '../registry/install-target.js';
+import { formatCommandLine } from '../core/shell-quote.js';
 import { configureServer, describeServer, type ConfigureDeps } from '../registry/server-settings.js';
 import { settingsCommand } from '../registry/settings-widening.js';
 import { IntegrityReportSchema, integrityReport, reportLines, type ToolChange } from '../registry/tool-review.js';

@@ -1,3 +1,5 @@
+import { cut } from '../core/clip.js';
+
 /**
  * Why a message that looks like a request (it has an id and a method) is not a valid JSON-RPC
  * request, or undefined when it is one. The SDK drops such messages without a word, which leaves
@@ -51,5 +53,5 @@ export function invalidParamsFromSdk(error: {
     lines.push(`${issue.path.map(String).join('.') || 'params'}: ${issue.message}`);
   }
   const text = `Invalid params: ${lines.join('; ')}`;
-  return { code: -32602, message: text.length > 1000 ? `${text.slice(0, 1000)}…` : text };
+  return { code: -32602, message: cut(text, 1000) };
 }

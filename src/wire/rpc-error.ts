@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../core/errors.js';
+import { cut } from '../core/clip.js';
 
 /**
  * A JSON-RPC error sent as it is: the SDK's McpError writes `MCP error <code>: ` into its own
@@ -47,5 +48,5 @@ export function childError(server: string, tool: string, error: RpcError): HubEr
 }
 
 // A child's odd message or `data` (huge, deep) is shown cut to a readable size.
-const cap = (text: string): string => (text.length > 2000 ? `${text.slice(0, 2000)}…` : text);
+const cap = (text: string): string => cut(text, 2000);
 const capJson = (value: unknown): string => cap(JSON.stringify(value) ?? String(value));

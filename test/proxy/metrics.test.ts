@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CallMetrics } from '../../src/proxy/metrics.js';
-import { SharedServerStateSchema } from '../../src/proxy/shared-state.js';
+import { SharedServerStateSchema } from '../../src/store/shared-state.js';
 
 describe('CallMetrics percentiles', () => {
   test('p50 and p95 of the latest calls, published for other hubs and the dashboard', async () => {
