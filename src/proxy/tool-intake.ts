@@ -1,4 +1,5 @@
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import { CachedToolSchema, type CachedTool, type ToolIssue } from '../store/schema.js';
 
 /**
@@ -168,21 +169,9 @@ export function noteIssues(tools: CachedTool[], issues: ToolIssue[]): CachedTool
 /** What takeTools skipped or cut for this list (empty for lists that did not come from it). */
 export const issuesOf = (tools: readonly CachedTool[]): ToolIssue[] => issuesByList.get(tools) ?? [];
 
-// Key order is not content: a child (or a JSON round trip) may reorder keys without a change.
-const canonical = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map(key => [key, canonical(value[key])]),
-  );
-};
-
 /** Whether two JSON values are the same, compared canonically (key order ignored). */
-export const sameJson = (a: unknown, b: unknown): boolean =>
-  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+export const sameJson = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
 
 /** Whether two tool lists are the same, compared canonically (key order ignored). */
 export const sameTools = (a: readonly CachedTool[], b: readonly CachedTool[]): boolean =>
-  a.length === b.length && JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  a.length === b.length && canonicalJson(a) === canonicalJson(b);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../core/canonical-json.js';
 
 // Tool integrity (README "Tool integrity"): each tool's definition is fingerprinted when hub first
 // caches a server's tools, and a definition that later differs from the approved one is withheld
@@ -10,30 +11,13 @@ type Json = Record<string, unknown>;
 /** What config `integrity` chooses for a changed or new tool: not listed, listed with a warning, or not checked. */
 export type IntegrityMode = 'withhold' | 'flag' | 'off';
 
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-// Key order is not content: a child may reorder keys without changing anything.
-const canonical = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .filter(key => value[key] !== undefined)
-      .map(key => [key, canonical(value[key])]),
-  );
-};
-
 /** The parts of a tool a model reads or relies on; _meta, icons and the like are not fingerprinted. */
 const FINGERPRINTED = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
 /** sha256 (hex) of the canonical JSON of the tool's name, title, description, schemas and annotations. */
 export function fingerprint(tool: Json): string {
   const parts = Object.fromEntries(FINGERPRINTED.map(key => [key, tool[key]]));
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(parts)))
-    .digest('hex');
+  return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
 export const fingerprintsOf = (tools: readonly Json[]): Record<string, string> =>
