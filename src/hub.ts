@@ -11,26 +11,26 @@ import {
 import { RpcError } from './wire/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
 import type { ToolDeps } from './tools/define.js';
-import { instructionsSectionFromDb } from './proxy/instructions-section.js';
-import { sdkClientSide } from './proxy/sdk-client-side.js';
+import { instructionsSectionFromDb } from './proxy/listing/instructions-section.js';
+import { sdkClientSide } from './proxy/sessions/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
-import type { ClientSide } from './proxy/client-side.js';
-import type { SessionExtra } from './proxy/forward.js';
+import type { ClientSide } from './proxy/sessions/client-side.js';
+import type { SessionExtra } from './proxy/calls/forward.js';
 import { sessionConfig } from './core/config.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { exposeTools } from './tools/exposed-tools.js';
 import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
-import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface-handlers.js';
-import type { ResourceSource } from './proxy/resource-source.js';
+import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/surface-handlers.js';
+import type { ResourceSource } from './proxy/surface/resource-source.js';
 import { createModernLane, type EraHooks } from './wire/modern-lane.js';
 import { ModernListeners } from './wire/modern-listen.js';
-import { withModernListeners } from './proxy/modern-client-side.js';
-import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
-import { toolsForClient } from './proxy/task-listing.js';
+import { withModernListeners } from './proxy/sessions/modern-client-side.js';
+import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/task-handlers.js';
+import { toolsForClient } from './proxy/listing/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
 import {
   coreInternals,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildRoutes } from '../../dist/proxy/routes.js';
-import { buildToolIndex } from '../../dist/proxy/tool-search.js';
+import { buildRoutes } from '../../dist/proxy/listing/routes.js';
+import { buildToolIndex } from '../../dist/proxy/exposure/tool-search.js';
 import { tempHome } from '../lib/cleanup.mjs';
 import { addServers } from '../lib/home.mjs';
 import { connectStdio, HUB_JS } from '../lib/mcp.mjs';

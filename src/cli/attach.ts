@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
-import { stdinOpen, writeInput } from '../process/input.js';
-import { logCursorNow, readLogBytes } from '../process/log-bytes.js';
-import { inputFifo } from '../process/run-files.js';
+import { stdinOpen, writeInput } from '../process/terminal/input.js';
+import { logCursorNow, readLogBytes } from '../process/logs/log-bytes.js';
+import { inputFifo } from '../process/keeper/run-files.js';
 import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { openManager, reference } from './processes.js';

@@ -1,6 +1,6 @@
 import { HubError } from '../core/errors.js';
-import { compileLinePattern } from '../process/line-match.js';
-import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/pty.js';
+import { compileLinePattern } from '../process/logs/line-match.js';
+import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/keeper/pty.js';
 import { toProcessView } from '../process/view.js';
 import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './command.js';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HubError } from '../core/errors.js';
-import { REFERENCE_PATTERN } from '../process/ids.js';
-import { compileLinePattern } from '../process/line-match.js';
+import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
+import { compileLinePattern } from '../process/logs/line-match.js';
 import { createProcessManager } from '../process/manager.js';
 import { renderKill } from '../process/render.js';
-import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
+import { KILL_SIGNALS, type KillSignal } from '../process/lifecycle/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 import { openContext } from '../store/open-context.js';

@@ -1,6 +1,6 @@
 import { HubError } from '../core/errors.js';
-import { describeKept } from '../registry/kept-decisions.js';
-import { integrityReport, reportLines } from '../registry/tool-review.js';
+import { describeKept } from '../registry/decisions/kept-decisions.js';
+import { integrityReport, reportLines } from '../registry/decisions/tool-review.js';
 import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';
 import type { CliIo } from './command.js';

@@ -1,10 +1,10 @@
 import { HubError } from '../core/errors.js';
-import { configureServer, type ConfigureRequest, type ConfigureResult } from '../registry/server-settings.js';
-import { reportLines, toolChanges } from '../registry/tool-review.js';
+import { configureServer, type ConfigureRequest, type ConfigureResult } from '../registry/installed/server-settings.js';
+import { reportLines, toolChanges } from '../registry/decisions/tool-review.js';
 import { parseCommandArgs } from './args.js';
 import type { CliIo } from './command.js';
 import { EXIT_USAGE } from './errors.js';
-import { noClient } from '../proxy/client-side.js';
+import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
 import { openContext } from '../store/open-context.js';
 import { CLI_LOG } from './command.js';

@@ -5,7 +5,7 @@ import { createDashboard } from '../dashboard/server.js';
 import { sharedHubDashboard } from '../hub-link/control.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
 import { createProcessManager } from '../process/manager.js';
-import { noClient } from '../proxy/client-side.js';
+import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
 import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { deriveServerName } from '../registry/server-name.js';
+import { deriveServerName } from '../registry/sources/server-name.js';
 import type { ServerRecord } from '../store/schema.js';
 import { openContext } from '../store/open-context.js';
 import { readDocument, render, withServers } from './document.js';

@@ -1,5 +1,5 @@
 import { errorMessage } from '../core/errors.js';
-import { noClient } from '../proxy/client-side.js';
+import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';
 import { openContext } from '../store/open-context.js';
 import type { ClientContext } from './types.js';

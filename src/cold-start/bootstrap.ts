@@ -3,7 +3,7 @@ import type { StdinReplay } from '../wire/stdio-transport.js';
 import type { NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
 import { claimOf, discoverResult, modernResult } from '../wire/era.js';
-import { clientTakesTasks } from '../proxy/task-listing.js';
+import { clientTakesTasks } from '../proxy/listing/task-listing.js';
 import { holdReads } from '../store/cold-read.js';
 import { laneAnswers, SURFACE_METHODS } from './lane-answers.js';
 

@@ -1,16 +1,16 @@
 import { hubPaths } from '../core/paths.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { logResource, newestProcesses } from '../core/process-log-listing.js';
-import { instructionsSectionFromDb } from '../proxy/instructions-section.js';
-import { buildRoutes, type RouteTable } from '../proxy/routes.js';
-import { buildPromptRoutes } from '../proxy/prompt-routes.js';
-import { listedResources, listedTemplates } from '../proxy/surface-lists.js';
-import { pageOf, type PagedKind } from '../proxy/surface-pages.js';
-import { listsEveryTool } from '../proxy/exposure.js';
-import { lackedNeeds } from '../proxy/tool-needs.js';
-import { findProjectFile } from '../proxy/project-lookup.js';
-import { isDisabled } from '../proxy/tool-filter.js';
-import { toolsForClient } from '../proxy/task-listing.js';
+import { instructionsSectionFromDb } from '../proxy/listing/instructions-section.js';
+import { buildRoutes, type RouteTable } from '../proxy/listing/routes.js';
+import { buildPromptRoutes } from '../proxy/listing/prompt-routes.js';
+import { listedResources, listedTemplates } from '../proxy/listing/surface-lists.js';
+import { pageOf, type PagedKind } from '../proxy/listing/surface-pages.js';
+import { listsEveryTool } from '../proxy/exposure/exposure.js';
+import { lackedNeeds } from '../proxy/listing/tool-needs.js';
+import { findProjectFile } from '../proxy/exposure/project-lookup.js';
+import { isDisabled } from '../proxy/listing/tool-filter.js';
+import { toolsForClient } from '../proxy/listing/task-listing.js';
 import { leanProcesses } from '../store/cold-processes.js';
 import {
   leanExposure,

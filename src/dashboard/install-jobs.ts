@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { errorMessage, HubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/manager-types.js';
-import { describePlan, type InstallPlan } from '../registry/consent.js';
+import { describePlan, type InstallPlan } from '../registry/decisions/consent.js';
 import type { HubContext } from '../store/open-context.js';
 import type { InstallInputSchema } from '../tools/registry-schemas.js';
 
@@ -55,8 +55,8 @@ export function createInstallJobs(
       const job = randomBytes(6).toString('hex');
       void (async () => {
         const [{ installServer }, { catalogHints, suggestServerName }] = await Promise.all([
-          import('../registry/install.js'),
-          import('../registry/install-hints.js'),
+          import('../registry/install/install.js'),
+          import('../registry/install/install-hints.js'),
         ]);
         const { allowScripts, ...rest } = input;
         const scripts = allowScripts === undefined ? undefined : allowScripts.includes('*') ? true : allowScripts;

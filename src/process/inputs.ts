@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { linePatternProblem } from './line-match.js';
-import { ID_PATTERN, NAME_PATTERN, REFERENCE_PATTERN } from './ids.js';
-import { KILL_SIGNALS } from './stop.js';
+import { linePatternProblem } from './logs/line-match.js';
+import { ID_PATTERN, NAME_PATTERN, REFERENCE_PATTERN } from './keeper/ids.js';
+import { KILL_SIGNALS } from './lifecycle/stop.js';
 
 // The zod atoms of the process tools' inputs (validated by the tool table, before run()).
 

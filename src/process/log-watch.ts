@@ -1,7 +1,7 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';
-import { isGroupRunning } from './reconcile.js';
+import { isGroupRunning } from './lifecycle/reconcile.js';
 
 // At most one update per process per COALESCE_MS: a flood of output is a few updates a second.
 export const COALESCE_MS = 250;

@@ -1,7 +1,7 @@
-import type { KillOutcome } from './kill.js';
-import type { LogSlice } from './log-read.js';
+import type { KillOutcome } from './lifecycle/kill.js';
+import type { LogSlice } from './logs/log-read.js';
 import { describeProcess, type ProcessView } from './view.js';
-import type { WaitOutcome } from './wait-for.js';
+import type { WaitOutcome } from './lifecycle/wait-for.js';
 
 // Short text renderings of process results, for clients that show only text (and the CLI).
 

@@ -4,12 +4,17 @@ import type { HubConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import type { BackoffPolicy } from './backoff.js';
-import type { ClientSide } from './client-side.js';
-import type { ProxiedTools, ServerExtra } from './types.js';
-import type { ProxiedSurface } from './surface-types.js';
+import type { BackoffPolicy } from './slots/backoff.js';
+import type { ClientSide } from './sessions/client-side.js';
+import type { ServerExtra } from './sessions/client-side.js';
+import type { ServerState } from './slots/state.js';
+import type { ServerStatusView } from './slots/status-view.js';
+import type { ProxiedTools } from './types.js';
+import type { ProxiedSurface } from './surface/surface-types.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
+
+export type { ServerState, ServerStatusView };
 
 /** What a ServerManager is built from. */
 export interface ManagerDeps {
@@ -18,31 +23,6 @@ export interface ManagerDeps {
   readonly store: Store;
   /** Whoever faces the MCP client (client-side.ts): the stdio hub's Server, or noClient for the CLI. */
   readonly client: ClientSide;
-}
-export type ServerState = 'stopped' | 'starting' | 'ready' | 'degraded' | 'failed';
-
-export interface ServerStatusView {
-  name: string;
-  package?: string;
-  version?: string;
-  mode: 'npm' | 'command';
-  /** What runs it: an npm package, a program on this machine, a URL, or a registry package of another kind. */
-  kind: 'npm' | 'command' | 'remote' | 'pypi' | 'oci' | 'mcpb';
-  state: ServerState;
-  pid?: number;
-  /** Exposed dotted names. */
-  tools: string[];
-  calls: number;
-  errors: number;
-  meanMs: number | null;
-  p95Ms: number | null;
-  restarts: number;
-  lastError?: string;
-  /** The MCP revision hub negotiated with the server (while it runs). */
-  protocolVersion?: string;
-  /** The instructions the server sent at initialize, as kept in its record. */
-  instructions?: string;
-  logFile: string;
 }
 
 export interface ServerManager extends ProxiedTools {

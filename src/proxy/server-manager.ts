@@ -1,25 +1,25 @@
 import { HubError } from '../core/errors.js';
 import type { CachedTool } from '../store/schema.js';
-import { autoStartOnInitialize } from './auto-start.js';
-import { DEFAULT_BACKOFF } from './backoff.js';
-import { CallForwarding } from './call-forwarding.js';
+import { autoStartOnInitialize } from './slots/auto-start.js';
+import { DEFAULT_BACKOFF } from './slots/backoff.js';
+import { CallForwarding } from './calls/call-forwarding.js';
 import { createFastPath } from '../wire/fast-path.js';
-import { listChangedAnnouncer, relayRootsChanged } from './list-changed.js';
-import { readRecordsNow, ToolMemo } from './records.js';
-import { RouteListing } from './route-listing.js';
+import { listChangedAnnouncer, relayRootsChanged } from './slots/list-changed.js';
+import { readRecordsNow, ToolMemo } from './slots/records.js';
+import { RouteListing } from './listing/route-listing.js';
 import { serverStateDir } from '../store/shared-state.js';
-import { slotStoreWriter } from './slot-store.js';
-import { Slots } from './slots.js';
-import { statusView } from './status-view.js';
-import { syncWithStore } from './store-sync.js';
-import { createProxiedSurface } from './proxied-surface.js';
-import { SurfaceListing } from './surface-listing.js';
-import { isDisabled } from './tool-filter.js';
+import { slotStoreWriter } from './slots/slot-store.js';
+import { Slots } from './slots/slots.js';
+import { statusView } from './slots/status-view.js';
+import { syncWithStore } from './slots/store-sync.js';
+import { createProxiedSurface } from './surface/proxied-surface.js';
+import { SurfaceListing } from './surface/surface-listing.js';
+import { isDisabled } from './listing/tool-filter.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
-import { createTaskForwarding } from './task-forwarding.js';
-import { TaskRoutes } from './task-routes.js';
-import { withHubTaskIds } from './task-relay.js';
-import { runAsTask } from './task-run.js';
+import { createTaskForwarding } from './tasks/task-forwarding.js';
+import { TaskRoutes } from './tasks/task-routes.js';
+import { withHubTaskIds } from './tasks/task-relay.js';
+import { runAsTask } from './tasks/task-run.js';
 export type {
   ManagerDeps,
   ServerManager,

@@ -1,12 +1,12 @@
 import type { LineKind } from '../wire/stdio-transport.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerExtra } from './sessions/client-side.js';
 import type { NameMode } from '../core/naming.js';
-import type { ProxiedSurface } from './surface-types.js';
-import type { ProxiedTasks } from './task-types.js';
-import type { RouteTable } from './routes.js';
+import type { ProxiedSurface } from './surface/surface-types.js';
+import type { ProxiedTasks } from './tasks/task-types.js';
+import type { RouteTable } from './listing/routes.js';
 
-export type ServerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type { ServerExtra };
 
 /** The proxied tools of installed servers, as hub.ts lists and calls them. */
 export interface ProxiedTools {

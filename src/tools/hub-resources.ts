@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { LogWatch } from '../process/log-watch.js';
 import type { ProcessManager } from '../process/manager.js';
 import { watchDb, type DbWatch } from '../store/db-watch.js';
-import type { ReadCall, ResourceSource } from '../proxy/resource-source.js';
+import type { ReadCall, ResourceSource } from '../proxy/surface/resource-source.js';
 import type { Store } from '../store/store.js';
 import { newestProcesses as newestFirst } from '../core/process-log-listing.js';
 import {

@@ -1,5 +1,5 @@
 import { ErrorCode, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
-import { REFERENCE_PATTERN } from '../process/ids.js';
+import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
 import { RpcError } from '../wire/rpc-error.js';
 import { logResource } from '../core/process-log-listing.js';
 

@@ -1,4 +1,4 @@
-import { compileLinePattern } from '../process/line-match.js';
+import { compileLinePattern } from '../process/logs/line-match.js';
 import type { ProcessManager } from '../process/manager.js';
 import { defineTool, type ToolDeps } from './define.js';
 import {

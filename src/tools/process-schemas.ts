@@ -13,7 +13,7 @@ import {
   waitForSchema,
 } from '../process/inputs.js';
 import { ProcessViewSchema } from '../process/view.js';
-import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/pty.js';
+import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/keeper/pty.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 export const StartInputSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { compileLinePattern } from '../process/line-match.js';
+import { compileLinePattern } from '../process/logs/line-match.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessManager } from '../process/manager.js';
 import { renderKill, renderLogs, renderStart } from '../process/render.js';

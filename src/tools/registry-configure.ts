@@ -3,11 +3,16 @@ import { z } from 'zod';
 import type { HubConfig } from '../core/config.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/server-manager.js';
-import { elicitationConfirm } from '../registry/consent.js';
+import { elicitationConfirm } from '../registry/decisions/consent.js';
 import { formatCommandLine } from '../core/shell-quote.js';
-import { configureServer, describeServer, type ConfigureDeps } from '../registry/server-settings.js';
-import { settingsCommand } from '../registry/settings-widening.js';
-import { IntegrityReportSchema, integrityReport, reportLines, type ToolChange } from '../registry/tool-review.js';
+import { configureServer, describeServer, type ConfigureDeps } from '../registry/installed/server-settings.js';
+import { settingsCommand } from '../registry/installed/settings-widening.js';
+import {
+  IntegrityReportSchema,
+  integrityReport,
+  reportLines,
+  type ToolChange,
+} from '../registry/decisions/tool-review.js';
 import type { ServerRecord } from '../store/schema.js';
 import { askSettings } from './configure-consent.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';

@@ -1,7 +1,7 @@
 // The inputs and outputs of the registry tools: the zod schemas hub lists and validates with.
 import { z } from 'zod';
-import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed.js';
-import { IntegrityReportSchema } from '../registry/tool-review.js';
+import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed/installed.js';
+import { IntegrityReportSchema } from '../registry/decisions/tool-review.js';
 import { ServerSettingsSchema, ToolIssueSchema } from '../store/schema.js';
 
 const ServerNameFieldSchema = z.string().min(1).max(64);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { createSearch } from '../registry/search.js';
+import type { createSearch } from '../registry/search/search.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,
   SearchOutputSchema,
   SearchSourceSchema,
   type SearchOutput,
-} from '../registry/search-schema.js';
+} from '../registry/sources/search-schema.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 const SearchInputSchema = z.strictObject({
@@ -57,7 +57,8 @@ export function renderSearch(output: SearchOutput): string {
 export function createSearchTool(deps: ToolDeps): HubTool {
   // The search sources load on the first search: listing the tool needs only its schemas.
   let searcher: Promise<ReturnType<typeof createSearch>> | undefined;
-  const loadSearcher = () => (searcher ??= import('../registry/search.js').then(module => module.createSearch(deps)));
+  const loadSearcher = () =>
+    (searcher ??= import('../registry/search/search.js').then(module => module.createSearch(deps)));
   return defineTool({
     name: 'registry.search',
     title: 'Search the MCP registry',

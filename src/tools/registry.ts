@@ -1,18 +1,18 @@
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
-import type { InstallContext } from '../registry/install.js';
-import { readPendingInstall } from '../registry/install-background.js';
-import { InstallResultSchema } from '../registry/install-result.js';
-import { askToSignIn } from '../proxy/sign-in-ask.js';
-import { npmEnvironment } from '../registry/npm-env.js';
+import type { InstallContext } from '../registry/install/install.js';
+import { readPendingInstall } from '../registry/install/install-background.js';
+import { InstallResultSchema } from '../registry/install/install-result.js';
+import { askToSignIn } from '../proxy/oauth/sign-in-ask.js';
+import { npmEnvironment } from '../registry/npm/npm-env.js';
 import {
   describeServer,
   exposedSpelling,
   missingEnvNext,
   uninstallServer,
   withOtherHubs,
-} from '../registry/installed.js';
+} from '../registry/installed/installed.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { createConfigureTool, settingsView } from './registry-configure.js';
@@ -39,17 +39,17 @@ function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 
 let installModules:
   | Promise<
       [
-        typeof import('../registry/install.js'),
-        typeof import('../registry/install-hints.js'),
-        typeof import('../registry/consent.js'),
+        typeof import('../registry/install/install.js'),
+        typeof import('../registry/install/install-hints.js'),
+        typeof import('../registry/decisions/consent.js'),
       ]
     >
   | undefined;
 const loadInstall = () =>
   (installModules ??= Promise.all([
-    import('../registry/install.js'),
-    import('../registry/install-hints.js'),
-    import('../registry/consent.js'),
+    import('../registry/install/install.js'),
+    import('../registry/install/install-hints.js'),
+    import('../registry/decisions/consent.js'),
   ]));
 
 // registry.search/install/list/uninstall/call and the proxied tools of installed servers.

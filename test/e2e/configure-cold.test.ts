@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { askHub } from '../../src/cold-start/ask-hub.js';
 import { loadConfig } from '../../src/core/config.js';
-import { fingerprintsOf } from '../../src/proxy/tool-integrity.js';
+import { fingerprintsOf } from '../../src/proxy/listing/tool-integrity.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { openStore } from '../../src/store/store.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';

@@ -17,7 +17,7 @@ import {
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { baseDottedName, underscoreName } from '../../src/core/exposed-names.js';
-import { START_MARKER } from '../../src/proxy/server-log.js';
+import { START_MARKER } from '../../src/proxy/child/server-log.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { stopSharedHubIn } from '../helpers/shared-hub.js';

@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { stripAnsi } from '../../src/process/ansi.js';
-import { compileLinePattern } from '../../src/process/line-match.js';
-import { descendantsOf } from '../../src/process/process-tree.js';
+import { stripAnsi } from '../../src/process/logs/ansi.js';
+import { compileLinePattern } from '../../src/process/logs/line-match.js';
+import { descendantsOf } from '../../src/process/keeper/process-tree.js';
 import { makeHubHome } from '../helpers/home.js';
 import { isAlive, managerIn } from '../helpers/processes.js';
 

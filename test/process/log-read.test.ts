@@ -12,9 +12,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { enforceLogCap } from '../../src/process/log-cap.js';
-import { readLogSince, tailLog } from '../../src/process/log-read.js';
-import { stripAnsi } from '../../src/process/ansi.js';
+import { enforceLogCap } from '../../src/process/keeper/log-cap.js';
+import { readLogSince, tailLog } from '../../src/process/logs/log-read.js';
+import { stripAnsi } from '../../src/process/logs/ansi.js';
 import { makeHubHome } from '../helpers/home.js';
 
 const MAX = 256 * 1024;

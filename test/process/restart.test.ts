@@ -2,10 +2,10 @@
 // keeper and on an ended record, with the log continued after a marker line.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test, vi } from 'vitest';
-import { compileLinePattern } from '../../src/process/line-match.js';
+import { compileLinePattern } from '../../src/process/logs/line-match.js';
 import { makeHubHome } from '../helpers/home.js';
 import { groupMembers, managerIn } from '../helpers/processes.js';
-import { stripAnsi } from '../../src/process/ansi.js';
+import { stripAnsi } from '../../src/process/logs/ansi.js';
 
 const never = new AbortController().signal;
 

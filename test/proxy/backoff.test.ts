@@ -1,6 +1,6 @@
 // The crash-loop policy with SPEC's real numbers (the lifecycle tests shrink them).
 import { describe, expect, test } from 'vitest';
-import { CrashHistory, DEFAULT_BACKOFF, backoffDelay } from '../../src/proxy/backoff.js';
+import { CrashHistory, DEFAULT_BACKOFF, backoffDelay } from '../../src/proxy/slots/backoff.js';
 
 const noJitter = () => 0.5;
 

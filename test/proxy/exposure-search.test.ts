@@ -1,8 +1,8 @@
 // tools.search's ranking on the real tools/list of 15 published servers and the labelled
 // queries (test/fixtures/tool-lists/): recall@5 must stay at 0.9 or above (issue 14, item 2).
 import { expect, test } from 'vitest';
-import { buildRoutes } from '../../src/proxy/routes.js';
-import { buildToolIndex } from '../../src/proxy/tool-search.js';
+import { buildRoutes } from '../../src/proxy/listing/routes.js';
+import { buildToolIndex } from '../../src/proxy/exposure/tool-search.js';
 import { labelledQueries, toolListRecords } from '../helpers/tool-lists.js';
 
 const records = toolListRecords();

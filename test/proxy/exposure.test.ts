@@ -4,11 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { clientProfile, DEFAULT_BUDGET, knownClientRows } from '../../src/proxy/known-clients.js';
-import { listsEveryTool, pinMatcher, planExposure, selectExposed } from '../../src/proxy/exposure.js';
-import { resolveProject } from '../../src/proxy/project-file.js';
-import { findProjectFile } from '../../src/proxy/project-lookup.js';
-import { buildRoutes, type Route } from '../../src/proxy/routes.js';
+import { clientProfile, DEFAULT_BUDGET, knownClientRows } from '../../src/proxy/exposure/known-clients.js';
+import { listsEveryTool, pinMatcher, planExposure, selectExposed } from '../../src/proxy/exposure/exposure.js';
+import { resolveProject } from '../../src/proxy/exposure/project-file.js';
+import { findProjectFile } from '../../src/proxy/exposure/project-lookup.js';
+import { buildRoutes, type Route } from '../../src/proxy/listing/routes.js';
 import { toolListRecords } from '../helpers/tool-lists.js';
 
 const table = buildRoutes(toolListRecords());

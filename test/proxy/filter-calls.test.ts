@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { fingerprintsOf } from '../../src/proxy/tool-integrity.js';
+import { fingerprintsOf } from '../../src/proxy/listing/tool-integrity.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { startHubInProcess, textOf } from '../helpers/hub.js';

@@ -2,10 +2,10 @@
 // injection-marker scan (injection-markers.ts): pure functions over cached tool lists, as both
 // lanes apply them when they build the routing table (routes.ts).
 import { describe, expect, test } from 'vitest';
-import { buildRoutes } from '../../src/proxy/routes.js';
-import { globMatch, toolVerdicts } from '../../src/proxy/tool-filter.js';
-import { driftOf, fingerprint, fingerprintsOf } from '../../src/proxy/tool-integrity.js';
-import { injectionMarkers } from '../../src/proxy/injection-markers.js';
+import { buildRoutes } from '../../src/proxy/listing/routes.js';
+import { globMatch, toolVerdicts } from '../../src/proxy/listing/tool-filter.js';
+import { driftOf, fingerprint, fingerprintsOf } from '../../src/proxy/listing/tool-integrity.js';
+import { injectionMarkers } from '../../src/proxy/listing/injection-markers.js';
 import type { CachedTool, ServerWithTools } from '../../src/store/schema.js';
 
 const tool = (name: string, description = `The ${name} tool.`): CachedTool => ({

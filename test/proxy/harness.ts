@@ -18,7 +18,7 @@ import { loadConfig, type HubConfig } from '../../src/core/config.js';
 import { silentLogger, type Logger } from '../../src/core/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
 import { hubPaths } from '../../src/core/paths.js';
-import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
+import { sdkClientSide } from '../../src/proxy/sessions/sdk-client-side.js';
 import type { ServerRecord } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { writeToolCache } from '../../src/store/tool-cache.js';

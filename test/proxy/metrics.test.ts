@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CallMetrics } from '../../src/proxy/metrics.js';
+import { CallMetrics } from '../../src/proxy/slots/metrics.js';
 import { SharedServerStateSchema } from '../../src/store/shared-state.js';
 
 describe('CallMetrics percentiles', () => {

@@ -1,6 +1,6 @@
 // What a child writes for a person, cleaned before hub's label goes in front of it (issue 26 item 10).
 import { describe, expect, test } from 'vitest';
-import { forPerson, oneLine } from '../../src/proxy/person-text.js';
+import { forPerson, oneLine } from '../../src/proxy/child/person-text.js';
 
 describe('forPerson', () => {
   test.each([

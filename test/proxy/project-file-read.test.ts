@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished, test } from 'vitest';
-import { readProjectFile, warnIgnored } from '../../src/proxy/project-file.js';
+import { readProjectFile, warnIgnored } from '../../src/proxy/exposure/project-file.js';
 
 async function repo(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'hub-project-'));

@@ -2,8 +2,8 @@
 // a matching template, then the one server sharing the URI's origin; two claimants at the same
 // step are both reported (the read is refused naming both), never one shadowing the other.
 import { describe, expect, test } from 'vitest';
-import { buildResourceRoutes } from '../../src/proxy/resource-routes.js';
-import { childLogMessage, levelAtLeast } from '../../src/proxy/log-relay.js';
+import { buildResourceRoutes } from '../../src/proxy/surface/resource-routes.js';
+import { childLogMessage, levelAtLeast } from '../../src/proxy/sessions/log-relay.js';
 import type { CachedSurface, ServerWithTools } from '../../src/store/schema.js';
 
 function record(name: string, order: number, surface: Partial<CachedSurface>): ServerWithTools {

@@ -1,7 +1,7 @@
 // The routing table as a pure function of store data: names, budget, collisions, order, modes.
 import { describe, expect, test } from 'vitest';
 import { HUB_TOOL_NAMES, MAX_NAME_LENGTH, baseDottedName } from '../../src/core/exposed-names.js';
-import { LISTING_BUDGET_BYTES, buildRoutes } from '../../src/proxy/routes.js';
+import { LISTING_BUDGET_BYTES, buildRoutes } from '../../src/proxy/listing/routes.js';
 import type { ServerWithTools } from '../../src/store/schema.js';
 
 const record = (name: string, order: number, tools: string[]): ServerWithTools => ({

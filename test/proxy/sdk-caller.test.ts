@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, onTestFinished, test } from 'vitest';
-import { sdkCaller } from '../../src/proxy/forward.js';
+import { sdkCaller } from '../../src/proxy/calls/forward.js';
 
 test("sdkCaller passes the caller's request id on", async () => {
   const server = new Server({ name: 'caller-test', version: '1.0.0' }, { capabilities: { tools: {} } });

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
-import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
+import { sdkClientSide } from '../../src/proxy/sessions/sdk-client-side.js';
 import { HubStdioServerTransport } from '../../src/wire/stdio-transport.js';
 
 test('whenInitialized sees the capabilities of a client whose initialize and initialized came in one chunk', async () => {

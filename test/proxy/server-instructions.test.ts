@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { askHub } from '../../src/cold-start/ask-hub.js';
-import { SECTION_BUDGET_CHARS, instructionsSection } from '../../src/proxy/instructions-section.js';
+import { SECTION_BUDGET_CHARS, instructionsSection } from '../../src/proxy/listing/instructions-section.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, startHubInProcess, textOf } from '../helpers/hub.js';

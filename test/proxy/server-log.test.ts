@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { START_MARKER, ServerLog, logTail } from '../../src/proxy/server-log.js';
+import { START_MARKER, ServerLog, logTail } from '../../src/proxy/child/server-log.js';
 import { makeHubHome } from '../helpers/home.js';
 
 describe('server log', () => {

@@ -3,7 +3,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { explainingLines } from '../../src/proxy/start-failure.js';
+import { explainingLines } from '../../src/proxy/slots/start-failure.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
 import { commandRecord, putRecords, spawnCount, startHarness, until, type Harness } from './harness.js';

@@ -1,7 +1,7 @@
 // The pure part of prompt and resource text integrity (src/proxy/surface-integrity.ts): what is
 // listed of a child's surface against the approved prints, and what waits for a person.
 import { expect, test } from 'vitest';
-import { approvedSurface, surfacePrintsOf } from '../../src/proxy/surface-integrity.js';
+import { approvedSurface, surfacePrintsOf } from '../../src/proxy/listing/surface-integrity.js';
 
 const surface = (description: string, extra: Record<string, unknown>[] = []) => ({
   prompts: [{ name: 'review', description, arguments: [{ name: 'text', description: 'The text.' }] }, ...extra],

@@ -1,6 +1,6 @@
 // takeTools as a pure function: each entry on its own, limits in the child's order, issues reported.
 import { describe, expect, test } from 'vitest';
-import { TOOL_LIMITS, sameTools, takeTools } from '../../src/proxy/tool-intake.js';
+import { TOOL_LIMITS, sameTools, takeTools } from '../../src/proxy/child/tool-intake.js';
 
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -1,8 +1,8 @@
 // The bundled catalog: enough well-known servers, each well-formed, and searchable offline.
 import { describe, expect, test } from 'vitest';
-import { catalogEntries, findCatalogEntry, searchCatalog } from '../../src/registry/catalog.js';
-import { isValidServerName } from '../../src/registry/server-name.js';
-import { isRelativePathArg } from '../../src/registry/data-dir.js';
+import { catalogEntries, findCatalogEntry, searchCatalog } from '../../src/registry/sources/catalog.js';
+import { isValidServerName } from '../../src/registry/sources/server-name.js';
+import { isRelativePathArg } from '../../src/registry/install/data-dir.js';
 
 describe('catalog', () => {
   test('has at least 25 entries with valid names and unique packages and names', () => {

@@ -1,7 +1,7 @@
 // The official registry client on its own: v0.1 entries mapped to npm candidates.
 import { afterEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
-import { officialSearchTerm, searchOfficial } from '../../src/registry/official.js';
+import { officialSearchTerm, searchOfficial } from '../../src/registry/sources/official.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
 
 let registry: RegistryServer | undefined;

@@ -1,6 +1,6 @@
 // deriveServerName: the suggested server name search shows and install uses when none is given.
 import { describe, expect, test } from 'vitest';
-import { deriveServerName, isValidServerName, SERVER_NAME_PATTERN } from '../../src/registry/server-name.js';
+import { deriveServerName, isValidServerName, SERVER_NAME_PATTERN } from '../../src/registry/sources/server-name.js';
 
 describe('deriveServerName', () => {
   test.each([

@@ -8,8 +8,8 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { SearchOutput } from '../../src/registry/search-schema.js';
-import { sdkClientSide } from '../../src/proxy/sdk-client-side.js';
+import type { SearchOutput } from '../../src/registry/sources/search-schema.js';
+import { sdkClientSide } from '../../src/proxy/sessions/sdk-client-side.js';
 import { openStore } from '../../src/store/store.js';
 import { createSearchTool } from '../../src/tools/registry-search.js';
 import { createToolTable } from '../../src/tools/table.js';

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { createSearch } from '../../src/registry/search.js';
-import type { SearchOutput, SearchSource } from '../../src/registry/search-schema.js';
+import { createSearch } from '../../src/registry/search/search.js';
+import type { SearchOutput, SearchSource } from '../../src/registry/sources/search-schema.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';

@@ -1,6 +1,6 @@
 // Versions are compared as versions (semver), not as text: "1.10.0" is newer than "1.9.0".
 import { describe, expect, test } from 'vitest';
-import { versionMatches } from '../../src/registry/version-match.js';
+import { versionMatches } from '../../src/registry/install/version-match.js';
 
 describe('versionMatches', () => {
   test('a range is satisfied by a version a text compare would put before it', () => {

@@ -1,0 +1,38 @@
+import { HubError } from '../../core/errors.js';
+
+// A remote server whose authorization server does not offer dynamic client registration signs in
+// with a client registered beforehand. Its id (and secret, for a confidential client) come from
+// the install's env, which hub already keeps secret (never echoed, never logged), rather than
+// from new registry.install fields: hub's own tool listing is at its byte budget.
+export const CLIENT_ID_ENV = 'OAUTH_CLIENT_ID';
+export const CLIENT_SECRET_ENV = 'OAUTH_CLIENT_SECRET';
+
+/** The OAuth client information the SDK sends (client_secret only for a confidential client). */
+export interface ConfiguredClient {
+  readonly client_id: string;
+  readonly client_secret?: string;
+}
+
+/** The configured client in a server's env, or undefined when it has none (DCR then). */
+export function configuredClient(env: Readonly<Record<string, string>>): ConfiguredClient | undefined {
+  const id = env[CLIENT_ID_ENV]?.trim();
+  const secret = env[CLIENT_SECRET_ENV];
+  if (!id) {
+    if (secret)
+      throw new HubError(
+        'INVALID_INPUT',
+        `env ${CLIENT_SECRET_ENV} is set without ${CLIENT_ID_ENV}: give the client id it belongs to in env as well.`,
+      );
+    return undefined;
+  }
+  return { client_id: id, ...(secret ? { client_secret: secret } : {}) };
+}
+
+/** The SDK's error for an authorization server without registration, made to say the fix. */
+export function explainNoRegistration(error: unknown, server: string): unknown {
+  if (!(error instanceof Error) || !/does not support dynamic client registration/.test(error.message)) return error;
+  return new HubError(
+    'AUTH_REQUIRED',
+    `Server "${server}"'s authorization server does not let hub register itself as a client (no dynamic client registration): register an OAuth client for hub there (redirect URI http://127.0.0.1/callback, any port) and give its id with registry.install { url, name: "${server}", env: { "${CLIENT_ID_ENV}": "…", "${CLIENT_SECRET_ENV}": "…" } } (the secret only if it has one).`,
+  );
+}
