@@ -5,7 +5,7 @@
 // started with a dummy value: if it then fails, only a broken package (a module that cannot load)
 // counts as a failure, since a real key may be what it lacks. Each started entry reports its
 // largest tool (inputSchema, outputSchema, description bytes), the run ends with the largest met
-// against hub's per-tool limits (proxy/tool-intake.ts TOOL_LIMITS), and a tool over them is a
+// against hub's per-tool limits (proxy/child/tool-intake.ts TOOL_LIMITS), and a tool over them is a
 // problem: hub would skip it or leave its outputSchema out.
 // Prints a table; exits 1 when an entry fails. Uses the network (npm registry), so it is not in `npm test`.
 // Options: --only <package,...>   --no-start (metadata only)   --json
@@ -27,12 +27,12 @@ const [
   { silentLogger },
   { TOOL_LIMITS },
 ] = await Promise.all([
-  load('registry/catalog.js'),
-  load('registry/data-dir.js'),
-  load('registry/npm-install.js'),
-  load('registry/bin.js'),
+  load('registry/sources/catalog.js'),
+  load('registry/install/data-dir.js'),
+  load('registry/npm/install.js'),
+  load('registry/npm/bin.js'),
   load('core/logger.js'),
-  load('proxy/tool-intake.js'),
+  load('proxy/child/tool-intake.js'),
 ]).catch(error => {
   console.error(`catalog:check needs the build (npm run build): ${error.message}`);
   process.exit(2);
@@ -77,7 +77,7 @@ const toolSizes = tool => ({
 });
 const describeSize = size =>
   `${size.name} (input ${size.input} B, output ${size.output} B, description ${size.description} B)`;
-// What hub would do with a tool this size (proxy/tool-intake.ts).
+// What hub would do with a tool this size (proxy/child/tool-intake.ts).
 const overLimits = size =>
   [
     size.input > TOOL_LIMITS.inputSchemaBytes &&

@@ -7,7 +7,7 @@ import { clientSessions, type ClientSessions } from './proxy/sessions/client-ses
 import type { ResourceSource } from './proxy/surface/resource-source.js';
 import { createServerManager, type ServerManager } from './proxy/server-manager.js';
 import { sharedSubscriptions, type SharedSubscriptions } from './proxy/surface/shared-subscriptions.js';
-import { exposedSpelling } from './registry/installed/installed.js';
+import { exposedSpelling } from './registry/installed/servers.js';
 import type { Store } from './store/store.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { lazyProcessManager } from './tools/processes.js';
@@ -94,7 +94,7 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
   const changed = () => {
     for (const listener of listeners) listener(sessions.size);
   };
-  // What the proxy sees of the clients: every attached session (proxy/client-sessions.ts).
+  // What the proxy sees of the clients: every attached session (proxy/sessions/client-sessions.ts).
   const clients = clientSessions();
   const deps = { config, log, store, client: clients };
   const servers = createServerManager(deps);

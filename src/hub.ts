@@ -24,12 +24,12 @@ import { createToolTable } from './tools/table.js';
 import { exposeTools } from './tools/exposed-tools.js';
 import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
-import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/surface-handlers.js';
+import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/handlers.js';
 import type { ResourceSource } from './proxy/surface/resource-source.js';
 import { createModernLane, type EraHooks } from './wire/modern-lane.js';
 import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/sessions/modern-client-side.js';
-import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/task-handlers.js';
+import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
 import {

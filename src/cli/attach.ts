@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
-import { stdinOpen, writeInput } from '../process/terminal/input.js';
-import { logCursorNow, readLogBytes } from '../process/logs/log-bytes.js';
+import { stdinOpen, writeInput } from '../process/terminal/fifo.js';
+import { logCursorNow, readLogBytes } from '../process/logs/bytes.js';
 import { inputFifo } from '../process/keeper/run-files.js';
 import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './command.js';

@@ -1,8 +1,8 @@
 import { errorMessage, HubError } from '../core/errors.js';
 import { installServer } from '../registry/install/install.js';
-import type { InstallContext } from '../registry/install/install-context.js';
-import type { InstallResult } from '../registry/install/install-result.js';
-import { uninstallServer } from '../registry/installed/installed.js';
+import type { InstallContext } from '../registry/install/context.js';
+import type { InstallResult } from '../registry/install/result.js';
+import { uninstallServer } from '../registry/installed/servers.js';
 import type { ServerRecord } from '../store/schema.js';
 import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors.js';

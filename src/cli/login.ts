@@ -1,9 +1,9 @@
 // hub login <server> / hub logout <server>: the OAuth sign-in of a remote server from a terminal.
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { HubError } from '../core/errors.js';
-import { configuredClient, explainNoRegistration } from '../proxy/oauth/oauth-client.js';
-import { revokeStoredTokens } from '../proxy/oauth/oauth-revoke.js';
-import { SignIn, SIGN_IN_TIMEOUT_MS } from '../proxy/oauth/oauth-signin.js';
+import { configuredClient, explainNoRegistration } from '../proxy/oauth/client.js';
+import { revokeStoredTokens } from '../proxy/oauth/revoke.js';
+import { SignIn, SIGN_IN_TIMEOUT_MS } from '../proxy/oauth/signin.js';
 import { removeOAuthState } from '../store/oauth-store.js';
 import { openContext } from '../store/open-context.js';
 import type { ServerRecord } from '../store/schema.js';

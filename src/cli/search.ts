@@ -1,5 +1,5 @@
 import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search/search.js';
-import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../registry/sources/search-schema.js';
+import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../registry/sources/candidate.js';
 import { openContext } from '../store/open-context.js';
 import type { CliCommand } from './command.js';
 import { parseCommandArgs } from './args.js';

@@ -1,5 +1,5 @@
 import { HubError } from '../core/errors.js';
-import { configureServer, type ConfigureRequest, type ConfigureResult } from '../registry/installed/server-settings.js';
+import { configureServer, type ConfigureRequest, type ConfigureResult } from '../registry/installed/settings.js';
 import { reportLines, toolChanges } from '../registry/decisions/tool-review.js';
 import { parseCommandArgs } from './args.js';
 import type { CliIo } from './command.js';
@@ -11,7 +11,7 @@ import { CLI_LOG } from './command.js';
 import { usageOf } from './usage.js';
 
 // `hub servers configure|enable|disable|approve <name>`: per-server settings from a terminal, the
-// same work as registry.configure (registry/server-settings.ts). Typing the command is the
+// same work as registry.configure (registry/installed/settings.ts). Typing the command is the
 // person's consent, so nothing is asked; env values are never printed.
 
 export const SETTINGS_SUBCOMMANDS = ['configure', 'enable', 'disable', 'approve'] as const;

@@ -1,10 +1,10 @@
 import { HubError } from '../core/errors.js';
 import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
-import { listPendingInstalls, type PendingInstall } from '../registry/install/install-background.js';
-import { catalogHints, suggestServerName } from '../registry/install/install-hints.js';
+import { listPendingInstalls, type PendingInstall } from '../registry/install/background.js';
+import { catalogHints, suggestServerName } from '../registry/install/hints.js';
 import { installServer, type InstallContext } from '../registry/install/install.js';
-import { toSummary } from '../registry/installed/installed.js';
+import { toSummary } from '../registry/installed/servers.js';
 import { openContext, type HubContext } from '../store/open-context.js';
 import { sharedView } from './server-view.js';
 import { renderTable } from './table.js';

@@ -72,7 +72,7 @@ export function startFastStart(options: {
   let mode: NameMode | undefined;
   let client: string | undefined;
   let initialized = false;
-  // Whether the client speaks tasks decides how task-required tools are listed (proxy/task-listing.ts).
+  // Whether the client speaks tasks decides how task-required tools are listed (proxy/listing/task-listing.ts).
   let takesTasks = false;
   // What the client offers (its initialize's capabilities): tools that need more are the full hub's to list.
   let offers: Json | undefined;

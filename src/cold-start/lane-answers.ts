@@ -4,9 +4,9 @@ import { logResource, newestProcesses } from '../core/process-log-listing.js';
 import { instructionsSectionFromDb } from '../proxy/listing/instructions-section.js';
 import { buildRoutes, type RouteTable } from '../proxy/listing/routes.js';
 import { buildPromptRoutes } from '../proxy/listing/prompt-routes.js';
-import { listedResources, listedTemplates } from '../proxy/listing/surface-lists.js';
-import { pageOf, type PagedKind } from '../proxy/listing/surface-pages.js';
-import { listsEveryTool } from '../proxy/exposure/exposure.js';
+import { listedResources, listedTemplates } from '../proxy/listing/resource-lists.js';
+import { pageOf, type PagedKind } from '../proxy/listing/pages.js';
+import { listsEveryTool } from '../proxy/exposure/plan.js';
 import { lackedNeeds } from '../proxy/listing/tool-needs.js';
 import { findProjectFile } from '../proxy/exposure/project-lookup.js';
 import { isDisabled } from '../proxy/listing/tool-filter.js';
@@ -66,13 +66,13 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
   const servers = once((): LeanServer[] | undefined =>
     home === undefined ? undefined : leanServers(home, listing.storeVersion),
   );
-  // Per-server settings and tool integrity apply here as in the full hub (proxy/tool-filter.ts).
+  // Per-server settings and tool integrity apply here as in the full hub (proxy/listing/tool-filter.ts).
   const routes = once((): RouteTable | undefined => {
     const integrity = home === undefined ? undefined : leanIntegrity(home);
     const all = servers();
     return all && integrity ? buildRoutes(all as unknown as ServerWithTools[], { integrity }) : undefined;
   });
-  // A disabled server lists nothing (proxy/tool-filter.ts), as in the full hub.
+  // A disabled server lists nothing (proxy/listing/tool-filter.ts), as in the full hub.
   const enabled = once(() => servers()?.filter(server => !isDisabled(server)) as ServerWithTools[] | undefined);
   // hub's own resources: its static ones, then the logs of the newest recorded processes.
   const ownResources = once((): Json[] | undefined => {
@@ -98,13 +98,13 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
     tools(mode, client, takesTasks, offers) {
       const table = routes();
       if (!table || home === undefined) return undefined;
-      // Only a session that lists every proxied tool is answered here (proxy/exposure.ts decides);
+      // Only a session that lists every proxied tool is answered here (proxy/exposure/plan.ts decides);
       // a project file, search mode or a capped client's choice is the full hub's.
       const exposure = leanExposure(env, home);
       const own = listing.tools[mode].length;
       if (!exposure || !listsEveryTool(exposure, client, own, table.routes.length)) return undefined;
       if (findProjectFile([process.cwd()]) !== undefined) return undefined;
-      // A tool this client lacks a capability for is listed marked (proxy/tool-needs.ts): the full hub's.
+      // A tool this client lacks a capability for is listed marked (proxy/listing/tool-needs.ts): the full hub's.
       if (table.routes.some(route => lackedNeeds(route.needs, offers).length > 0)) return undefined;
       return {
         tools: toolsForClient([...listing.tools[mode], ...table.lists[mode]], takesTasks),

@@ -1,6 +1,6 @@
 // The process groups of the child MCP servers this process runs, so a shared hub can write them
 // down (shared-hub/children.ts) and the next one reaps what a SIGKILLed hub left behind. Each
-// child leads its own group (proxy/child-transport.ts spawns them detached), so a group dies
+// child leads its own group (proxy/child/transport.ts spawns them detached), so a group dies
 // with nobody: somebody must remember it.
 
 type Listener = (groups: ReadonlySet<number>) => void;

@@ -22,7 +22,7 @@ export interface HubConfig {
   readonly home: string;
   readonly paths: HubPaths;
   readonly registryUrl: string;
-  /** Undefined means: ask npm once, lazily (see registry/npm-registry.ts). */
+  /** Undefined means: ask npm once, lazily (see registry/sources/npm-registry.ts). */
   readonly npmRegistry: string | undefined;
   readonly toolNames: 'dotted' | 'underscore' | 'auto';
   readonly logLevel: string;

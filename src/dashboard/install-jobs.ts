@@ -11,7 +11,7 @@ import type { InstallInputSchema } from '../tools/registry-schemas.js';
 // install scripts) is put to the person on the page, as elicitation puts it to a client's user,
 // unless install.confirm is "never". Progress and the outcome go out as "install" events.
 
-// Unanswered consent expires like elicitation's (registry/consent.ts).
+// Unanswered consent expires like elicitation's (registry/decisions/consent.ts).
 const CONSENT_TIMEOUT_MS = 10 * 60_000;
 
 export type InstallEvent =
@@ -56,7 +56,7 @@ export function createInstallJobs(
       void (async () => {
         const [{ installServer }, { catalogHints, suggestServerName }] = await Promise.all([
           import('../registry/install/install.js'),
-          import('../registry/install/install-hints.js'),
+          import('../registry/install/hints.js'),
         ]);
         const { allowScripts, ...rest } = input;
         const scripts = allowScripts === undefined ? undefined : allowScripts.includes('*') ? true : allowScripts;

@@ -8,7 +8,7 @@ import { lockWaits, type LockWaits } from '../store/lock-stats.js';
 import { storeLockFile, type Store } from '../store/store.js';
 import { processListResult, type ListProcessesResult } from '../tools/process-list.js';
 import { serverListResult } from '../tools/server-list.js';
-import type { ServerSummary } from '../registry/installed/installed.js';
+import type { ServerSummary } from '../registry/installed/servers.js';
 
 // What the dashboard shows at a glance, built by the same code as list_processes and
 // registry.list (tools/process-list.ts, tools/server-list.ts) and the store's health check

@@ -4,7 +4,7 @@ import type { ProcessRecord, ProcessStatus } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { enforceLogCap } from './keeper/log-cap.js';
 import type { LineMatcher } from './logs/line-match.js';
-import { readLogSince, tailLog, type LogSlice } from './logs/log-read.js';
+import { readLogSince, tailLog, type LogSlice } from './logs/read.js';
 import { killProcess, type KillOutcome, type KillSpec } from './lifecycle/kill.js';
 import { allocatePort, type FreePort } from './lifecycle/ports.js';
 import { isGroupRunning } from './lifecycle/reconcile.js';

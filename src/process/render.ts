@@ -1,5 +1,5 @@
 import type { KillOutcome } from './lifecycle/kill.js';
-import type { LogSlice } from './logs/log-read.js';
+import type { LogSlice } from './logs/read.js';
 import { describeProcess, type ProcessView } from './view.js';
 import type { WaitOutcome } from './lifecycle/wait-for.js';
 

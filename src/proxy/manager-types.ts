@@ -10,7 +10,7 @@ import type { ServerExtra } from './sessions/client-side.js';
 import type { ServerState } from './slots/state.js';
 import type { ServerStatusView } from './slots/status-view.js';
 import type { ProxiedTools } from './types.js';
-import type { ProxiedSurface } from './surface/surface-types.js';
+import type { ProxiedSurface } from './surface/types.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
 

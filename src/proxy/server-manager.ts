@@ -2,7 +2,7 @@ import { HubError } from '../core/errors.js';
 import type { CachedTool } from '../store/schema.js';
 import { autoStartOnInitialize } from './slots/auto-start.js';
 import { DEFAULT_BACKOFF } from './slots/backoff.js';
-import { CallForwarding } from './calls/call-forwarding.js';
+import { CallForwarding } from './calls/forwarding.js';
 import { createFastPath } from '../wire/fast-path.js';
 import { listChangedAnnouncer, relayRootsChanged } from './slots/list-changed.js';
 import { readRecordsNow, ToolMemo } from './slots/records.js';
@@ -13,13 +13,13 @@ import { Slots } from './slots/slots.js';
 import { statusView } from './slots/status-view.js';
 import { syncWithStore } from './slots/store-sync.js';
 import { createProxiedSurface } from './surface/proxied-surface.js';
-import { SurfaceListing } from './surface/surface-listing.js';
+import { SurfaceListing } from './surface/routes.js';
 import { isDisabled } from './listing/tool-filter.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
-import { createTaskForwarding } from './tasks/task-forwarding.js';
+import { createTaskForwarding } from './tasks/forward.js';
 import { TaskRoutes } from './tasks/task-routes.js';
-import { withHubTaskIds } from './tasks/task-relay.js';
-import { runAsTask } from './tasks/task-run.js';
+import { withHubTaskIds } from './tasks/relay.js';
+import { runAsTask } from './tasks/run.js';
 export type {
   ManagerDeps,
   ServerManager,
@@ -31,8 +31,8 @@ export type {
 /**
  * The installed servers, proxied: one slot per store record (slots.ts) kept in step with db.json
  * (store-sync.ts), the routes of their tools (route-listing.ts) with list_changed to the client
- * (list-changed.ts), calls forwarded (call-forwarding.ts), prompts, resources, completions and
- * logging (proxied-surface.ts over surface-listing.ts), autoStart servers started once the
+ * (list-changed.ts), calls forwarded (calls/forwarding.ts), prompts, resources, completions and
+ * logging (proxied-surface.ts over surface/routes.ts), autoStart servers started once the
  * client has initialized (auto-start.ts). The client is seen only through deps.client.
  */
 export function createServerManager(deps: ManagerDeps, options: ServerManagerOptions = {}): ServerManager {

@@ -2,8 +2,8 @@ import type { LineKind } from '../wire/stdio-transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerExtra } from './sessions/client-side.js';
 import type { NameMode } from '../core/naming.js';
-import type { ProxiedSurface } from './surface/surface-types.js';
-import type { ProxiedTasks } from './tasks/task-types.js';
+import type { ProxiedSurface } from './surface/types.js';
+import type { ProxiedTasks } from './tasks/types.js';
 import type { RouteTable } from './listing/routes.js';
 
 export type { ServerExtra };
@@ -22,7 +22,7 @@ export interface ProxiedTools {
   ): ((args: Record<string, unknown> | undefined, extra: ServerExtra) => Promise<CallToolResult>) | undefined;
   /** Prompts, resources, completions and logging of the installed servers (proxied-surface.ts). */
   readonly surface?: ProxiedSurface;
-  /** Task-augmented calls and tasks/* (task-forwarding.ts). */
+  /** Task-augmented calls and tasks/* (tasks/forward.ts). */
   readonly tasks?: ProxiedTasks;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(

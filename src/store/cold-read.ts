@@ -237,7 +237,7 @@ export interface LeanInstructions {
 
 /**
  * Each server's name, order and instructions, for the instructions section both lanes send at
- * initialize (proxy/instructions-section.ts), so they send the same text. Lenient on purpose: a
+ * initialize (proxy/listing/instructions-section.ts), so they send the same text. Lenient on purpose: a
  * record the store would drop still gets its line; [] when db.json is missing or not JSON.
  */
 export function leanInstructions(dbFile: string): LeanInstructions[] {

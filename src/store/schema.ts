@@ -64,7 +64,7 @@ export type CachedTool = z.infer<typeof CachedToolSchema>;
 
 /**
  * What a person set for one server (registry.configure, `hub servers configure`): every hub sharing
- * HUB_HOME applies it when db.json changes (proxy/tool-filter.ts).
+ * HUB_HOME applies it when db.json changes (proxy/listing/tool-filter.ts).
  */
 export const ServerSettingsSchema = z.object({
   /** false: the server is not started and nothing of it is listed. */
@@ -124,11 +124,11 @@ export const ServerRecordSchema = z.object({
     })
     .optional(),
   settings: ServerSettingsSchema.optional(),
-  /** Tool name → sha256 of the approved definition (proxy/tool-integrity.ts); taken when first listed, changed only by approval. */
+  /** Tool name → sha256 of the approved definition (proxy/listing/tool-integrity.ts); taken when first listed, changed only by approval. */
   fingerprints: z.record(z.string(), z.string()).optional(),
-  /** "prompt:<name>", "resource:<uri>", "template:<uriTemplate>" → sha256 of its approved text (proxy/surface-integrity.ts). */
+  /** "prompt:<name>", "resource:<uri>", "template:<uriTemplate>" → sha256 of its approved text (proxy/listing/surface-integrity.ts). */
   surfacePrints: z.record(z.string(), z.string()).optional(),
-  /** Tool name → the client capabilities it was seen to need (proxy/tool-needs.ts): learned from the child's requests during its calls. */
+  /** Tool name → the client capabilities it was seen to need (proxy/listing/tool-needs.ts): learned from the child's requests during its calls. */
   toolNeeds: z.record(z.string(), z.array(z.enum(['elicitation', 'sampling']))).optional(),
 });
 export type ServerRecord = z.infer<typeof ServerRecordSchema>;
@@ -136,7 +136,7 @@ export type ServerRecord = z.infer<typeof ServerRecordSchema>;
 /** A record with its cached tools (and surface) attached (in memory only; they live in tools/<name>.json). */
 export type ServerWithTools = ServerRecord & { tools: CachedTool[]; surface?: CachedSurface };
 
-/** What hub left out of or cut in a child's tools/list (proxy/tool-intake.ts), shown by registry.list { server }. */
+/** What hub left out of or cut in a child's tools/list (proxy/child/tool-intake.ts), shown by registry.list { server }. */
 export const ToolIssueSchema = z.object({
   tool: z.string(),
   action: z.enum(['skipped', 'trimmed']),
@@ -145,7 +145,7 @@ export const ToolIssueSchema = z.object({
 export type ToolIssue = z.infer<typeof ToolIssueSchema>;
 
 // What else a child offers, kept verbatim like its tools so prompts/list and resources/list are
-// answered with no child running (proxy/surface-intake.ts bounds them).
+// answered with no child running (proxy/child/surface-intake.ts bounds them).
 export const CachedPromptSchema = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
@@ -184,7 +184,7 @@ export const ToolCacheFileSchema = z.object({
 export type ToolCacheFile = z.infer<typeof ToolCacheFileSchema>;
 
 /**
- * What a person decided about a server, kept when it is uninstalled (registry/kept-decisions.ts):
+ * What a person decided about a server, kept when it is uninstalled (registry/decisions/kept-decisions.ts):
  * a later install under its name gets them back, so the agent cannot undo them by reinstalling.
  * Only the person drops them (`hub servers forget`, `hub uninstall --purge`).
  */

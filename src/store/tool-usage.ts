@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../core/write-atomic.js';
 import { withLock } from './lock.js';
 
 // HUB_HOME/tool-usage.json: how often each proxied tool was called, over every hub and session,
-// so a capped client lists the tools people actually use first (proxy/exposure.ts). Advisory:
+// so a capped client lists the tools people actually use first (proxy/exposure/plan.ts). Advisory:
 // an unreadable file reads as no calls; additions go under their own lock (not db.json's), so
 // counting never waits on an install.
 

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { HubConfig } from '../core/config.js';
 import { HubError, errorMessage } from '../core/errors.js';
-import type { ConfigureDeps } from '../registry/installed/server-settings.js';
+import type { ConfigureDeps } from '../registry/installed/settings.js';
 
 // registry.configure's consent for changes that widen what the agent reaches (enable, un-deny,
 // allow more): the person answers through elicitation, as for an install. Unlike an install,

@@ -5,7 +5,7 @@ import type { ManagerDeps } from '../proxy/manager-types.js';
 
 /**
  * What every tool group is built from: what the proxy is built from (config, log, store, and the
- * client side it relays to, proxy/client-side.ts), and the MCP server itself.
+ * client side it relays to, proxy/sessions/client-side.ts), and the MCP server itself.
  */
 export interface ToolDeps extends ManagerDeps {
   /** The MCP server facing the client: install consent elicits through it. */

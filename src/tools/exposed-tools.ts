@@ -3,7 +3,7 @@ import type { HubConfig } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { spell, type NameMode } from '../core/naming.js';
 import type { ClientSide } from '../proxy/sessions/client-side.js';
-import { ExposureSession, type ExposureView } from '../proxy/exposure/exposure-session.js';
+import { ExposureSession, type ExposureView } from '../proxy/exposure/session.js';
 import { buildRoutes, type Route } from '../proxy/listing/routes.js';
 import type { ProxiedTools } from '../proxy/types.js';
 import { searchEntryFor, warmSearchIndex } from './tools-search.js';

@@ -1,6 +1,11 @@
 // Schemas of send_input, get_process_screen and restart_process (interactive-tools.ts).
 import { z } from 'zod';
-import { ProcessReferenceSchema, WAIT_MAX_MS, WaitTimeoutOptionalSchema, waitForSchema } from '../process/inputs.js';
+import {
+  ProcessReferenceSchema,
+  WAIT_MAX_MS,
+  WaitTimeoutOptionalSchema,
+  waitForSchema,
+} from '../process/tool-inputs.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 const SizeSchema = z.strictObject({

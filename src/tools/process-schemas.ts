@@ -11,7 +11,7 @@ import {
   RegexTextSchema,
   WaitTimeoutDefaultSchema,
   waitForSchema,
-} from '../process/inputs.js';
+} from '../process/tool-inputs.js';
 import { ProcessViewSchema } from '../process/view.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/keeper/pty.js';
 import { ProcessStatusSchema } from '../store/schema.js';

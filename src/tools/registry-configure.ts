@@ -5,8 +5,8 @@ import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { elicitationConfirm } from '../registry/decisions/consent.js';
 import { formatCommandLine } from '../core/shell-quote.js';
-import { configureServer, describeServer, type ConfigureDeps } from '../registry/installed/server-settings.js';
-import { settingsCommand } from '../registry/installed/settings-widening.js';
+import { configureServer, describeServer, type ConfigureDeps } from '../registry/installed/settings.js';
+import { settingsCommand } from '../registry/installed/widening.js';
 import {
   IntegrityReportSchema,
   integrityReport,
@@ -18,9 +18,9 @@ import { askSettings } from './configure-consent.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 // registry.configure: per-server settings and approving changed tools, for the agent. The same
-// work as `hub servers configure|enable|disable|approve` (registry/server-settings.ts).
+// work as `hub servers configure|enable|disable|approve` (registry/installed/settings.ts).
 
-// Plain lists in the listed schema (bytes in every client's context); server-settings.ts bounds them.
+// Plain lists in the listed schema (bytes in every client's context); installed/settings.ts bounds them.
 const PatternsSchema = z.array(z.string());
 
 export const ConfigureInputSchema = z.strictObject({

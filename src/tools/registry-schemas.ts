@@ -1,6 +1,6 @@
 // The inputs and outputs of the registry tools: the zod schemas hub lists and validates with.
 import { z } from 'zod';
-import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed/installed.js';
+import { ServerSummarySchema, ToolDetailSchema } from '../registry/installed/servers.js';
 import { IntegrityReportSchema } from '../registry/decisions/tool-review.js';
 import { ServerSettingsSchema, ToolIssueSchema } from '../store/schema.js';
 

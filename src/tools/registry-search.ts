@@ -6,7 +6,7 @@ import {
   SearchOutputSchema,
   SearchSourceSchema,
   type SearchOutput,
-} from '../registry/sources/search-schema.js';
+} from '../registry/sources/candidate.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
 
 const SearchInputSchema = z.strictObject({

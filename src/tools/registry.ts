@@ -2,17 +2,17 @@ import { createServerManager, type ServerManager } from '../proxy/server-manager
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
 import type { InstallContext } from '../registry/install/install.js';
-import { readPendingInstall } from '../registry/install/install-background.js';
-import { InstallResultSchema } from '../registry/install/install-result.js';
+import { readPendingInstall } from '../registry/install/background.js';
+import { InstallResultSchema } from '../registry/install/result.js';
 import { askToSignIn } from '../proxy/oauth/sign-in-ask.js';
-import { npmEnvironment } from '../registry/npm/npm-env.js';
+import { npmEnvironment } from '../registry/npm/env.js';
 import {
   describeServer,
   exposedSpelling,
   missingEnvNext,
   uninstallServer,
   withOtherHubs,
-} from '../registry/installed/installed.js';
+} from '../registry/installed/servers.js';
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { createConfigureTool, settingsView } from './registry-configure.js';
@@ -40,7 +40,7 @@ let installModules:
   | Promise<
       [
         typeof import('../registry/install/install.js'),
-        typeof import('../registry/install/install-hints.js'),
+        typeof import('../registry/install/hints.js'),
         typeof import('../registry/decisions/consent.js'),
       ]
     >
@@ -48,7 +48,7 @@ let installModules:
 const loadInstall = () =>
   (installModules ??= Promise.all([
     import('../registry/install/install.js'),
-    import('../registry/install/install-hints.js'),
+    import('../registry/install/hints.js'),
     import('../registry/decisions/consent.js'),
   ]));
 

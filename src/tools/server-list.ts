@@ -1,7 +1,7 @@
 import type { HubConfig } from '../core/config.js';
 import type { ServerManager } from '../proxy/server-manager.js';
-import { listPendingInstalls } from '../registry/install/install-background.js';
-import { toSummary, withMissingEnv, withOtherHubs, type ServerSummary } from '../registry/installed/installed.js';
+import { listPendingInstalls } from '../registry/install/background.js';
+import { toSummary, withMissingEnv, withOtherHubs, type ServerSummary } from '../registry/installed/servers.js';
 import type { Store } from '../store/store.js';
 import { driftOf } from '../proxy/listing/tool-integrity.js';
 import { withTools } from '../store/tool-cache.js';

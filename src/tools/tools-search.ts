@@ -2,14 +2,14 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HubError } from '../core/errors.js';
 import { spellText, type NameMode } from '../core/naming.js';
-import type { ExposurePlan } from '../proxy/exposure/exposure.js';
-import type { ExposureSession } from '../proxy/exposure/exposure-session.js';
+import type { ExposurePlan } from '../proxy/exposure/plan.js';
+import type { ExposureSession } from '../proxy/exposure/session.js';
 import type { Route, RouteTable } from '../proxy/listing/routes.js';
 import { buildToolIndex, type ToolIndex } from '../proxy/exposure/tool-search.js';
 import { defineTool, type HubTool } from './define.js';
 
 // tools.search: the proxied tools a session does not list, found by what the agent wants to do
-// (README "Many servers, few tools"). Listed only when something is hidden (proxy/exposure.ts).
+// (README "Many servers, few tools"). Listed only when something is hidden (proxy/exposure/plan.ts).
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 10;

@@ -53,7 +53,7 @@ export function listenFilter(params: unknown): ListenFilter | undefined {
 /**
  * The open subscriptions/listen streams of one client session (2026-07-28): each gets only the
  * notifications it asked for, stamped with its subscription id (the listen request's id). The
- * proxy reaches them through a ClientSide (proxy/modern-client-side.ts); the session's modern lane
+ * proxy reaches them through a ClientSide (proxy/sessions/modern-client-side.ts); the session's modern lane
  * opens and cancels them.
  */
 export class ModernListeners {

@@ -78,7 +78,7 @@ export function objectEnd(line: string, from: number): number {
 
 // A native substring search first: the regex runs only on the rare line that names isError at all.
 // A 2026-07-28 child's `input_required` result is no answer yet: it is parsed and acted on
-// (proxy/input-required.ts), never passed on as a plain success.
+// (proxy/child/input-required.ts), never passed on as a plain success.
 const mayBeError = (line: string): boolean =>
   (line.includes('"isError"') && MAY_BE_ERROR.test(line)) || line.includes('"input_required"');
 

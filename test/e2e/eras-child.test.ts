@@ -10,7 +10,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { MAX_INPUT_ROUNDS } from '../../src/proxy/child/input-required.js';
-import { PROBE_TIMEOUT_MS } from '../../src/proxy/child/modern-child.js';
+import { PROBE_TIMEOUT_MS } from '../../src/proxy/child/modern.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../helpers/hub.js';

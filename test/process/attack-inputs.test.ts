@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { compileLinePattern } from '../../src/process/logs/line-match.js';
-import { readLogSince, tailLog } from '../../src/process/logs/log-read.js';
+import { readLogSince, tailLog } from '../../src/process/logs/read.js';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, startHubInProcess, textOf, type HubSession } from '../helpers/hub.js';
 

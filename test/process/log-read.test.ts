@@ -13,7 +13,7 @@ import {
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { enforceLogCap } from '../../src/process/keeper/log-cap.js';
-import { readLogSince, tailLog } from '../../src/process/logs/log-read.js';
+import { readLogSince, tailLog } from '../../src/process/logs/read.js';
 import { stripAnsi } from '../../src/process/logs/ansi.js';
 import { makeHubHome } from '../helpers/home.js';
 

@@ -59,7 +59,7 @@ describe('log watch', () => {
     // The flood takes about a second; its updates are at least 200 ms apart.
     await vi.waitFor(
       async () => {
-        const { tailLog } = await import('../../src/process/logs/log-read.js');
+        const { tailLog } = await import('../../src/process/logs/read.js');
         expect(tailLog(record.logFile, { lines: 1, maxBytes: 4096 }).lines).toEqual(['flood done']);
       },
       { timeout: 20_000, interval: 50 },

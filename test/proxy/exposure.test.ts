@@ -1,11 +1,11 @@
-// Issue 14, items 1 and 4: the exposure decision (proxy/exposure.ts, known-clients.ts) and the
+// Issue 14, items 1 and 4: the exposure decision (proxy/exposure/plan.ts, known-clients.ts) and the
 // project file (project-file.ts), on the real tool lists of 15 published servers.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { clientProfile, DEFAULT_BUDGET, knownClientRows } from '../../src/proxy/exposure/known-clients.js';
-import { listsEveryTool, pinMatcher, planExposure, selectExposed } from '../../src/proxy/exposure/exposure.js';
+import { listsEveryTool, pinMatcher, planExposure, selectExposed } from '../../src/proxy/exposure/plan.js';
 import { resolveProject } from '../../src/proxy/exposure/project-file.js';
 import { findProjectFile } from '../../src/proxy/exposure/project-lookup.js';
 import { buildRoutes, type Route } from '../../src/proxy/listing/routes.js';

@@ -1,4 +1,4 @@
-// The eligibility filter (proxy/tool-filter.ts), tool fingerprints (tool-integrity.ts) and the
+// The eligibility filter (proxy/listing/tool-filter.ts), tool fingerprints (tool-integrity.ts) and the
 // injection-marker scan (injection-markers.ts): pure functions over cached tool lists, as both
 // lanes apply them when they build the routing table (routes.ts).
 import { describe, expect, test } from 'vitest';

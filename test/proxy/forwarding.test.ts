@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readToolCache } from '../../src/store/tool-cache.js';
 import { silentLogger } from '../../src/core/logger.js';
-import { configureServer } from '../../src/registry/installed/server-settings.js';
+import { configureServer } from '../../src/registry/installed/settings.js';
 import { makeHubHome } from '../helpers/home.js';
 import { textOf } from '../helpers/hub.js';
 import { ECHO, commandRecord, putRecords, startHarness, until } from './harness.js';

@@ -1,4 +1,4 @@
-// Where a resource URI goes (proxy/resource-routes.ts), from store data alone: a listed URI, then
+// Where a resource URI goes (proxy/surface/resource-routes.ts), from store data alone: a listed URI, then
 // a matching template, then the one server sharing the URI's origin; two claimants at the same
 // step are both reported (the read is refused naming both), never one shadowing the other.
 import { describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// The pure part of prompt and resource text integrity (src/proxy/surface-integrity.ts): what is
+// The pure part of prompt and resource text integrity (src/proxy/listing/surface-integrity.ts): what is
 // listed of a child's surface against the approved prints, and what waits for a person.
 import { expect, test } from 'vitest';
 import { approvedSurface, surfacePrintsOf } from '../../src/proxy/listing/surface-integrity.js';

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
-import { uninstallServer } from '../../src/registry/installed/installed.js';
+import { uninstallServer } from '../../src/registry/installed/servers.js';
 import type { CachedTool } from '../../src/store/schema.js';
 import { readToolCache } from '../../src/store/tool-cache.js';
 import { makeHubHome } from '../helpers/home.js';

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { allowedNames, explainNativeFailure, findInstallScripts } from '../../src/registry/npm/install-scripts.js';
+import { allowedNames, explainNativeFailure, findInstallScripts } from '../../src/registry/npm/scripts.js';
 import { makeHubHome } from '../helpers/home.js';
 
 async function pkg(dir: string, manifest: Record<string, unknown>, files: Record<string, string> = {}): Promise<void> {

@@ -1,10 +1,10 @@
 // Pure install checks: which npm specs are accepted, which bin npx would run, which names are allowed.
 import { describe, expect, test } from 'vitest';
 import { chooseBin } from '../../src/registry/npm/bin.js';
-import { checkEnvKeys, checkServerName } from '../../src/registry/install/install-target.js';
+import { checkEnvKeys, checkServerName } from '../../src/registry/install/target.js';
 import { formatCommandLine } from '../../src/core/shell-quote.js';
-import { npmInstallArgs } from '../../src/registry/npm/npm-install.js';
-import { parseNpmSpec } from '../../src/registry/npm/npm-spec.js';
+import { npmInstallArgs } from '../../src/registry/npm/install.js';
+import { parseNpmSpec } from '../../src/registry/npm/spec.js';
 
 describe('parseNpmSpec', () => {
   test.each([

@@ -1,7 +1,7 @@
 // npm's environment for one session (issue 27): the session's own, whole; the hub's PATH and
 // HOME only where the session has none; the hub's own when there is no session environment.
 import { expect, test } from 'vitest';
-import { npmEnvironment } from '../../src/registry/npm/npm-env.js';
+import { npmEnvironment } from '../../src/registry/npm/env.js';
 
 const hub = { PATH: '/hub/bin', HOME: '/home/hub', npm_config_registry: 'http://127.0.0.1:9/', SECRET: 'a' };
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
 import { createNpmRegistryResolver } from '../../src/registry/sources/npm-registry.js';
-import { searchNpm } from '../../src/registry/sources/npm-search.js';
+import { searchNpm } from '../../src/registry/sources/npm.js';
 import { makeHubHome } from '../helpers/home.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';
 

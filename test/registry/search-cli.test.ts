@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.js';
-import type { SearchOutput } from '../../src/registry/sources/search-schema.js';
+import type { SearchOutput } from '../../src/registry/sources/candidate.js';
 import { makeHubHome } from '../helpers/home.js';
 import { SERVER_JS } from '../helpers/hub.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';

@@ -8,7 +8,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { SearchOutput } from '../../src/registry/sources/search-schema.js';
+import type { SearchOutput } from '../../src/registry/sources/candidate.js';
 import { sdkClientSide } from '../../src/proxy/sessions/sdk-client-side.js';
 import { openStore } from '../../src/store/store.js';
 import { createSearchTool } from '../../src/tools/registry-search.js';

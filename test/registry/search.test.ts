@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createSearch } from '../../src/registry/search/search.js';
-import type { SearchOutput, SearchSource } from '../../src/registry/sources/search-schema.js';
+import type { SearchOutput, SearchSource } from '../../src/registry/sources/candidate.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server.js';

@@ -30,7 +30,7 @@ import {
   type StoreFixture,
 } from './fixtures.js';
 
-// settings: the record's settings and fingerprints as JSON (the listing applies them: proxy/tool-filter.ts).
+// settings: the record's settings and fingerprints as JSON (the listing applies them: proxy/listing/tool-filter.ts).
 type Listing = { name: string; order: number; tools: string[]; surface: string[][]; settings: string }[];
 type Named = { name?: unknown; uri?: unknown; uriTemplate?: unknown };
 type Surface = { prompts: Named[]; resources: Named[]; resourceTemplates: Named[] } | undefined;

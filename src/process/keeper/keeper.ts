@@ -24,7 +24,7 @@ import { liveGroupMembers } from '../../core/process-group.js';
 export const KEEPER_SCRIPT = [
   'f=$1; m=$2; l=$3; cap=$4; node=$5; cut=$6; shift 6',
   'k=$$; q=0; d=0.2; w=; P=/usr/bin:/bin:$PATH',
-  // Settings come in the environment (the argv positions are read back by keeper-scan.ts) and
+  // Settings come in the environment (the argv positions are read back by keeper/scan.ts) and
   // are removed from it, so the command does not see them.
   'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}',
   'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS',
@@ -38,7 +38,7 @@ export const KEEPER_SCRIPT = [
   '  w=$!',
   'fi',
   // stdin: a FIFO the keeper holds open read-write, so it never reaches end of input and any
-  // hub, now or later, can write to it (input.ts); /dev/null when it cannot be made.
+  // hub, now or later, can write to it (terminal/fifo.ts); /dev/null when it cannot be made.
   'if [ -n "$i" ] && rm -f "$i" && PATH=$P mkfifo -m 600 "$i" 2>/dev/null; then exec 3<>"$i"; else i=/dev/null; fi',
   // Set after the log-cap subshell starts: a subshell inheriting a caught TERM would drop it
   // until its own trap is set, and the keeper's TERM to it would be lost.
@@ -77,7 +77,7 @@ export const KEEPER_SCRIPT = [
   'printf "%s %s%s\\n" "$c" "$t" "${F-}" >"$f.tmp" && PATH=$P mv -f "$f.tmp" "$f"',
 ].join('\n');
 
-// The argv positions (after `-c <script>`), shared with keeper-scan.ts, which reads them back.
+// The argv positions (after `-c <script>`), shared with keeper/scan.ts, which reads them back.
 export const KEEPER_ARGV = { name: 3, exitFile: 4, mode: 5, command: 10 } as const;
 
 // The short-lived log cutter the keeper runs: next to this module in dist/, or dist/ when hub

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
-import { markerLine, readLayout } from '../logs/log-marker.js';
+import { markerLine, readLayout } from '../logs/marker.js';
 
 const COPY_CHUNK_BYTES = 1024 * 1024;
 const NEWLINE_SEARCH_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { HubError, isHubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord, StoreData } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
-import { findKeepers, type FoundKeeper } from '../keeper/keeper-scan.js';
+import { findKeepers, type FoundKeeper } from '../keeper/scan.js';
 import { isPrunable, killMarkerFile, reconcileRecord } from './reconcile.js';
 import { applyKeepers, hasAbandonedStart } from './recover.js';
 import { runFiles } from '../keeper/run-files.js';

@@ -3,9 +3,9 @@ import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord, StoreData } from '../../store/schema.js';
 import { readExitFile } from '../keeper/exit-file.js';
 import { bootId, isSameProcess } from '../../core/process-identity.js';
-import type { FoundKeeper } from '../keeper/keeper-scan.js';
+import type { FoundKeeper } from '../keeper/scan.js';
 
-// Settles records against the keepers found in /proc (keeper-scan.ts):
+// Settles records against the keepers found in /proc (keeper/scan.ts):
 // - a record still being started (startingBy) gets its keeper once it exists; when the hub that
 //   was starting it is gone and no keeper exists, it failed to start;
 // - a live keeper of this HUB_HOME with no record, or whose record says it ended, is recorded

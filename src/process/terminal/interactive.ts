@@ -7,7 +7,7 @@ import { isGroupRunning } from '../lifecycle/reconcile.js';
 import { logSize, newRunOffset, restartProcess, type RestartOutcome } from '../lifecycle/restart.js';
 import { waitForReady, waitOf, type WaitOutcome } from '../lifecycle/wait-for.js';
 import type { Screen } from './screen.js';
-import { sendInput, type SendOutcome, type SendSpec } from './send-input.js';
+import { sendInput, type SendOutcome, type SendSpec } from './send.js';
 
 export interface InteractiveDeps {
   readonly paths: HubPaths;

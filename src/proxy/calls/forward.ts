@@ -6,7 +6,7 @@ import { CallCancelledError, ChildTimeoutError } from '../../wire/fast-calls.js'
 import { RpcError } from '../../wire/rpc-error.js';
 import type { ServerSlot } from '../slots/server-slot.js';
 import type { ServerExtra } from '../sessions/client-side.js';
-import { SignInRequired } from '../oauth/oauth-required.js';
+import { SignInRequired } from '../oauth/required.js';
 import { askToSignIn } from '../oauth/sign-in-ask.js';
 
 /** A request context tagged with the session that made the request (hub.ts tags it). */

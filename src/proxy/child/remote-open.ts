@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ServerRecord } from '../../store/schema.js';
-import { remoteAuth, signInOr } from '../oauth/oauth-connect.js';
+import { remoteAuth, signInOr } from '../oauth/connect.js';
 import type { RemoteSpec } from './remote-link.js';
 import { RemoteSession, remoteFailure } from './remote-session.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 
-/** What opening a remote child takes from the connect options (child-connection.ts). */
+/** What opening a remote child takes from the connect options (child/connection.ts). */
 export interface RemoteOpenOptions {
   readonly record: ServerRecord;
   readonly logFile: string;

@@ -8,7 +8,7 @@ import type { ToolReply } from '../../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError, type FastCallOptions } from '../../wire/fast-calls.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import { connectRemote, sessionLost, type RemoteConnectOptions, type RemoteTransportKind } from './remote-link.js';
-import type { SignInRequired } from '../oauth/oauth-required.js';
+import type { SignInRequired } from '../oauth/required.js';
 
 // The result as the server sent it (hub passes it on; the client checks it).
 const ResultSchema = z.looseObject({});
@@ -20,7 +20,7 @@ export interface RemoteSessionOptions extends RemoteConnectOptions {
   onLost(reason: string): void;
   /** A new session replaced one the server forgot: its lists may have changed. */
   onRenewed(): void;
-  /** Why a call needs the person to sign in, with the authorization URL (oauth-connect.ts). */
+  /** Why a call needs the person to sign in, with the authorization URL (oauth/connect.ts). */
   signInNeeded?(): SignInRequired | undefined;
 }
 

@@ -59,7 +59,7 @@ export function withoutUncallableTasks(
 
 /**
  * The tools as one client sees them. For a client without tasks, hub runs a task-required tool
- * inside an ordinary tools/call (task-run.ts), so to that client it is an ordinary tool: its
+ * inside an ordinary tools/call (tasks/run.ts), so to that client it is an ordinary tool: its
  * `execution.taskSupport` is dropped (an SDK client refuses to call a "required" tool without a
  * task). A client with tasks sees every tool as the server listed it.
  */

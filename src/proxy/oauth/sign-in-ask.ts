@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSide } from '../sessions/client-side.js';
-import type { SignInRequired } from './oauth-required.js';
+import type { SignInRequired } from './required.js';
 
 const PROMPT_TIMEOUT_MS = 10 * 60_000;
 // Each session is asked once per authorization URL: every call while the sign-in waits answers

@@ -40,7 +40,7 @@ export function sdkClientSide(server: Server): ClientSide {
     capabilities: () => server.getClientCapabilities(),
     sendListChanged: kind => listChanged[kind](),
     sendResourceUpdated: uri => server.sendResourceUpdated({ uri }),
-    // Not sendLoggingMessage: hub's own setLevel handler (surface-handlers.ts) keeps this client's
+    // Not sendLoggingMessage: hub's own setLevel handler (surface/handlers.ts) keeps this client's
     // level here, since one child's messages go to many clients, each at the level it set.
     sendLog: params =>
       level !== undefined && !levelAtLeast(params.level, level)

@@ -4,9 +4,9 @@ import type { CachedTool, ServerWithTools } from '../../store/schema.js';
 import type { RelaySource } from '../sessions/client-side.js';
 import { ToolsInFlight, needKnown, type ToolNeed } from '../listing/tool-needs.js';
 import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
-import type { ChildConnection, ChildSettings } from '../child/child-connection.js';
+import type { ChildConnection, ChildSettings } from '../child/connection.js';
 import { IdleStop } from './idle-stop.js';
-import { SignInRequired } from '../oauth/oauth-required.js';
+import { SignInRequired } from '../oauth/required.js';
 import { disabledMessage, isDisabled } from '../listing/tool-filter.js';
 import { CallMetrics } from './metrics.js';
 import { capInstructions } from '../listing/instructions-section.js';
@@ -41,8 +41,8 @@ export interface SlotContext {
 }
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
-let childConnectionModule: Promise<typeof import('../child/child-connection.js')> | undefined;
-const loadChildConnection = () => (childConnectionModule ??= import('../child/child-connection.js'));
+let childConnectionModule: Promise<typeof import('../child/connection.js')> | undefined;
+const loadChildConnection = () => (childConnectionModule ??= import('../child/connection.js'));
 
 /**
  * One installed server's lifecycle: stopped → starting → ready → degraded (crashed, restart

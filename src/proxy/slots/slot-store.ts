@@ -138,7 +138,7 @@ export function slotStoreWriter(deps: {
     // Kept in the record so registry.list and hub's own instructions show them with no child running.
     // Under integrity, instructions are approved text like tool descriptions: the text first seen
     // (before hub keeps fingerprints: at install) is approved; a later change waits in
-    // pendingInstructions for a person (registry/tool-review.ts) and the approved text stays in use.
+    // pendingInstructions for a person (registry/decisions/tool-review.ts) and the approved text stays in use.
     async instructionsSeen(slot, instructions) {
       const kept = capInstructions(instructions);
       const key = launchKey(slot.record);

@@ -12,14 +12,14 @@ import {
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { RpcError } from '../../wire/rpc-error.js';
-import type { SurfaceEvents as ChildSurfaceEvents } from '../child/child-surface.js';
+import type { SurfaceEvents as ChildSurfaceEvents } from '../child/surface.js';
 import type { ClientSide } from '../sessions/client-side.js';
-import type { ProxiedSurface } from './surface-types.js';
+import type { ProxiedSurface } from './types.js';
 import type { ServerSlot } from '../slots/server-slot.js';
 import type { Slots } from '../slots/slots.js';
 import type { SurfaceWriter } from '../slots/slot-store.js';
-import { forwardRequest } from './surface-forward.js';
-import type { SurfaceListing } from './surface-listing.js';
+import { forwardRequest } from './forward.js';
+import type { SurfaceListing } from './routes.js';
 import { childLogMessage, levelAtLeast } from '../sessions/log-relay.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { inInstallOrder, listedResources, listedTemplates } from '../listing/surface-lists.js';
+import { inInstallOrder, listedResources, listedTemplates } from '../listing/resource-lists.js';
 import type { CachedResource, CachedResourceTemplate, ServerWithTools } from '../../store/schema.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
-import type { ChildConnection } from '../child/child-connection.js';
+import type { ChildConnection } from '../child/connection.js';
 
 /**
  * One task a child runs for hub, under hub's own id. The client only ever sees hub's id: two

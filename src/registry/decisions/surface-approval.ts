@@ -2,7 +2,7 @@ import { surfacePrint } from '../../proxy/listing/surface-integrity.js';
 import type { ServerRecord, ToolCacheFile } from '../../store/schema.js';
 import type { PendingTool } from './tool-review.js';
 
-// Approving prompts, resources and templates whose text changed (proxy/surface-integrity.ts):
+// Approving prompts, resources and templates whose text changed (proxy/listing/surface-integrity.ts):
 // the text the person was shown becomes the approved one (by its fingerprint) and is listed from
 // now on, unless the child changed it again meanwhile: then that newer text stays withheld.
 

@@ -3,23 +3,23 @@ import { HubError } from '../../core/errors.js';
 import type { ServerRecord } from '../../store/schema.js';
 import type { InstallPlan } from '../decisions/consent.js';
 import { expandDataArgs } from './data-dir.js';
-import type { InstallContext, InstallRequest, Target } from './install-context.js';
-import { finish, saveRecord } from './install-record.js';
+import type { InstallContext, InstallRequest, Target } from './context.js';
+import { finish, saveRecord } from './record.js';
 import { confirmDroppingKept } from '../decisions/kept-decisions.js';
-import type { InstallResult } from './install-result.js';
-import { checkEnvKeys, checkServerName, resolveCommand } from './install-target.js';
+import type { InstallResult } from './result.js';
+import { checkEnvKeys, checkServerName, resolveCommand } from './target.js';
 import { formatCommandLine } from '../../core/shell-quote.js';
-import { installFromNpmStep } from './install-npm-step.js';
-import { installRemote } from './install-remote.js';
-import { installFromOfficial } from './install-official.js';
-import { rebuildExisting } from './install-scripts-existing.js';
-import { npmInstallLine } from '../npm/npm-install.js';
-import { parseNpmSpec, type NpmSpec } from '../npm/npm-spec.js';
+import { installFromNpmStep } from './npm-step.js';
+import { installRemote } from './remote.js';
+import { installFromOfficial } from './official.js';
+import { rebuildExisting } from './scripts-existing.js';
+import { npmInstallLine } from '../npm/install.js';
+import { parseNpmSpec, type NpmSpec } from '../npm/spec.js';
 import { ScriptsChoiceSchema } from '../decisions/scripts-choice.js';
 import { existingInstall } from './upgrade.js';
 import { versionMatches } from './version-match.js';
 
-export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
+export type { CatalogHints, InstallContext, InstallRequest } from './context.js';
 
 // Launchers say nothing about the server they run, so they cannot name it.
 const LAUNCHERS = new Set([

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';
 import { HubError } from '../../core/errors.js';
-import { unscopedName } from './npm-spec.js';
+import { unscopedName } from './spec.js';
 
 // Only the fields hub reads from an installed package's package.json.
 const PackageJsonSchema = z.looseObject({

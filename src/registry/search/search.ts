@@ -3,11 +3,11 @@ import { HubError, errorMessage, isHubError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Store } from '../../store/store.js';
 import { searchCatalog } from '../sources/catalog.js';
-import { npmEnvironment } from '../npm/npm-env.js';
+import { npmEnvironment } from '../npm/env.js';
 import { createNpmRegistryResolver, type NpmRegistryResolver } from '../sources/npm-registry.js';
-import { searchNpm } from '../sources/npm-search.js';
+import { searchNpm } from '../sources/npm.js';
 import { searchOfficial } from '../sources/official.js';
-import { mergeCandidates } from './search-merge.js';
+import { mergeCandidates } from './merge.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,
@@ -16,7 +16,7 @@ import {
   type SearchOutput,
   type SearchSource,
   type SourceReport,
-} from '../sources/search-schema.js';
+} from '../sources/candidate.js';
 
 export interface SearchDeps {
   readonly config: HubConfig;

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { CATALOG_DATA } from './catalog-data.js';
 import { CatalogEntrySchema } from './catalog-schema.js';
-import type { Candidate } from './search-schema.js';
-import { matchScore } from './search-rank.js';
+import type { Candidate } from './candidate.js';
+import { matchScore } from './rank.js';
 import { deriveServerName } from './server-name.js';
 
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema> & { readonly name: string };

@@ -9,9 +9,9 @@ import {
   type OfficialRemote,
   type OfficialServer,
 } from './official-schema.js';
-import { getJson, parseAnswer } from './search-http.js';
-import { isNoiseWord } from './search-rank.js';
-import type { Candidate, EnvVar } from './search-schema.js';
+import { getJson, parseAnswer } from './http.js';
+import { isNoiseWord } from './rank.js';
+import type { Candidate, EnvVar } from './candidate.js';
 import { deriveServerName } from './server-name.js';
 import { checkRuntime, type ServerKind } from './server-kinds.js';
 

@@ -1,0 +1,332 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
+import type { Logger } from '../../core/logger.js';
+import type { CachedTool, ServerRecord } from '../../store/schema.js';
+import { HUB_VERSION } from '../../core/version.js';
+import { childEnvironment } from './env.js';
+import { exitedEarly, watchForNotMcp } from './not-mcp.js';
+import { openRemote } from './remote-open.js';
+import { ChildProcessTransport } from './transport.js';
+import type { ToolReply } from '../../wire/caller.js';
+import { FastCalls, type FastCallOptions } from '../../wire/fast-calls.js';
+import { strayResponses } from './stray-responses.js';
+import { relayLabels } from './relay-labels.js';
+import type { ClientSide, RelaySource } from '../sessions/client-side.js';
+import { RpcError } from '../../wire/rpc-error.js';
+import { START_MARKER, ServerLog } from './server-log.js';
+import { noteIssues, takeTools } from './tool-intake.js';
+import { listSurface, watchSurface, type SurfaceEvents } from './surface.js';
+import type { SurfaceIntake } from './surface-intake.js';
+import { withoutUncallableTasks } from '../listing/task-listing.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-calls.js';
+import type { ToolNeed } from '../listing/tool-needs.js';
+
+// A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
+const RELAY_TIMEOUT_MS = 30 * 60_000;
+
+// A child that printed only lines that are not JSON-RPC gets this long to answer before it is
+// taken for something other than an MCP server (a banner right before speaking MCP is fine).
+export const NOT_MCP_GRACE_MS = 5_000;
+
+// Read loosely: each tool is checked on its own (tool-intake.ts), never the whole list at once.
+const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const MAX_PAGES = 100;
+
+export interface ConnectOptions {
+  record: ServerRecord;
+  logFile: string;
+  /** Whoever faces hub's client: child requests are relayed to it. */
+  client: ClientSide;
+  log: Logger;
+  startTimeoutMs: number;
+  graceMs?: number;
+  notMcpGraceMs?: number;
+  /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
+  authFile?: (name: string) => string;
+  /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
+  allowUnsolicitedRequests?: boolean;
+  /** Where the child's base variables come from (child/env.ts): a per-session server's session; else the hub's. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
+  from?: RelaySource;
+  /** The child asked the client for sampling or elicitation (its slot learns which tool needs it). */
+  onAsks?(need: ToolNeed): void;
+  onToolsChanged(): void;
+  /** The child's prompts or resources changed (list_changed). */
+  onSurfaceChanged(): void;
+  /** Where its resource updates and log messages go (the same for every child of a manager). */
+  surfaceEvents?: SurfaceEvents;
+  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** A child with no process (a remote server) can no longer be reached: restart it as after a crash. */
+  onLost?(reason: string): void;
+}
+
+/** What every child of one manager is opened with (the rest is per server and per start). */
+export type ChildSettings = Omit<
+  ConnectOptions,
+  | 'record'
+  | 'logFile'
+  | 'log'
+  | 'startTimeoutMs'
+  | 'from'
+  | 'onAsks'
+  | 'onToolsChanged'
+  | 'onSurfaceChanged'
+  | 'onExit'
+  | 'onLost'
+>;
+
+// The stdio fast lane or a remote session's SDK lane, and the process behind it (none for a remote).
+type CallLane = Pick<FastCalls, 'inFlight' | 'call' | 'callRaw'>;
+type ChildProcessInfo = Pick<ChildProcessTransport, 'pid' | 'exit'>;
+const NO_PROCESS: ChildProcessInfo = { pid: undefined, exit: undefined };
+
+// Every child is started with the same capabilities, whichever client's session starts it, so
+// its tool list does not depend on that client (a list that did caused list_changed in other
+// sessions). A request the current client cannot take is refused when it comes.
+const CHILD_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation' | 'roots'): void {
+  if (client.capabilities()?.[capability]) return;
+  throw new RpcError(-32601, `The client connected to hub does not support ${capability}.`);
+}
+
+/** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
+export class ChildConnection {
+  #protocolVersion: string | undefined;
+  #taskWaits = 0;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly transport: ChildProcessInfo,
+    private readonly fast: CallLane,
+    readonly startedAt: number,
+    private readonly name: string,
+    private readonly log: Logger,
+    /** How a connection without a process ends (a remote session); default: close the Client. */
+    private readonly closeLink?: () => Promise<void>,
+    private readonly modern?: ModernChild,
+  ) {}
+
+  static async open(options: ConnectOptions): Promise<ChildConnection> {
+    // A remote server: the same Client and relays over HTTP (remote-open.ts), with no process.
+    if (options.record.remote)
+      return openRemote(options, options.record.remote, {
+        newClient: () => new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES }),
+        assemble: (client, session, serverLog, close) => {
+          const connection = new ChildConnection(
+            client,
+            NO_PROCESS,
+            session,
+            Date.now(),
+            options.record.name,
+            options.log,
+            close,
+          );
+          ChildConnection.#wire(client, connection, options, serverLog);
+          return { connection, opened: () => (connection.#protocolVersion = session.protocolVersion) };
+        },
+      });
+    const { record, log } = options;
+    const serverLog = new ServerLog(options.logFile);
+    serverLog.write(
+      `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
+    );
+    const transport = new ChildProcessTransport({
+      command: record.command,
+      args: record.args,
+      env: childEnvironment(record.env, options.baseEnv),
+      cwd: record.cwd,
+      log: serverLog,
+      ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
+    });
+    const strays = strayResponses(log, record.name);
+    const fast = new FastCalls(transport, strays.response);
+    transport.onexit = (code, signal) => {
+      fast.failAll(new Error(`the server process exited (${signal ?? `code ${code}`}) while the call was in flight`));
+      options.onExit(code, signal);
+    };
+    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
+    const modern = modernChild(transport, record, options.client, CHILD_CAPABILITIES);
+    const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
+    // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
+    (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
+    ChildConnection.#wire(client, connection, options, serverLog, strays);
+    const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
+    try {
+      await Promise.race([client.connect(modern.eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
+    } catch (error) {
+      // Read before close(), which ends the process itself.
+      const exit = transport.exit;
+      await transport.close();
+      throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
+    } finally {
+      notMcp.stop();
+    }
+    return connection;
+  }
+
+  // The child's requests to the person and its notifications, the same for every kind of child.
+  static #wire(
+    client: Client,
+    connection: ChildConnection,
+    options: ConnectOptions,
+    serverLog: ServerLog,
+    strays = strayResponses(options.log, options.record.name),
+  ): void {
+    const { record, client: upstream, log } = options;
+    const from = options.from && { from: options.from };
+    // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
+    const relays = relayLabels(record.name, () => {
+      if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
+      log.warn({ server: record.name }, 'refused a request to the person from a child with no call in progress');
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `hub relays requests to the person from server "${record.name}" only while one of its tool calls is in progress ` +
+          '(config.json proxy.allowUnsolicitedRequests: true allows them at any time; it applies after `hub stop`).',
+      );
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+      options.onAsks?.('sampling');
+      requireClient(upstream, 'sampling');
+      return upstream.createMessage(relays.sampling(request.params), {
+        signal: extra.signal,
+        timeout: RELAY_TIMEOUT_MS,
+        ...from,
+      });
+    });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      options.onAsks?.('elicitation');
+      requireClient(upstream, 'elicitation');
+      return upstream.elicitInput(relays.elicitation(request.params), {
+        signal: extra.signal,
+        timeout: RELAY_TIMEOUT_MS,
+        ...from,
+      });
+    });
+    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
+      requireClient(upstream, 'roots');
+      return upstream.listRoots(request.params, { signal: extra.signal, ...from });
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
+    watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
+    client.onerror = error => {
+      if (!strays.protocolError(error)) log.debug({ server: record.name, err: error.message }, 'child protocol error');
+    };
+  }
+
+  /** How the process ended, once it has. */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.transport.exit;
+  }
+
+  /** The protocol revision negotiated with the child at initialize. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** The instructions the child sent at initialize. */
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  get pid(): number | undefined {
+    return this.transport.pid;
+  }
+
+  get inFlight(): number {
+    return this.fast.inFlight + this.#taskWaits;
+  }
+
+  /** A task of this child is being waited on (tasks/run.ts, tasks/result): its requests to the person are relayed meanwhile. */
+  waitingOnTask(): () => void {
+    this.#taskWaits += 1;
+    let done = false;
+    return () => {
+      if (!done) this.#taskWaits -= 1;
+      done = true;
+    };
+  }
+
+  /**
+   * The child's tools (every page), each read on its own and bounded (tool-intake.ts); what was
+   * skipped or cut is logged and noted on the returned list (issuesOf).
+   */
+  async listTools(timeoutMs: number): Promise<CachedTool[]> {
+    const entries: unknown[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await this.client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ToolsPageSchema,
+        { timeout: timeoutMs },
+      );
+      entries.push(...page.tools);
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined && pages < MAX_PAGES);
+    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
+    if (issues.length > 0)
+      this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
+    return noteIssues(tools, issues);
+  }
+
+  /** Its prompts, resources and templates, each list complete and bounded (surface-intake.ts). */
+  listSurface(timeoutMs: number): Promise<SurfaceIntake> {
+    return listSurface(this.client, timeoutMs);
+  }
+
+  /** What the child declared at initialize. */
+  get capabilities(): ServerCapabilities {
+    return this.client.getServerCapabilities() ?? {};
+  }
+
+  /**
+   * A request through the child's SDK Client (prompts/get, resources/read, completion/complete…):
+   * the SDK sends progress tokens, cancellation and timeouts as for any request.
+   */
+  request<T extends z.ZodType>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    /** session: the session that asked (a 2026-07-28 child's questions go to it). */
+    options: RequestOptions & { session?: object },
+  ): Promise<z.infer<T>> {
+    return eraRequest(this.modern, this.client, request, schema, options);
+  }
+
+  callTool(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<CallToolResult> {
+    return eraToolCall(this.modern, options, given => this.fast.call(tool, args, given));
+  }
+
+  /** The same call for a caller that writes the answer as bytes (the fast path): the child's result line unparsed when it qualifies. */
+  callToolRaw(tool: string, args: Record<string, unknown> | undefined, options: FastCallOptions): Promise<ToolReply> {
+    return eraToolCall<ToolReply>(this.modern, options, given => this.fast.callRaw(tool, args, given));
+  }
+
+  /** Tells the root list changed (hub's client said so). */
+  notifyRootsChanged(): void {
+    this.client.sendRootsListChanged().catch(() => undefined);
+  }
+
+  close(): Promise<void> {
+    return this.closeLink ? this.closeLink() : this.client.close();
+  }
+}
