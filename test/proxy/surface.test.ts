@@ -35,7 +35,22 @@ async function bulkWithEvents(): Promise<{ hub: HubSession; home: string; events
     commandRecord('bulk', [SURFACE], { env: { SURFACE_EVENTS: events } }),
   );
   const hub = await startHubInProcess(home, { env: { HUB_TOOL_NAMES: 'dotted' } });
+  progressBeforeResult(hub);
   return { hub, home, events };
+}
+
+/**
+ * The SDK client drops a progress notification read in the same chunk as its result (it settles the
+ * response at once and runs the notification a microtask later). hub writes them in order; this test
+ * client takes them in order too, so what is checked is the order hub keeps.
+ */
+function progressBeforeResult(hub: HubSession): void {
+  const transport = (hub.client as unknown as { transport: { onmessage?: (m: object, x?: unknown) => void } })
+    .transport;
+  const deliver = transport.onmessage;
+  if (deliver === undefined) throw new Error('client not connected');
+  transport.onmessage = (message, extra) =>
+    'method' in message ? deliver(message, extra) : queueMicrotask(() => deliver(message, extra));
 }
 
 /** A started child's lists are read behind its first call: wait until they are cached. */

@@ -106,7 +106,12 @@ export class ChildProcessTransport implements Transport {
         message => {
           if (message.jsonrpc !== '2.0') return this.#noise(JSON.stringify(message));
           this.messages += 1;
-          if (!this.intercept?.(message)) this.onmessage?.(message as JSONRPCMessage);
+          if (this.intercept?.(message)) return;
+          // The SDK runs a notification's handler a microtask later but settles a response at once,
+          // dropping the request's progress handler: a child's last progress read in the same chunk
+          // as its result was lost. A response goes in a microtask later, after what came before it.
+          if (message.method === undefined) queueMicrotask(() => this.onmessage?.(message as JSONRPCMessage));
+          else this.onmessage?.(message as JSONRPCMessage);
         },
         error => this.onerror?.(new Error(`server "${command}" stdout: ${error.message}`)),
         line => {
