@@ -67,8 +67,8 @@ async function importCpuMs(specifier) {
   return round(median(samples), 0);
 }
 
-export async function coldStartSection({ quick, log, shared }) {
-  const runs = quick ? 2 : 15;
+export async function coldStartSection({ quick, smoke, log, shared }) {
+  const runs = smoke ? 1 : quick ? 2 : 15;
   let tools = shared.everythingTools;
   if (!tools) {
     const direct = await spawnEverything();
