@@ -108,8 +108,8 @@ export async function coldStartSection({ quick, smoke, log, shared }) {
     [minimal, () => timeToTools(spawnMinimal)],
     [bare, bareNode],
   ];
-  // One unmeasured run of each warms the page cache for node and the modules.
-  for (const [, run] of kinds) await run();
+  // One unmeasured run of each warms the page cache for node and the modules (--smoke: none).
+  if (!smoke) for (const [, run] of kinds) await run();
   for (let i = 0; i < runs; i++) {
     for (const [list, run] of roundOrder(kinds, i)) list.push(await run());
   }
