@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick] [--only proxy,store] [--out dir] [--no-profile] [--no-instructions]
+// npm run bench [-- --quick | --smoke] [--only proxy,store] [--out dir] [--no-profile] [--no-instructions]
 // Measures hub against references taken in the same run; prints a table and writes
 // bench/results/latest.json plus a dated copy. See bench/README.md.
 import { existsSync } from 'node:fs';
@@ -31,6 +31,8 @@ const SECTIONS = {
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    // The test suite's run (test/bench/bench.test.ts): every section, with the fewest rounds that run each step.
+    smoke: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string' },
     'no-profile': { type: 'boolean', default: false },
@@ -49,7 +51,7 @@ async function main() {
   const started = Date.now();
   const report = {
     date: new Date().toISOString(),
-    mode: values.quick ? 'quick' : 'full',
+    mode: values.smoke ? 'smoke' : values.quick ? 'quick' : 'full',
     machine: {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -67,7 +69,7 @@ async function main() {
     log(`[${name}]`);
     try {
       const run = await SECTIONS[name]();
-      const { section, rows } = await run({ quick: values.quick, log, shared });
+      const { section, rows } = await run({ quick: values.quick || values.smoke, smoke: values.smoke, log, shared });
       report.sections[name] = { ...section, seconds: Number(((Date.now() - sectionStart) / 1000).toFixed(1)) };
       report.rows.push(...rows);
     } catch (error) {

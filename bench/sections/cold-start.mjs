@@ -67,8 +67,8 @@ async function importCpuMs(specifier) {
   return round(median(samples), 0);
 }
 
-export async function coldStartSection({ quick, log, shared }) {
-  const runs = quick ? 2 : 15;
+export async function coldStartSection({ quick, smoke, log, shared }) {
+  const runs = smoke ? 1 : quick ? 2 : 15;
   let tools = shared.everythingTools;
   if (!tools) {
     const direct = await spawnEverything();
@@ -108,8 +108,8 @@ export async function coldStartSection({ quick, log, shared }) {
     [minimal, () => timeToTools(spawnMinimal)],
     [bare, bareNode],
   ];
-  // One unmeasured run of each warms the page cache for node and the modules.
-  for (const [, run] of kinds) await run();
+  // One unmeasured run of each warms the page cache for node and the modules (--smoke: none).
+  if (!smoke) for (const [, run] of kinds) await run();
   for (let i = 0; i < runs; i++) {
     for (const [list, run] of roundOrder(kinds, i)) list.push(await run());
   }

@@ -15,6 +15,8 @@ import { measureEcho } from './proxy.mjs';
 const MODERN_CHILD = fileURLToPath(new URL('../../test/fixtures/modern-child.mjs', import.meta.url));
 const PLAN = {
   quick: { warmupMs: 500, rounds: 4, block: 60, tputRounds: 2, tputBlock: 200 },
+  // --smoke (the test suite's check that every section runs): the least that still runs each step.
+  smoke: { warmupMs: 50, rounds: 2, block: 10, tputRounds: 1, tputBlock: 32 },
   full: { warmupMs: 2000, rounds: 20, block: 100, tputRounds: 8, tputBlock: 400 },
 };
 const ARGS = { text: 'hello from the eras bench' };
@@ -47,8 +49,8 @@ function echoTarget(name, connection, tool, tree) {
   };
 }
 
-export async function erasSection({ quick, log }) {
-  const plan = quick ? PLAN.quick : PLAN.full;
+export async function erasSection({ quick, smoke, log }) {
+  const plan = smoke ? PLAN.smoke : quick ? PLAN.quick : PLAN.full;
   const home = await tempHome();
   const now = new Date().toISOString();
   const tools = [{ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];

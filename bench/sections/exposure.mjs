@@ -58,7 +58,7 @@ function quality(lists) {
   };
 }
 
-function speed(lists, quick) {
+function speed(lists, quick, smoke) {
   // ~1,000 tools: the 15 lists installed six times under other names.
   const all = Array.from({ length: 6 }, (_, copy) => records(lists, copy)).flat();
   const built = performance.now();
@@ -67,7 +67,7 @@ function speed(lists, quick) {
   const buildMs = performance.now() - built;
   const queries = JSON.parse(readFileSync(`${LISTS}queries.json`, 'utf8')).map(entry => entry.query);
   const samples = [];
-  const rounds = quick ? 2 : 20;
+  const rounds = smoke ? 1 : quick ? 2 : 20;
   for (let i = 0; i < rounds; i++)
     for (const query of queries) {
       const start = performance.now();
@@ -104,7 +104,7 @@ async function listAs(home, clientName, mode) {
   }
 }
 
-export async function exposureSection({ quick, log }) {
+export async function exposureSection({ quick, smoke, log }) {
   const lists = toolLists();
   const rows = [];
   const q = quality(lists);
@@ -122,7 +122,7 @@ export async function exposureSection({ quick, log }) {
       q.misses.length ? `missed: ${q.misses.join('; ')}` : undefined,
     ),
   );
-  const s = speed(lists, quick);
+  const s = speed(lists, quick, smoke);
   rows.push(
     row(
       'exposure',

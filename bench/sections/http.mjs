@@ -93,9 +93,9 @@ async function load(sessions, calls) {
   return { ...summary(latencies), wallMs, throughput: (sessions.length * calls) / (wallMs / 1000) };
 }
 
-export async function httpSection({ quick, log }) {
-  const sessionsWanted = quick ? 10 : 50;
-  const calls = quick ? 5 : 20;
+export async function httpSection({ quick, smoke, log }) {
+  const sessionsWanted = smoke ? 3 : quick ? 10 : 50;
+  const calls = smoke ? 2 : quick ? 5 : 20;
   const home = await tempHome();
 
   const served = await startServe(home);

@@ -91,8 +91,8 @@ async function directRoundTrips(runs) {
   return times;
 }
 
-export async function interactiveSection({ quick, log }) {
-  const runs = quick ? 10 : 40;
+export async function interactiveSection({ quick, smoke, log }) {
+  const runs = smoke ? 3 : quick ? 10 : 40;
   const home = await tempHome();
   const hub = await spawnHub(home);
   try {

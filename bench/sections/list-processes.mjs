@@ -27,10 +27,10 @@ async function startSleeps(hub, home, running) {
   return Object.keys((await storeOf(home).read()).processes);
 }
 
-export async function listProcessesSection({ quick, log }) {
-  const runs = quick ? 10 : 40;
+export async function listProcessesSection({ quick, smoke, log }) {
+  const runs = smoke ? 3 : quick ? 10 : 40;
   // The smoke run starts fewer sleeps; the full run has the 20 running the target names.
-  const RUNNING = quick ? 5 : 20;
+  const RUNNING = smoke ? 2 : quick ? 5 : 20;
   const bigHome = await tempHome();
   const smallHome = await tempHome();
   const big = await spawnHub(bigHome);

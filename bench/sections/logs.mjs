@@ -31,9 +31,9 @@ function writeLog(file, bytes) {
   return statSync(file).size;
 }
 
-export async function logsSection({ quick, log }) {
-  const bigBytes = quick ? 64 * 2 ** 20 : 2 ** 30;
-  const runs = quick ? 15 : 60;
+export async function logsSection({ quick, smoke, log }) {
+  const bigBytes = smoke ? 8 * 2 ** 20 : quick ? 64 * 2 ** 20 : 2 ** 30;
+  const runs = smoke ? 3 : quick ? 15 : 60;
   const home = await tempHome();
   try {
     const hubPaths = paths(home);

@@ -63,8 +63,8 @@ async function keeperMemory(hub, home, log) {
   };
 }
 
-export async function memorySection({ quick, log, shared }) {
-  settleMs = quick ? 250 : 700;
+export async function memorySection({ quick, smoke, log, shared }) {
+  settleMs = smoke ? 100 : quick ? 250 : 700;
   const direct = await spawnEverything();
   const tools = shared.everythingTools ?? (await direct.client.listTools()).tools;
   await direct.client.callTool({ name: 'echo', arguments: { message: 'x' } });

@@ -14,6 +14,8 @@ import { round } from '../lib/stats.mjs';
 
 const PLAN = {
   quick: { warmupMs: 500, rounds: 4, block: 100, tputRounds: 1, tputBlock: 400 },
+  // --smoke (the test suite's check that every section runs): the least that still runs each step.
+  smoke: { warmupMs: 50, rounds: 2, block: 10, tputRounds: 1, tputBlock: 32 },
   full: { warmupMs: 2000, rounds: 10, block: 500, tputRounds: 2, tputBlock: 2500 },
 };
 const ECHO = { message: 'hello from the hub bench' };
@@ -45,8 +47,8 @@ async function collect(dir, close) {
   throw new Error(`no .cpuprofile appeared in ${dir}`);
 }
 
-export async function profileSection({ quick, log, shared }) {
-  const plan = quick ? PLAN.quick : PLAN.full;
+export async function profileSection({ quick, smoke, log, shared }) {
+  const plan = smoke ? PLAN.smoke : quick ? PLAN.quick : PLAN.full;
   let tools = shared.everythingTools;
   if (!tools) {
     const direct = await spawnEverything();

@@ -17,6 +17,8 @@ import { row } from '../lib/report.mjs';
 
 const PLAN = {
   quick: { warmupMs: 500, rounds: 5, block: 80, tputRounds: 2, tputBlock: 300 },
+  // --smoke (the test suite's check that every section runs): the least that still runs each step.
+  smoke: { warmupMs: 50, rounds: 2, block: 10, tputRounds: 1, tputBlock: 32 },
   full: { warmupMs: 3000, rounds: 50, block: 100, tputRounds: 16, tputBlock: 500 },
 };
 const IN_FLIGHT = 16;
@@ -111,8 +113,8 @@ export async function measureEcho(targets, plan, afterWarmUp = () => undefined) 
   return out;
 }
 
-export async function proxySection({ quick, log, shared }) {
-  const plan = quick ? PLAN.quick : PLAN.full;
+export async function proxySection({ quick, smoke, log, shared }) {
+  const plan = smoke ? PLAN.smoke : quick ? PLAN.quick : PLAN.full;
   const direct = await directTarget();
   const everythingTools = (await direct.connection.client.listTools()).tools;
   shared.everythingTools = everythingTools;

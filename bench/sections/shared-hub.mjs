@@ -81,7 +81,7 @@ async function timedRound(client, name, calls) {
   return samples;
 }
 
-export async function sharedHubSection({ quick, log, shared }) {
+export async function sharedHubSection({ quick, smoke, log, shared }) {
   const direct = await spawnEverything();
   const tools = shared.everythingTools ?? (await direct.client.listTools()).tools;
   const settleMs = quick ? 300 : 2_000;
@@ -115,9 +115,9 @@ export async function sharedHubSection({ quick, log, shared }) {
     // The relay and the hub it started (its only child).
     { key: 'relayed', client: relayed.client, name: 'e1.echo', pids: [relayed.pid, descendants(relayed.pid)[0]] },
   ];
-  const rounds = quick ? 3 : 30;
-  const calls = quick ? 30 : 100;
-  for (const target of targets) await timedRound(target.client, target.name, quick ? 50 : 500); // warm-up
+  const rounds = smoke ? 1 : quick ? 3 : 30;
+  const calls = smoke ? 10 : quick ? 30 : 100;
+  for (const target of targets) await timedRound(target.client, target.name, smoke ? 10 : quick ? 50 : 500); // warm-up
   const p50 = { direct: [], inProcess: [], shared: [], relayed: [] };
   const cpu = { inProcess: [], shared: [], relayed: [] };
   const entryCpu = [];

@@ -159,9 +159,9 @@ async function measureCase({ label, servers, processes }, { writers, perWriter, 
   }
 }
 
-export async function storeSection({ quick, log, shared }) {
+export async function storeSection({ quick, smoke, log, shared }) {
   const writers = 8;
-  const perWriter = quick ? 25 : 250;
+  const perWriter = smoke ? 5 : quick ? 25 : 250;
   const cases = [
     { label: 'small', servers: 0, processes: 100, rounds: quick ? 1 : 2 },
     ...(quick ? [] : [{ label: 'lived-in', servers: 20, processes: 100, rounds: 1 }]),

@@ -6,6 +6,7 @@ import { HUNG_MS, watchHeartbeat } from './heartbeat.js';
 import { attachSharedHub } from './start.js';
 import { clientWriter } from './client-writer.js';
 import { NEWLINE, isStartProcess, linesOf, refusalIn, responseId, splitLines, type Id } from './lines.js';
+import { unreadLines } from './unread.js';
 
 // The stdio entry's pipe to the shared hub (docs/shared-hub.md). Bytes go through in whole lines
 // (a hub that dies mid-line must not leave half a message with the client); the entry reads
@@ -99,9 +100,10 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       }
     }
   };
-  // What went to a hub that has not welcomed this entry yet: all of it, if that hub refuses the
-  // hello (it read none of it), goes to the in-process hub instead.
-  let unwelcomed: { sent: Buffer[]; answered: Id[]; listed?: string } | undefined;
+  // What went to a hub that has not welcomed this entry yet (it read none of it): all of it goes to
+  // the in-process hub if that hub refuses the hello; if it closes, what followed the replay goes
+  // to the next hub (unread.ts).
+  let unwelcomed: { sent: Buffer[]; answered: Id[]; replayed: number; listed?: string } | undefined;
   let refusal: string | undefined;
   const send = (to: Socket, part: Buffer) => {
     to.write(part);
@@ -173,7 +175,7 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       ...(first?.listed !== undefined && { listed: first.listed }),
     };
     connected.write(`${JSON.stringify(hello)}\n`);
-    unwelcomed = { sent: [], answered, ...(first?.listed !== undefined && { listed: first.listed }) };
+    unwelcomed = { sent: [], answered, replayed: replay.length, ...first };
     refusal = undefined;
     for (const part of replay) send(connected, part);
     connected.on('data', onHubData);
@@ -209,7 +211,10 @@ export function runEntry(options: EntryOptions): Promise<EntryEnd> {
       });
     }
     if (stdinEnded) return end({ kind: 'ended' });
-    const failed = [...inFlight].filter(([key]) => !resend.has(key));
+    const unread = unreadLines(unwelcomed?.sent.slice(unwelcomed.replayed) ?? [], resend);
+    unwelcomed = undefined;
+    queued = [...unread.lines, ...queued];
+    const failed = [...inFlight].filter(([key]) => !resend.has(key) && !unread.keys.has(key));
     for (const [key] of failed) inFlight.delete(key);
     const again = [...resend.values()];
     hubTail = Buffer.alloc(0);

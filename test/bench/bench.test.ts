@@ -1,5 +1,6 @@
-// Smoke test of `npm run bench -- --quick`: it runs to the end, writes the JSON with every
-// section, and leaves no process or temp file behind. Times are never asserted (shared machine).
+// Smoke test of `npm run bench -- --smoke` (--quick with the fewest rounds that still run each
+// step): it runs to the end, writes the JSON with every section, and leaves no process or temp
+// file behind. Times are never asserted (shared machine).
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -47,14 +48,14 @@ function leftovers(marker: string): string[] {
   return found;
 }
 
-test('bench --quick writes every section to JSON and cleans up after itself', { timeout: 240_000 }, async () => {
+test('bench --smoke writes every section to JSON and cleans up after itself', { timeout: 240_000 }, async () => {
   const scratch = await mkdtemp(join(tmpdir(), 'hub-bench-test-'));
   onTestFinished(() => rm(scratch, { recursive: true, force: true }));
   const temp = join(scratch, 'tmp');
   const out = join(scratch, 'out');
   await import('node:fs/promises').then(fs => fs.mkdir(temp));
 
-  const { stdout } = await promisify(execFile)(process.execPath, [RUN, '--quick', '--out', out], {
+  const { stdout } = await promisify(execFile)(process.execPath, [RUN, '--smoke', '--out', out], {
     env: { ...process.env, TMPDIR: temp, HUB_HOME: join(scratch, 'never-used') },
     maxBuffer: 16 * 1024 * 1024,
     timeout: 220_000,
@@ -63,9 +64,9 @@ test('bench --quick writes every section to JSON and cleans up after itself', { 
   expect(stdout).toMatch(/section\s+figure\s+value\s+reference\s+ratio\s+target\s+result/);
   const files = await readdir(out);
   expect(files).toContain('latest.json');
-  expect(files.filter(f => /^\d{4}-\d\d-\d\dT.*-quick\.json$/.test(f))).toHaveLength(1);
+  expect(files.filter(f => /^\d{4}-\d\d-\d\dT.*-smoke\.json$/.test(f))).toHaveLength(1);
   const report = JSON.parse(await readFile(join(out, 'latest.json'), 'utf8')) as Report;
-  expect(report.mode).toBe('quick');
+  expect(report.mode).toBe('smoke');
   expect(report.machine.cpus).toBeGreaterThan(0);
   for (const name of SECTIONS) {
     expect(report.sections[name], name).toBeDefined();

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -87,8 +88,10 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
       return await base.call(name, args);
     } catch (error) {
       if (error instanceof Error && error.message.includes('hub restarted')) {
-        // The entry says why on stderr right after the error line on stdout: give the pipe a moment.
-        await new Promise(resolve => setTimeout(resolve, 300));
+        // The entry says why on stderr right after the error line on stdout: wait for that line.
+        await vi
+          .waitFor(() => expect(stderr).toMatch(/hub: warning: .*shared hub/), { timeout: 2_000, interval: 20 })
+          .catch(() => undefined);
         const tail = (file: string) =>
           existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-30).join('\n') : '(none)';
         error.message += `\nentry stderr:\n${stderr.slice(-2_000)}\nhub.log:\n${tail(join(home, 'logs', 'hub.log'))}`;

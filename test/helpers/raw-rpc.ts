@@ -50,15 +50,18 @@ export function spawnRawHub(home: string, env: Record<string, string> = {}): Raw
     }
     for (const wake of waiters.splice(0)) wake();
   });
+  // Its end (exited, stdout read to the end) wakes the waiters too: no line can come after it.
+  let closed = false;
+  child.once('close', () => {
+    closed = true;
+    for (const wake of waiters.splice(0)) wake();
+  });
   const response = async (id: number | string): Promise<Json> => {
     for (;;) {
       const found = received.find(message => message.id === id && !('method' in message));
       if (found) return found;
-      if (child.exitCode !== null) throw new Error(`hub exited (${child.exitCode}) before answering request ${id}`);
-      await new Promise<void>(resolve => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
+      if (closed) throw new Error(`hub exited (${child.exitCode ?? child.signalCode}) before answering request ${id}`);
+      await new Promise<void>(resolve => waiters.push(resolve));
     }
   };
   return {

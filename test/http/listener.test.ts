@@ -132,7 +132,10 @@ test('a session with no request and no open stream for sessionIdleMs is closed (
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
   });
   expect(gone.status).toBe(404);
-  await new Promise(resolve => setTimeout(resolve, 900));
+  // Another idle period, seen end to end: a second quiet session comes and is closed for idleness.
+  expect((await rawRequest(listener.url, { headers, body: INITIALIZE })).status).toBe(200);
+  expect(core.sessionCount()).toBe(2);
+  await until(() => expect(core.sessionCount()).toBe(1));
   expect((await listening.client.listTools()).tools.length).toBeGreaterThan(0);
 
   await listener.close();

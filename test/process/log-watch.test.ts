@@ -14,7 +14,6 @@ import { fixture } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
 
 const never = new AbortController().signal;
-const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 async function setup(options: { coalesceMs?: number; checkEveryMs?: number } = {}) {
   const home = await makeHubHome();
@@ -43,7 +42,7 @@ async function setup(options: { coalesceMs?: number; checkEveryMs?: number } = {
     );
     return { record, open: (gate: string) => writeFileSync(join(home, gate), '') };
   };
-  return { manager, watch, events, gated };
+  return { home, manager, watch, events, gated };
 }
 
 describe('log watch', () => {
@@ -65,16 +64,16 @@ describe('log watch', () => {
       { timeout: 20_000, interval: 50 },
     );
     const floodMs = Date.now() - began;
-    await pause(400);
-    const output = events.length;
-    expect(output).toBeLessThanOrEqual(Math.ceil(floodMs / 200) + 2);
-    for (let index = 1; index < events.length; index++)
-      expect(events[index]!.atMs - events[index - 1]!.atMs).toBeGreaterThanOrEqual(195);
-    expect(events.every(event => event.id === record.id && !event.ended)).toBe(true);
 
     open('end');
     await vi.waitFor(() => expect(events.at(-1)?.ended).toBe(true), { timeout: 10_000 });
-    expect(events.length).toBe(output + 1);
+    // The flood's updates (its trailing one included), then the end's, once.
+    const output = events.length - 1;
+    expect(output).toBeLessThanOrEqual(Math.ceil(floodMs / 200) + 2);
+    for (let index = 1; index < events.length; index++)
+      expect(events[index]!.atMs - events[index - 1]!.atMs).toBeGreaterThanOrEqual(195);
+    expect(events.slice(0, -1).every(event => event.id === record.id && !event.ended)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ id: record.id, ended: true });
     expect(watch.size).toBe(0);
   }, 60_000);
 
@@ -91,7 +90,7 @@ describe('log watch', () => {
   }, 30_000);
 
   test('remove() and close() stop the updates of a process that keeps printing', async () => {
-    const { manager, watch, events } = await setup({ coalesceMs: 50 });
+    const { home, manager, watch, events } = await setup({ coalesceMs: 50 });
     const ticking = async () =>
       (
         await manager.start(
@@ -108,14 +107,23 @@ describe('log watch', () => {
     });
     watch.remove(first.id);
     const firstCount = events.filter(event => event.id === first.id).length;
-    await pause(500);
+    // Both print all along: three more windows of the second's updates are three the first had.
+    const secondCount = events.filter(event => event.id === second.id).length;
+    await vi.waitFor(
+      () => expect(events.filter(event => event.id === second.id).length).toBeGreaterThanOrEqual(secondCount + 3),
+      { timeout: 10_000 },
+    );
     expect(events.filter(event => event.id === first.id)).toHaveLength(firstCount);
-    expect(events.filter(event => event.id === second.id).length).toBeGreaterThan(1);
 
     watch.close();
     expect(watch.size).toBe(0);
     const total = events.length;
-    await pause(500);
+    // A second watch on the same process says when three more windows of output have passed.
+    const witnessed: string[] = [];
+    const witness = createLogWatch({ paths: hubPaths(home), onUpdate: id => witnessed.push(id), coalesceMs: 50 });
+    onTestFinished(() => witness.close());
+    witness.add(second);
+    await vi.waitFor(() => expect(witnessed.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     expect(events).toHaveLength(total);
   }, 30_000);
 });

@@ -4,8 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { hubPaths } from '../../src/core/paths.js';
 import { readProcessIdentity } from '../../src/core/process-identity.js';
 import { withLock } from '../../src/store/lock.js';
@@ -77,8 +76,9 @@ describe('store lock', () => {
       const mine = openStore(paths)
         .update(data => ({ sawHolder: data.reservations.holder }))
         .finally(() => (settled = true));
-      // Negative check: nothing may happen while the holder lives (a wait, not a timing).
-      await sleep(300);
+      // Nothing may happen while the holder lives: checked once the waiter has waited long
+      // enough to claim its turn (<lock>.next, lock.ts), not after a guessed time.
+      await vi.waitFor(() => expect(existsSync(`${paths.db}.lock.next`)).toBe(true), { timeout: 10_000, interval: 10 });
       expect(settled).toBe(false);
       expect(readFileSync(`${paths.db}.lock`, 'utf8')).toMatch(new RegExp(`^${holder.child.pid} `));
       holder.release();
@@ -108,7 +108,8 @@ describe('store lock', () => {
     try {
       expect(await holder.next()).toBe('held');
       const mine = bump(home);
-      await sleep(300);
+      // Released once the waiter has waited long enough to claim its turn (lock.ts TURN_AFTER_MS).
+      await vi.waitFor(() => expect(existsSync(`${lock}.next`)).toBe(true), { timeout: 10_000, interval: 10 });
       holder.release();
       await mine;
     } finally {
@@ -116,7 +117,7 @@ describe('store lock', () => {
     }
     const after = lockWaits(lock);
     expect(after).toMatchObject({ taken: 2, waited: 1, brokenStale: 0 });
-    expect(after.longestWaitMs).toBeGreaterThanOrEqual(300);
+    expect(after.longestWaitMs).toBeGreaterThanOrEqual(150);
     expect(after.totalWaitMs).toBe(after.longestWaitMs);
     expect(Date.parse(after.lastWaitAt!)).toBeGreaterThan(Date.now() - 60_000);
     writeFileSync(lock, `${deadPid()} 12345`);

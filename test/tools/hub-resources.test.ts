@@ -3,13 +3,13 @@
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { hubPaths } from '../../src/core/paths.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { createLogWatch } from '../../src/process/log-watch.js';
 import { createProcessManager } from '../../src/process/manager.js';
 import { openStore } from '../../src/store/store.js';
 import { createHubResources } from '../../src/tools/hub-resources.js';
 import { makeHubHome } from '../helpers/home.js';
 
 const never = new AbortController().signal;
-const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 describe('hub resources source', () => {
   test('close() stops the updates; subscribe after close watches nothing', async () => {
@@ -49,7 +49,13 @@ describe('hub resources source', () => {
     source.close();
     const count = updated.length;
     await source.subscribe(`hub://processes/${record.id}/log?lines=5`);
-    await pause(1_000);
+    // A watch of its own on the same process (same coalescing) says when three windows of output
+    // have passed: each one the closed source would have told.
+    const witnessed: string[] = [];
+    const witness = createLogWatch({ paths, onUpdate: id => witnessed.push(id) });
+    onTestFinished(() => witness.close());
+    witness.add(record);
+    await vi.waitFor(() => expect(witnessed.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     expect(updated).toHaveLength(count);
     // Reads still answer (the manager is the process tools'; only the watching stopped).
     const read = await source.read(uri, { signal: never });

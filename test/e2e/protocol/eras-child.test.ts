@@ -7,7 +7,7 @@ import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { MAX_INPUT_ROUNDS } from '../../../src/proxy/child/input-required.js';
 import { PROBE_TIMEOUT_MS } from '../../../src/proxy/child/modern.js';
@@ -63,14 +63,15 @@ async function legacyClient(home: string): Promise<HubSession> {
   return session;
 }
 
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = <T>(read: () => Promise<T | undefined>, what: string): Promise<T> =>
+  vi.waitFor(
+    async () => {
+      const value = await read();
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
 
 describe.each(['modern', 'dual'] as const)('a %s v2 child through hub', mode => {
   test('a 2025 client lists and calls its tools, gets its prompt, reads its resource, hears list_changed', async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
@@ -47,14 +47,15 @@ async function homeWithChildren(): Promise<string> {
 const textOf = (result: { content?: unknown }): string =>
   ((result.content as { type: string; text?: string }[] | undefined)?.[0]?.text ?? '') as string;
 
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = <T>(read: () => Promise<T | undefined>, what: string): Promise<T> =>
+  vi.waitFor(
+    async () => {
+      const value = await read();
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
 
 describe.each<Negotiation>(['pinned', 'auto'])('a v2 client (%s) through hub', negotiation => {
   test('discovers hub, lists, calls a proxied tool, gets a prompt, reads a resource, hears list_changed', async () => {

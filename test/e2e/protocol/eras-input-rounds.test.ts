@@ -3,7 +3,7 @@
 // and the client's retry carries the answer back to the child (docs/protocol-eras.md). Driven by
 // the SDK's v2 client pinned to 2026-07-28, which fulfils input_required with its own handlers.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
@@ -128,10 +128,10 @@ test('a 2026-07-28 child’s prompts/get that needs input, for a v2 client (2026
   });
   // Started by a call; its prompts are listed once read.
   await client.callTool({ name: 'kid_echo', arguments: { text: 'start' } });
-  for (let tries = 0; tries < 100; tries += 1) {
-    if ((await client.listPrompts()).prompts.some(prompt => prompt.name === 'kid_careful')) break;
-    await new Promise(resolve => setTimeout(resolve, 100));
-  }
+  await vi.waitFor(
+    async () => expect((await client.listPrompts()).prompts.map(prompt => prompt.name)).toContain('kid_careful'),
+    { timeout: 15_000, interval: 100 },
+  );
   const prompt = await client.getPrompt({ name: 'kid_careful', arguments: { name: 'Ada' } });
   expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Greet Ada (ok true, state prompt-1).' });
   expect(asked).toEqual([expect.stringContaining('Greet Ada?')]);

@@ -4,7 +4,7 @@
 // HUB_FUZZ_SEED=<n> replays a run; HUB_SOAK=1 sends 10,000 frames instead of 600.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { expect, onTestFinished, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import { SERVER_JS } from '../../helpers/hub.js';
 
@@ -215,12 +215,18 @@ test(
     }
     // A final well-formed request: once it is answered, hub has read everything before it.
     write(JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'tools/list' }));
-    const deadline = Date.now() + (SOAK ? 500_000 : 50_000);
-    while (!answers.has('"last"') && child.exitCode === null && Date.now() < deadline)
-      await new Promise(resolve => setTimeout(resolve, 50));
-    // Slow answers (a search whose sources fail) may still be on their way.
-    while ([...expected].some(id => !answers.has(id)) && child.exitCode === null && Date.now() < deadline)
-      await new Promise(resolve => setTimeout(resolve, 50));
+    // Then slow answers (a search whose sources fail) may still be on their way. A hub that exits
+    // ends the wait: the checks below say what it left unanswered.
+    await vi
+      .waitFor(
+        () => {
+          if (child.exitCode !== null) return;
+          expect(answers.has('"last"')).toBe(true);
+          expect([...expected].filter(id => !answers.has(id))).toEqual([]);
+        },
+        { timeout: SOAK ? 500_000 : 50_000, interval: 20 },
+      )
+      .catch(() => undefined);
 
     expect(child.exitCode, `hub exited during the fuzz (seed ${SEED})`).toBeNull();
     expect(bad, `non-JSON-RPC lines on stdout (seed ${SEED})`).toEqual([]);

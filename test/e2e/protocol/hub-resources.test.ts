@@ -39,6 +39,20 @@ function updates(hub: HubSession): Map<string, number> & { lastAtMs: number } {
   return counts;
 }
 
+/** A process that prints every 50 ms, subscribed: its updates say that windows of output passed. */
+async function ticking(hub: HubSession): Promise<string> {
+  const started = ok(
+    await hub.call('start_process', {
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => console.log("tick", Date.now()), 50)'],
+      wait_for: { pattern: 'tick' },
+    }),
+  );
+  const uri = `hub://processes/${(started.process as { id: string }).id}/log`;
+  await hub.client.subscribeResource({ uri });
+  return uri;
+}
+
 async function rpcError(promise: Promise<unknown>): Promise<McpError> {
   const error = await promise.then(
     () => undefined,
@@ -163,7 +177,6 @@ describe("hub's own resources", () => {
       const floodMs = Date.now() - began;
       // The trailing update of the flood (coalesced, a quarter second later at most).
       await vi.waitFor(() => expect(counts.get(flood.uri)).toBeGreaterThan(0), { timeout: 5_000 });
-      await new Promise(resolve => setTimeout(resolve, 600));
       const duringFlood = counts.get(flood.uri) ?? 0;
       console.info(`log subscription: ${duringFlood} updates for ${writes} writes in ${floodMs} ms`);
       // Coalesced: at most one per 250 ms window (plus the edges), never one per write.
@@ -189,8 +202,11 @@ describe("hub's own resources", () => {
       expect(textIn(ended)).toMatch(/flood done$/);
       // Nothing changes after the end: the watch stopped.
       const atEnd = counts.get(flood.uri) ?? 0;
-      expect(atEnd - duringFlood).toBeLessThanOrEqual(2);
-      await new Promise(resolve => setTimeout(resolve, 1_500));
+      // Its trailing update (counted before it came, or not) and the end's.
+      expect(atEnd - duringFlood).toBeLessThanOrEqual(3);
+      // Three windows of another process's output pass, told on the same stream.
+      const witness = await ticking(hub);
+      await vi.waitFor(() => expect(counts.get(witness)).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
       expect(counts.get(flood.uri)).toBe(atEnd);
     } finally {
       await hub.close();
@@ -202,20 +218,14 @@ describe("hub's own resources", () => {
     const hub = await spawnHub(home);
     const counts = updates(hub);
     try {
-      const started = ok(
-        await hub.call('start_process', {
-          command: process.execPath,
-          args: ['-e', 'setInterval(() => console.log("tick", Date.now()), 50)'],
-          wait_for: { pattern: 'tick' },
-        }),
-      );
-      const uri = `hub://processes/${(started.process as { id: string }).id}/log`;
-      await hub.client.subscribeResource({ uri });
+      const [uri, witness] = [await ticking(hub), await ticking(hub)];
       await vi.waitFor(() => expect(counts.get(uri)).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
       await hub.client.unsubscribeResource({ uri });
       // The response follows any update sent before it on the same stream: this count is final.
       const after = counts.get(uri);
-      await new Promise(resolve => setTimeout(resolve, 1_500));
+      // Both keep printing: three more windows of the other's updates are three this one had.
+      const witnessed = counts.get(witness) ?? 0;
+      await vi.waitFor(() => expect(counts.get(witness)).toBeGreaterThanOrEqual(witnessed + 3), { timeout: 10_000 });
       expect(counts.get(uri)).toBe(after);
       expect(textIn(await hub.client.readResource({ uri }))).toContain('tick');
     } finally {

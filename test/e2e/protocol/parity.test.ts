@@ -2,7 +2,7 @@
 // npm registry by registry.install through the built hub; the same installed files are then run
 // directly with the SDK client (as npx would) and the two are compared field by field: tools
 // (names mapped, schemas, annotations, titles), instructions, errors and one call each.
-// HUB_OFFLINE_TESTS=1 skips it (it needs the npm registry).
+// It needs the npm registry: runs with HUB_TEST_NPM=1 (helpers/npm-online.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { stopSharedHubIn } from '../../helpers/shared-hub.js';
 import { connectDirect, installedBin, type Direct, type LooseTool } from '../../helpers/direct.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
 import { reapAll } from '../../helpers/processes.js';
+import { NPM_ONLINE, npmSkipped } from '../../helpers/npm-online.js';
 
 const NETWORK_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
@@ -91,7 +92,7 @@ const shapeOf = (result: CallToolResult) => ({
   structuredContent: result.structuredContent,
 });
 
-describe.skipIf(process.env.HUB_OFFLINE_TESTS === '1')('published servers through hub and directly', () => {
+describe.skipIf(!NPM_ONLINE)(`published servers through hub and directly${npmSkipped()}`, () => {
   let home = '';
   let hub: HubSession;
   beforeAll(async () => {

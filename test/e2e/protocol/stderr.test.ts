@@ -2,7 +2,7 @@
 // record with a stack (offline search used to write kilobytes of stack per source).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { expect, onTestFinished, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import { SERVER_JS } from '../../helpers/hub.js';
 
@@ -40,7 +40,7 @@ test('a search with every network source down writes one short line per failed s
   });
   write({ method: 'notifications/initialized' });
   write({ id: 2, method: 'tools/call', params: { name: 'registry_search', arguments: { query: 'memory' } } });
-  while (!stdout.includes('"id":2')) await new Promise(resolve => setTimeout(resolve, 50));
+  await vi.waitFor(() => expect(stdout).toContain('"id":2'), { timeout: 30_000, interval: 20 });
   child.stdin.end();
   await exited;
 

@@ -1,5 +1,5 @@
 // The real thing: @modelcontextprotocol/server-memory installed from the npm registry npm is
-// configured with, by registry.install through the built hub over stdio. HUB_OFFLINE_TESTS=1 skips it.
+// configured with, by registry.install through the built hub over stdio. Runs with HUB_TEST_NPM=1.
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { makeHubHome } from '../../helpers/home.js';
 import { stopSharedHubIn } from '../../helpers/shared-hub.js';
 import { spawnHub, textOf } from '../../helpers/hub.js';
 import { processesMentioning } from '../../helpers/install.js';
+import { NPM_ONLINE, npmSkipped } from '../../helpers/npm-online.js';
 
 // npm needs the machine's network settings (proxy, extra CA), as it has in a client's environment.
 const NETWORK_ENV = Object.fromEntries(
@@ -16,8 +17,8 @@ const NETWORK_ENV = Object.fromEntries(
   ),
 );
 
-test.skipIf(process.env.HUB_OFFLINE_TESTS === '1')(
-  'installs server-memory from npm, calls it, and after a hub restart lists its tools with no child running until the next call',
+test.skipIf(!NPM_ONLINE)(
+  `installs server-memory from npm, calls it, and after a hub restart lists its tools with no child running until the next call${npmSkipped()}`,
   async () => {
     const home = await makeHubHome();
     const folder = join(home, 'servers', 'memory');

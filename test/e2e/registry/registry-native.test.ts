@@ -2,7 +2,7 @@
 // registry: without allowScripts it fails to start with the package and the call that fixes it;
 // with allowScripts: ["sqlite3"] it starts and answers. Uses the network; sqlite3's build can take
 // minutes when its prebuilt binary cannot be downloaded (it then compiles from source), so it runs
-// only with HUB_NATIVE_TESTS=1 and never under HUB_OFFLINE_TESTS=1. The offline stand-in is in
+// only with HUB_NATIVE_TESTS=1 and HUB_TEST_NPM=1. The offline stand-in is in
 // npm-corporate.test.ts ("install scripts").
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,13 +10,14 @@ import { expect, test } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
+import { NPM_ONLINE, npmSkipped } from '../../helpers/npm-online.js';
 
 // npm and sqlite3's build take minutes here: longer than the SDK's 60 s request timeout.
 const call = async (hub: HubSession, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
   (await hub.client.callTool({ name, arguments: args }, undefined, { timeout: 15 * 60_000 })) as CallToolResult;
 
-test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_NATIVE_TESTS !== '1')(
-  'mcp-server-sqlite-npx: a clear native-module error without allowScripts, a working server with it',
+test.skipIf(!NPM_ONLINE || process.env.HUB_NATIVE_TESTS !== '1')(
+  `mcp-server-sqlite-npx: a clear native-module error without allowScripts, a working server with it${npmSkipped()}`,
   async () => {
     const home = await makeHubHome();
     // Long npm steps here are expected: wait for them instead of going to the background.

@@ -1,11 +1,12 @@
 // The data-loss case from the issue, for real: server-memory from npm keeps its graph in
 // HUB_HOME/data/memory, so upgrading it (and uninstall + install) keeps what it remembered.
-// Two real npm installs (over a minute on a busy machine): runs with HUB_SOAK=1, never offline.
+// Two real npm installs (over a minute on a busy machine): runs with HUB_SOAK=1 and HUB_TEST_NPM=1.
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
+import { NPM_ONLINE, npmSkipped } from '../../helpers/npm-online.js';
 
 const NETWORK_ENV = Object.fromEntries(
   Object.entries(process.env).filter(
@@ -20,8 +21,8 @@ const install = (hub: HubSession, args: Record<string, unknown>) =>
     timeout: 240_000,
   }) as Promise<CallToolResult>;
 
-test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_SOAK !== '1')(
-  'upgrading server-memory from npm keeps its graph in the data folder',
+test.skipIf(!NPM_ONLINE || process.env.HUB_SOAK !== '1')(
+  `upgrading server-memory from npm keeps its graph in the data folder${npmSkipped()}`,
   async () => {
     const home = await makeHubHome();
     const hub = await spawnHub(home, { env: { ...NETWORK_ENV, HUB_TOOL_NAMES: 'dotted' } });

@@ -123,8 +123,13 @@ describe('lifecycle', () => {
   test('a stale exit from an older generation restarts nothing', async () => {
     const home = await makeHubHome();
     const spawns = join(await scratch(home), 'spawns');
-    const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
-    await putRecords(hub.store, commandRecord('echo', [ECHO], { env: { ECHO_SPAWN_LOG: spawns } }));
+    // No jitter: a restart after a later exit comes after one after an earlier exit.
+    const hub = await startHarness(home, { manager: { backoff: { ...FAST_BACKOFF, jitter: 0 } } });
+    await putRecords(
+      hub.store,
+      commandRecord('echo', [ECHO], { env: { ECHO_SPAWN_LOG: spawns } }),
+      commandRecord('witness', [ECHO]),
+    );
     await hub.manager.reload();
     await hub.manager.start('echo');
     const old = (await hub.manager.status('echo'))[0]?.pid ?? 0;
@@ -133,8 +138,12 @@ describe('lifecycle', () => {
     const current = (await hub.manager.status('echo'))[0]?.pid ?? 0;
     expect(current).not.toBe(old);
     await until(() => expect(isAlive(old)).toBe(false));
-    // Let any (wrong) backoff restart happen before checking that none did.
-    await new Promise(resolve => setTimeout(resolve, 300));
+    // A (wrong) backoff restart of echo would come before the witness's, which crashes later.
+    await hub.manager.start('witness');
+    await hub.call('witness.crash');
+    await until(async () =>
+      expect((await hub.manager.status('witness'))[0]).toMatchObject({ state: 'ready', restarts: 1 }),
+    );
     const [status] = await hub.manager.status('echo');
     expect(status).toMatchObject({ state: 'ready', restarts: 0, pid: current });
     expect(spawnCount(spawns)).toBe(2);
