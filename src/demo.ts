@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const client = new Client({ name: 'hub-demo', version: '1.0.0' });
   let processId: string | undefined;
 
-  // A hub tool: its result must be a success with structuredContent (README "Tools").
+  // A hub tool: its result must be a success with structuredContent (docs/tools.md "Tools").
   const call = async (
     name: string,
     args: Structured = {},

@@ -150,7 +150,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     ...(source.complete && { complete: (params, call) => source.complete!(params, call) }),
   }));
   registerSurface(server, { mode, surface: proxied.surface, sources, client });
-  // Tasks (README "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
+  // Tasks (docs/servers.md "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
   const protocol = new ClientProtocol(client, log);
   // This session's tasks only: another session's task id is unknown here.
   const unregisterTasks = registerTasks(server, proxied.tasks, protocol, client);

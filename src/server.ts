@@ -34,7 +34,7 @@ async function runServer(fast: FastStart | undefined): Promise<void> {
     await refuseEveryRequest(refusal, takeHandOff(), process.stdin, line => process.stdout.write(line));
     process.exit(0);
   }
-  // Shared by default (README "One hub per user"): this process becomes a thin pipe to the
+  // Shared by default (docs/protocol.md "One hub per user"): this process becomes a thin pipe to the
   // user's shared hub; it falls back to the full hub in-process when that cannot be used.
   const settings = await entrySettings();
   let fallback: { reason: string; handOff: () => HandOff | undefined } = {

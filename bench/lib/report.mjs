@@ -72,7 +72,7 @@ const clip = (text, max = 110) => (text.length > max ? `${text.slice(0, max - 1)
 
 const cell = value => (value === null || value === undefined ? '—' : String(value));
 
-/** A plain-text table for a terminal (and for pasting into the README inside a code block). */
+/** A plain-text table for a terminal (and for pasting into bench/README.md inside a code block). */
 export function renderTable(rows) {
   const header = ['section', 'figure', 'value', 'reference', 'ratio', 'target', 'result'];
   const lines = rows.map(r => [
@@ -99,7 +99,7 @@ export function renderTable(rows) {
   );
 }
 
-/** The same rows as a Markdown table, for the README. */
+/** The same rows as a Markdown table, for bench/README.md. */
 export function renderMarkdown(rows) {
   const esc = s => String(s).replace(/\|/g, '\\|');
   const out = [

@@ -22,7 +22,7 @@ import { HubError } from '../core/errors.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, mcpUrl } from '../core/http-endpoint.js';
 import { readOrCreateHttpToken } from '../store/http-token.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n--http writes the URL of hub serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
+const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (docs/exposure.md).\n--http writes the URL of hub serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 

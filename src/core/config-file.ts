@@ -32,7 +32,7 @@ const FileConfigSchema = z
     callTimeoutMs: z.number().int().min(100),
     idleStopMs: z.number().int().min(0),
     searchTimeoutMs: z.number().int().min(100),
-    // A proxied tool whose definition differs from the approved one (README "Tool integrity").
+    // A proxied tool whose definition differs from the approved one (docs/security.md "Tool integrity").
     integrity: z.enum(['withhold', 'flag', 'off']),
     install: z
       .object({
@@ -46,7 +46,7 @@ const FileConfigSchema = z
       .object({
         // A child's elicitation or sampling request with none of its tool calls in progress.
         allowUnsolicitedRequests: z.boolean(),
-        // A child up this long counts as stable (crash-loop guard, README "Running proxied servers").
+        // A child up this long counts as stable (crash-loop guard, docs/servers.md "Running proxied servers").
         stableMs: z.number().int().min(1000),
       })
       .partial(),
@@ -56,10 +56,10 @@ const FileConfigSchema = z
         maxWaitMs: z.number().int().min(1000),
       })
       .partial(),
-    // Which proxied tools each client session lists (README "Many servers, few tools").
+    // Which proxied tools each client session lists (docs/exposure.md "Many servers, few tools").
     exposure: ExposureConfigSchema.partial(),
-    // One hub process per user shared by every stdio entry (README "One hub per user").
-    // `hub serve`'s HTTP sessions (README "Clients that connect by URL").
+    // One hub process per user shared by every stdio entry (docs/protocol.md "One hub per user").
+    // `hub serve`'s HTTP sessions (docs/clients.md "Clients that connect by URL").
     serve: z
       .object({
         // A session with no request in progress and no open stream for this long has lost its client.

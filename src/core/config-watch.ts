@@ -13,7 +13,7 @@ const RECHECK_MS = 300;
 
 /**
  * Settings a running hub cannot take up, because what they size was built at its start (the
- * process manager, the child slots, the logger). README "Configuration" marks them; a change
+ * process manager, the child slots, the logger). docs/configuration.md "Configuration" marks them; a change
  * is logged with "applies after `hub stop`". Every other setting applies at once; toolNames to
  * sessions that start after the change (a session keeps the names it listed).
  */

@@ -44,7 +44,7 @@ export interface HubConfig {
     readonly npmTimeoutMs: number;
   };
   readonly proxy: { readonly allowUnsolicitedRequests: boolean; readonly stableMs: number };
-  /** MCP tasks: how long hub waits for a task it runs inside an ordinary tools/call (README "Tasks"). */
+  /** MCP tasks: how long hub waits for a task it runs inside an ordinary tools/call (docs/servers.md "Tasks"). */
   readonly tasks: { readonly maxWaitMs: number };
   /** `mode` from HUB_EXPOSURE (the client's entry) over config.json; `pin` from config.json. */
   readonly exposure: ExposureSettings & {
@@ -53,7 +53,7 @@ export interface HubConfig {
   };
   /** `hub serve`: how long a session without its client is kept, and how many are kept at once. */
   readonly serve: { readonly sessionIdleMs: number; readonly maxSessions: number };
-  /** The shared hub (README "One hub per user"): `enabled` is HUB_SHARED over config.json. */
+  /** The shared hub (docs/protocol.md "One hub per user"): `enabled` is HUB_SHARED over config.json. */
   readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
@@ -66,9 +66,9 @@ const EnvSchema = z.object({
   HUB_TOOL_NAMES: z.enum(['dotted', 'underscore', 'auto']).optional(),
   HUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   HUB_EXPOSURE: z
-    .enum(EXPOSURE_MODES, { message: 'HUB_EXPOSURE must be all, search or auto (README "Many servers, few tools")' })
+    .enum(EXPOSURE_MODES, { message: 'HUB_EXPOSURE must be all, search or auto (docs/exposure.md)' })
     .optional(),
-  HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (README "One hub per user")' }).optional(),
+  HUB_SHARED: z.enum(['on', 'off'], { message: 'HUB_SHARED must be on or off (docs/protocol.md)' }).optional(),
 });
 
 type EnvVars = z.infer<typeof EnvSchema>;

@@ -1,4 +1,4 @@
-// Which process logs hub lists among its own resources, and how each is listed (README "hub's own
+// Which process logs hub lists among its own resources, and how each is listed (docs/tools.md "hub's own
 // resources"). Zero-dependency: the full hub (tools/hub-resources.ts) and the cold-start lane list
 // them from the same code, so both answer resources/list alike.
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { networkInterfaces, hostname as machineName } from 'node:os';
 
-// What a request must show before hub reads its body (README "Streamable HTTP", the MCP spec's
+// What a request must show before hub reads its body (docs/clients.md "Streamable HTTP", the MCP spec's
 // transport security notes): a Host naming this machine (DNS rebinding: a page whose name
 // resolves to 127.0.0.1 sends its own name as Host), no Origin but this listener's own, and the
 // bearer token. The SDK's hostHeaderValidation checks the Host hostname the same way; hub also

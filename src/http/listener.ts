@@ -10,7 +10,7 @@ import { createSession, type Hub, type HubCore } from '../hub.js';
 import { answer, mediaType, readJson, refuse } from './body.js';
 import { allowedHostnames, checkBearer, checkHost, checkOrigin, isLoopback } from './guard.js';
 
-// Streamable HTTP for clients configured with a URL (issue 15 item 4, README "Streamable HTTP"):
+// Streamable HTTP for clients configured with a URL (issue 15 item 4, docs/clients.md "Streamable HTTP"):
 // one `/mcp` endpoint on plain node:http, one SDK StreamableHTTPServerTransport and one hub
 // session (createSession) per Mcp-Session-Id. Every refusal is a JSON-RPC error body with the
 // right status, said before the body is read; nothing here throws into node:http.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProcessStatusSchema, type ProcessRecord } from '../store/schema.js';
 
-// What tools and the CLI show of a process record (README "Store layout"): no internal fields
+// What tools and the CLI show of a process record (docs/configuration.md "Store layout"): no internal fields
 // (start ticks, boot id, kill bookkeeping) and never env values, only their keys.
 export const ProcessViewSchema = z.object({
   id: z.string().describe('Short id; use it (or name) with get_process_logs and kill_process'),

@@ -4,7 +4,7 @@ import { HubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
 import { writeFileAtomic, writePrivate } from '../core/write-atomic.js';
 
-// The bearer token of `hub serve` (README "Streamable HTTP"): 32 random bytes, base64url, in
+// The bearer token of `hub serve` (docs/clients.md "Streamable HTTP"): 32 random bytes, base64url, in
 // $HUB_HOME/http-token with mode 0600. Created on first use; `--rotate-token` replaces it.
 
 const TOKEN = /^[A-Za-z0-9_-]{32,}$/;

@@ -41,7 +41,7 @@ export type ToolOutput<Output> =
   | { passthrough: CallToolResult };
 
 export interface HubTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodType = z.ZodType> {
-  /** The dotted name (README "Tool names"): registry.search, start_process. */
+  /** The dotted name (docs/tools.md "Tool names"): registry.search, start_process. */
   readonly name: string;
   readonly title: string;
   /** Model-facing: what it does, its side effects, what to call next. */

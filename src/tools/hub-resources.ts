@@ -80,7 +80,7 @@ const json = (uri: string, value: unknown): ReadResourceResult => ({
 });
 
 /**
- * hub's own resources (README "hub's own resources"): the process list, each process's log
+ * hub's own resources (docs/tools.md "hub's own resources"): the process list, each process's log
  * and the installed servers, read from the same code as list_processes, get_process_logs and
  * registry.list. Listing reads only the store; nothing here starts a server or reads a whole log.
  */

@@ -5,7 +5,7 @@ import { logResource } from '../core/process-log-listing.js';
 
 export { logResource, logUri } from '../core/process-log-listing.js';
 
-// hub's own resource URIs (README "hub's own resources"): built and parsed only here, so the
+// hub's own resource URIs (docs/tools.md "hub's own resources"): built and parsed only here, so the
 // resource_links in tool results and the resources hub serves can never disagree.
 
 export const PROCESSES_URI = 'hub://processes';

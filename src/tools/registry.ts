@@ -65,7 +65,7 @@ export function createRegistryTools(
 } {
   const { config, log, store, server } = deps;
   const manager = shared ?? createServerManager(deps);
-  // Results name tools the way clients see them listed (README "Tool names").
+  // Results name tools the way clients see them listed (docs/tools.md "Tool names").
   const mode: NameMode = pickNameMode(config.toolNames);
   const spelling = () => exposedSpelling(store, config.paths, mode);
 

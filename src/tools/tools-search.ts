@@ -9,7 +9,7 @@ import { buildToolIndex, type ToolIndex } from '../proxy/exposure/tool-search.js
 import { defineTool, type HubTool } from './define.js';
 
 // tools.search: the proxied tools a session does not list, found by what the agent wants to do
-// (README "Many servers, few tools"). Listed only when something is hidden (proxy/exposure/plan.ts).
+// (docs/exposure.md "Many servers, few tools"). Listed only when something is hidden (proxy/exposure/plan.ts).
 
 const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 10;

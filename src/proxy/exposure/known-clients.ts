@@ -1,9 +1,9 @@
 // The one table of MCP clients hub knows by the name they send in initialize (clientInfo.name),
-// and what exposure `auto` does for each (README "Many servers, few tools" shows this table).
+// and what exposure `auto` does for each (docs/exposure.md "Many servers, few tools" shows this table).
 // Zod-free and SDK-free: the cold-start lane reads it too.
 
 export interface ClientProfile {
-  /** Who this is, for logs and the README. */
+  /** Who this is, for logs and docs/exposure.md. */
   readonly label: string;
   /** The client hides MCP tools behind its own tool search (or shows them to a person): hub lists every tool. */
   readonly defers: boolean;
@@ -28,7 +28,7 @@ interface KnownClient extends ClientProfile {
 export const DEFAULT_BUDGET = 40;
 
 // Budgets count every tool the client sees; hub spends its share on its own tools first.
-// `relists` as each client was seen to behave (README "Many servers, few tools").
+// `relists` as each client was seen to behave (docs/exposure.md "Many servers, few tools").
 const KNOWN_CLIENTS: readonly KnownClient[] = [
   // Defers MCP tools behind its tool search once they pass a share of the context; re-lists since 2.1.
   { label: 'Claude Code', pattern: /^claude[- ]code/i, defers: true, budget: Infinity, relists: true },
@@ -71,7 +71,7 @@ export function clientProfile(name: string | undefined): ClientProfile & { reado
   };
 }
 
-/** The table as the README prints it (test/proxy/exposure.test.ts keeps them in step). */
+/** The table as docs/exposure.md prints it (test/proxy/exposure.test.ts keeps them in step). */
 export const knownClientRows = (): readonly { label: string; names: string; auto: string; relists: string }[] =>
   KNOWN_CLIENTS.map(client => ({
     label: client.label,

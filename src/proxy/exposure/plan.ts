@@ -1,7 +1,7 @@
 import type { ExposureMode } from '../../core/config.js';
 import { clientProfile } from './known-clients.js';
 
-// Which proxied tools one client session lists (README "Many servers, few tools"). Pure, zod-free
+// Which proxied tools one client session lists (docs/exposure.md "Many servers, few tools"). Pure, zod-free
 // and SDK-free: the full hub and the cold-start lane decide the same way.
 
 export interface ExposurePlan {

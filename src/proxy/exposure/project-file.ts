@@ -4,7 +4,7 @@ import { EXPOSURE_MODES, type ExposureMode } from '../../core/config.js';
 import { readProjectText } from './project-file-read.js';
 import { findProjectFile, lookupFolders, PROJECT_FILE } from './project-lookup.js';
 
-// A project's own set of servers: `.hub.json` at the project root (README "Per-project sets");
+// A project's own set of servers: `.hub.json` at the project root (docs/exposure.md "Per-project sets");
 // where it is looked for is project-lookup.ts.
 
 export const ProjectFileSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-// Where a project's `.hub.json` is looked for (README "Per-project sets"). From each start folder
+// Where a project's `.hub.json` is looked for (docs/exposure.md "Per-project sets"). From each start folder
 // (the client's file:// roots in order, else hub's working folder): <folder>/.hub.json, else stop
 // at a folder holding .git (the project's root), else the parent, up to the filesystem root. The
 // first file found wins. Zod-free: the cold-start lane looks too.

@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 // tools.search's ranking: MiniSearch (BM25+ over weighted fields, prefix and typo matching, no
 // dependencies) over the cached tool lists, so nothing is started to search. On 74 labelled
-// queries over 15 real servers it ranked better than Orama and FlexSearch (README "Many servers,
+// queries over 15 real servers it ranked better than Orama and FlexSearch (docs/exposure.md "Many servers,
 // few tools"); `npm run bench -- --only exposure` and test/proxy/exposure-search.test.ts measure it.
 
 /** What the index needs of a tool: its server, exposed names and the tool as listed. */

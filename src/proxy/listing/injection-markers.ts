@@ -1,5 +1,5 @@
 // Obvious prompt-injection markers in what a child server tells the model about its tools
-// (README "Tool integrity"): shown to the person at install and in registry.list, never acted on
+// (docs/security.md "Tool integrity"): shown to the person at install and in registry.list, never acted on
 // silently. Plain substring checks over a bounded, normalised text (the one regular expression
 // only splits on white space): no description can make the scan slow. Obvious markers only: a careful attacker can word around
 // them, which is why changed tools are withheld (tool-integrity.ts) rather than scanned again.

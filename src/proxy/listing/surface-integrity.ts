@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// Integrity for what a child says about its prompts, resources and resource templates (README
+// Integrity for what a child says about its prompts, resources and resource templates (docs/security.md
 // "Tool integrity"): their titles and descriptions (a prompt's argument descriptions too) are
 // text a model reads, fingerprinted like tool descriptions. The first listing since hub keeps
 // these fingerprints is approved; a later change to an entry's text is withheld: the entry is

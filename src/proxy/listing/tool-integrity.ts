@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.js';
 
-// Tool integrity (README "Tool integrity"): each tool's definition is fingerprinted when hub first
+// Tool integrity (docs/security.md "Tool integrity"): each tool's definition is fingerprinted when hub first
 // caches a server's tools, and a definition that later differs from the approved one is withheld
 // (or flagged) until a person approves it. Zero-dependency (node:crypto only): the cold-start lane
 // applies it too, so both lanes list the same tools.

@@ -1,4 +1,4 @@
-// Which client capabilities a proxied tool needs (README "Many servers, few tools"). hub cannot
+// Which client capabilities a proxied tool needs (docs/exposure.md "Many servers, few tools"). hub cannot
 // tell in advance: a child is started declaring every capability and is shared by sessions. So it
 // learns: a child that asks the person (elicitation) or the model (sampling) while exactly one of
 // its tools is in flight needs that capability for that tool (server-slot.ts), and the record keeps

@@ -1,4 +1,4 @@
-/** Crash-loop policy numbers (README "Running proxied servers"); tests shrink them, the defaults are the real ones. */
+/** Crash-loop policy numbers (docs/servers.md "Running proxied servers"); tests shrink them, the defaults are the real ones. */
 export interface BackoffPolicy {
   /** First restart delay. */
   readonly baseMs: number;

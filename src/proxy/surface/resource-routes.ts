@@ -11,7 +11,7 @@ import type { CachedResource, CachedResourceTemplate, ServerWithTools } from '..
  *   3. else (a link from a tool result that is neither) the one server whose listed URIs or
  *      templates share its origin (scheme://authority).
  * When two servers claim a URI at the same step, neither shadows the other: the read is refused
- * with an error naming both (README "Resources").
+ * with an error naming both (docs/protocol.md "Resources").
  */
 export interface ResourceRoutes {
   readonly resources: readonly CachedResource[];

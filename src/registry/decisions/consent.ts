@@ -75,7 +75,7 @@ function declineNote(client: string | undefined, ms: number): { unseen: boolean;
   };
 }
 
-/** Consent through MCP elicitation, per config install.confirm (README "Installing MCP servers through hub"). */
+/** Consent through MCP elicitation, per config install.confirm (docs/servers.md "Installing MCP servers through hub"). */
 export function elicitationConfirm(
   server: Server,
   setting: ConfirmSetting,

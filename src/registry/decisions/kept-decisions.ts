@@ -6,7 +6,7 @@ import type { KeptDecisions, ServerRecord, StoreData } from '../../store/schema.
 import type { Store } from '../../store/store.js';
 import { withTools } from '../../store/tool-cache.js';
 
-// The person's decisions outlive an uninstall (README "Tool integrity"): disabled, tools allow and
+// The person's decisions outlive an uninstall (docs/security.md "Tool integrity"): disabled, tools allow and
 // deny, and the approved fingerprints (so what was withheld stays withheld). registry.uninstall
 // keeps them in db.json's `kept`; an install under the same name gets them back, so the agent
 // cannot undo the person by uninstalling and installing again. Only the person drops them:

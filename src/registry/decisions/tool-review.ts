@@ -7,7 +7,7 @@ import { driftOf, fingerprint, type IntegrityMode } from '../../proxy/listing/to
 import type { CachedTool, ServerRecord } from '../../store/schema.js';
 import { readToolCacheFile, withTools } from '../../store/tool-cache.js';
 
-// What a person reviews before approving a server's tools (README "Tool integrity"): the tools
+// What a person reviews before approving a server's tools (docs/security.md "Tool integrity"): the tools
 // whose definition differs from the approved one, old against new, and the tools whose text
 // carries prompt-injection markers. Read from the store only: no server is started for it.
 // Two audiences: the person (CLI, dashboard, the approval question) sees the new text beside the

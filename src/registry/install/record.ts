@@ -102,11 +102,11 @@ export async function finish(
   const [status] = await context.manager.status(record.name);
   const tools = status?.tools ?? [];
   if (starting && missingEnv.length === 0) context.progress?.(`ready: ${tools.length} tools`);
-  // Flagged at install, for the person to see (README "Tool integrity").
+  // Flagged at install, for the person to see (docs/security.md "Tool integrity").
   const saved = (await context.store.read()).servers[record.name];
   const listed = saved ? withTools(context.config.paths, saved).tools : [];
   const markers = toolMarkers(listed);
-  // An upgrade (or a reinstall) whose tools changed: withheld until approved (README "Tool integrity").
+  // An upgrade (or a reinstall) whose tools changed: withheld until approved (docs/security.md "Tool integrity").
   const withheld = context.config.integrity === 'off' ? [] : [...driftOf(listed, saved?.fingerprints).keys()];
   return {
     name: record.name,

@@ -5,7 +5,7 @@ import { isReservedServerName, SERVER_NAME_PATTERN } from '../sources/server-nam
 
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Server names (README "Tool names"): short lowercase names; hub's own and `hub-*` reserved. */
+/** Server names (docs/tools.md "Tool names"): short lowercase names; hub's own and `hub-*` reserved. */
 export function checkServerName(name: string, derivedFrom?: string): string {
   const origin = derivedFrom ? ` (derived from "${derivedFrom}")` : '';
   if (!SERVER_NAME_PATTERN.test(name)) {

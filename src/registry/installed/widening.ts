@@ -3,7 +3,7 @@ import { formatCommandLine } from '../../core/shell-quote.js';
 
 // Which per-server settings changes widen what the agent can reach. The agent may narrow alone
 // (disable, deny, a first allow-list); widening (enable, un-deny, allow more) asks the person,
-// since it can undo what they decided (README "Per-server settings").
+// since it can undo what they decided (docs/servers.md "Per-server settings").
 
 interface SettingsRequest {
   readonly server: string;

@@ -77,7 +77,7 @@ describe.each(['modern', 'dual'] as const)('a %s v2 child through hub', mode => 
   test('a 2025 client lists and calls its tools, gets its prompt, reads its resource, hears list_changed', async () => {
     const events = join(await makeHubHome(), 'events');
     const home = await homeWith(mode, events);
-    // Its child adds a tool while it runs; not withheld for approval here (README "Tool integrity").
+    // Its child adds a tool while it runs; not withheld for approval here (docs/security.md "Tool integrity").
     await writeFile(join(home, 'config.json'), JSON.stringify({ integrity: 'off' }));
     const session = await legacyClient(home);
     expect(textOf(await session.call('kid_echo', { text: 'hi' }))).toBe('hi');

@@ -60,7 +60,7 @@ const until = <T>(read: () => Promise<T | undefined>, what: string): Promise<T> 
 describe.each<Negotiation>(['pinned', 'auto'])('a v2 client (%s) through hub', negotiation => {
   test('discovers hub, lists, calls a proxied tool, gets a prompt, reads a resource, hears list_changed', async () => {
     const home = await homeWithChildren();
-    // Its child adds a tool while it runs; not withheld for approval here (README "Tool integrity").
+    // Its child adds a tool while it runs; not withheld for approval here (docs/security.md "Tool integrity").
     await writeFile(join(home, 'config.json'), JSON.stringify({ integrity: 'off' }));
     const client = await v2Client(home, negotiation);
     expect(client.getProtocolEra()).toBe('modern');

@@ -26,7 +26,7 @@ describe('stdio server', () => {
       for (const name of a) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
       for (const name of [...a, ...b]) expect(name).not.toContain('__');
       // The proxy reserves exactly hub's own names (both spellings), so no child can shadow one;
-      // tools.search is listed only while some proxied tool is not (README "Many servers, few tools").
+      // tools.search is listed only while some proxied tool is not (docs/exposure.md "Many servers, few tools").
       expect(new Set([...a, ...b, 'tools.search', 'tools_search'])).toEqual(HUB_TOOL_NAMES);
     } finally {
       await Promise.all([plain.close(), auto.close(), dotted.close()]);

@@ -17,7 +17,7 @@ describe('registry.install { url }', () => {
     const home = await makeHubHome();
     let server = await startRemoteFixture('remote-server.mjs', ['--require-header', `X-Api-Key=${SECRET}`]);
     // The server adds a tool while it runs: listed with a warning rather than withheld for a
-    // person's approval (README "Tool integrity"; withholding is tested in integrity.test.ts).
+    // person's approval (docs/security.md "Tool integrity"; withholding is tested in integrity.test.ts).
     await writeFile(join(home, 'config.json'), JSON.stringify({ integrity: 'flag' }));
     const hub = await spawnHub(home);
     const outputs: string[] = [];

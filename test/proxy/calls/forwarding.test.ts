@@ -112,7 +112,7 @@ describe('forwarding', () => {
     await until(() => expect(hub.listChanged()).toBe(1));
     await hub.call('echo.add_tool', { name: 'brand_new' });
     await until(() => expect(readToolCache(hub.config.paths, 'echo')?.map(tool => tool.name)).toContain('brand_new'));
-    // A tool added after the server's tools were approved waits for a person (README "Tool integrity").
+    // A tool added after the server's tools were approved waits for a person (docs/security.md "Tool integrity").
     expect(textOf(await hub.call('echo.brand_new'))).toMatch(/^TOOL_REFUSED: .*is new since/);
     const { config, store, manager } = hub;
     await configureServer({ server: 'echo', approve: ['brand_new'] }, { config, log: silentLogger, store, manager });

@@ -48,9 +48,9 @@ describe('the exposure plan', () => {
     expect(clientProfile(`${'x'.repeat(100)}cursor`).known).toBe(false);
   });
 
-  test("the README's table of known clients is this table", async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const lines = readme.slice(readme.indexOf('## Many servers, few tools')).split('\n');
+  test("docs/exposure.md's table of known clients is this table", async () => {
+    const doc = await readFile(new URL('../../../docs/exposure.md', import.meta.url), 'utf8');
+    const lines = doc.split('\n');
     for (const row of knownClientRows()) {
       const cells = [row.label, `\`${row.names.replaceAll('|', '\\|')}\``, row.auto, row.relists];
       const line = lines.find(text => text.startsWith(`| ${row.label} `));
