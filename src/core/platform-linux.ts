@@ -61,6 +61,7 @@ export const linuxProcesses: PlatformProcesses = {
     return bootTimeMs > 0 ? bootTimeMs + (startTicks * 1000) / CLOCK_TICKS_PER_SECOND : undefined;
   },
   childrenOf,
+  childCommands: pid => childrenOf(pid)?.flatMap(child => linuxProcesses.commandLine(child) ?? []),
   descendantsOf(pid, max) {
     // Bounded: a fork bomb under a keeper costs at most max reads.
     const found: number[] = [];

@@ -134,6 +134,11 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
       const { pids, children } = childMap();
       return pids.has(pid) ? (children.get(pid) ?? []) : undefined;
     },
+    childCommands(pid) {
+      const list = this.withCommands();
+      if (!list.some(process => process.pid === pid)) return undefined;
+      return list.filter(process => process.ppid === pid).map(process => process.command);
+    },
     descendantsOf(pid, max) {
       const { children } = childMap();
       const found: number[] = [];
@@ -154,11 +159,23 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
         run('ps', flavour === 'bsd' ? ['-A', '-E', '-ww', '-o', 'pid=,command='] : ['axeww', '-o', 'pid=,command=']),
         entry,
       ),
+    // lsof refuses the range 0-0.
     openFiles: (pids, maxFd) =>
       pids.length === 0
         ? []
         : parseLsof(
-            run('lsof', ['-w', '-n', '-P', '-a', '-p', pids.join(','), '-d', `0-${maxFd - 1}`, '-F', 'fn']),
+            run('lsof', [
+              '-w',
+              '-n',
+              '-P',
+              '-a',
+              '-p',
+              pids.join(','),
+              '-d',
+              maxFd > 1 ? `0-${maxFd - 1}` : '0',
+              '-F',
+              'fn',
+            ]),
             maxFd,
           ),
     caughtSignals: pid => parseSigcatch(run('ps', ['-p', String(pid), '-o', 'sigcatch='])),

@@ -36,6 +36,8 @@ export interface PlatformProcesses {
   startedAtMs(startTicks: number): number | undefined;
   /** Direct children; undefined when they cannot be read (the process is gone). */
   childrenOf(pid: number): number[] | undefined;
+  /** The command lines of its direct children (one ps, where ps is the source). */
+  childCommands(pid: number): string[] | undefined;
   /** Live descendants, breadth first, at most max. */
   descendantsOf(pid: number, max: number): number[];
   /** argv joined by spaces (from ps: as ps prints it), to compare processes by what they run. */

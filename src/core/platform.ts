@@ -53,6 +53,7 @@ const NO_PROCESSES: PlatformProcesses = {
   bootId: () => 'unknown',
   startedAtMs: () => undefined,
   childrenOf: () => undefined,
+  childCommands: () => undefined,
   descendantsOf: () => [],
   commandLine: () => undefined,
   withEnvEntry: () => new Set(),

@@ -181,10 +181,6 @@ const START_WAIT_MS = 1_000;
 // the keeper's own helpers (rm, mkfifo) run as children with other command lines, and a signal
 // would end the keeper unrecorded.
 const TRAPPED = (1n << 1n) | (1n << 14n);
-function trapsSet(pid: number): boolean {
-  const caught = platform().processes.caughtSignals(pid);
-  return caught !== undefined && (caught & TRAPPED) === TRAPPED;
-}
 
 // The restart policy's clock (`t0=$(date +%s)`) runs after the traps, before the command.
 const KEEPER_HELPERS = new Set(['date +%s']);
@@ -192,14 +188,13 @@ const KEEPER_HELPERS = new Set(['date +%s']);
 // The command has started once the keeper's child has exec'd: its command line is no longer the
 // keeper's (the log-cap subshell, also a child, keeps the keeper's) nor a helper's.
 function commandExeced(pid: number, keeperCommandLine: string | undefined): boolean {
-  const { processes } = platform();
-  const children = processes.childrenOf(pid);
-  if (children === undefined) return liveGroupMembers(pid).length > 2;
-  if (!trapsSet(pid)) return false;
-  return children.some(child => {
-    const commandLine = processes.commandLine(child);
-    return commandLine !== undefined && commandLine !== keeperCommandLine && !KEEPER_HELPERS.has(commandLine);
-  });
+  // Traps first, then the children's command lines: where ps is the source, one ps each.
+  const caught = platform().processes.caughtSignals(pid);
+  if (caught === undefined) return liveGroupMembers(pid).length > 2;
+  if ((caught & TRAPPED) !== TRAPPED) return false;
+  const commands = platform().processes.childCommands(pid);
+  if (commands === undefined) return liveGroupMembers(pid).length > 2;
+  return commands.some(line => line !== keeperCommandLine && !KEEPER_HELPERS.has(line));
 }
 
 // Until the command has exec'd, a signal would meet the keeper's traps (in the keeper, or in the
