@@ -11,7 +11,9 @@ export function liveGroupMembers(pgid: number): number[] {
 export function liveProcesses(matches: (identity: ProcessIdentity) => boolean): ProcessIdentity[] {
   return platform()
     .processes.processes()
-    .filter(identity => identity.state !== 'Z' && identity.state !== 'X' && identity.state !== 'x' && matches(identity));
+    .filter(
+      identity => identity.state !== 'Z' && identity.state !== 'X' && identity.state !== 'x' && matches(identity),
+    );
 }
 
 /** kill(-pgid, signal); false when the group no longer exists. */

@@ -5,7 +5,6 @@ import { platform } from '../core/platform.js';
 
 // Where the shared hub of one HUB_HOME lives (docs/shared-hub.md "Discovery, races, death").
 
-
 export interface SharedHubPaths {
   /** $HUB_HOME/hub.json: pid, identity, version and socket of the running shared hub. */
   readonly record: string;
