@@ -40,18 +40,24 @@ export function parseLstart(text: string): number | undefined {
 
 // procps prints the session id (`sess`); macOS's ps has no usable one (its `sess` is a kernel
 // address, 0 today), so it is not asked and a session is found by the process mark instead.
-const IDENTITY_COLUMNS: Record<PsFlavour, string> = {
-  bsd: 'pid=,ppid=,pgid=,stat=,lstart=',
-  procps: 'pid=,ppid=,pgid=,sess=,stat=,lstart=',
+const SNAPSHOT_COLUMNS: Record<PsFlavour, string> = {
+  bsd: 'pid=,ppid=,pgid=,stat=,sigcatch=,lstart=,command=',
+  procps: 'pid=,ppid=,pgid=,sess=,stat=,sigcatch=,lstart=,command=',
 };
 const PS_LINE =
-  /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(?:(\d+)\s+)?([A-Za-z<>+.-]\S*)\s+([A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} [\d:]{8} \d{4})(?: (.*))?$/;
+  /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(?:(\d+)\s+)?([A-Za-z<>+.-]\S*)\s+(?:(?:0x)?([0-9a-fA-F]+)\s+)?([A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} [\d:]{8} \d{4})(?: (.*))?$/;
 
-/** One line of `ps -o pid=,ppid=,pgid=,[sess=,]stat=,lstart=[,command=]`. */
-export function parsePsLine(line: string): (ProcessIdentity & { readonly command?: string }) | undefined {
+export interface PsRow extends ProcessIdentity {
+  readonly command?: string;
+  /** The caught-signals mask, when `sigcatch` was asked. */
+  readonly caught?: bigint;
+}
+
+/** One line of `ps -o pid=,ppid=,pgid=,[sess=,]stat=,[sigcatch=,]lstart=[,command=]`. */
+export function parsePsLine(line: string): PsRow | undefined {
   const match = PS_LINE.exec(line);
   if (!match) return undefined;
-  const started = parseLstart(match[6] ?? '');
+  const started = parseLstart(match[7] ?? '');
   if (started === undefined) return undefined;
   return {
     pid: Number(match[1]),
@@ -60,7 +66,8 @@ export function parsePsLine(line: string): (ProcessIdentity & { readonly command
     sid: match[4] === undefined ? 0 : Number(match[4]),
     state: (match[5] ?? '?').charAt(0),
     startTicks: started * 100,
-    ...(match[7] !== undefined && { command: match[7] }),
+    ...(match[6] !== undefined && { caught: BigInt(`0x${match[6]}`) }),
+    ...(match[8] !== undefined && { command: match[8] }),
   };
 }
 
@@ -108,20 +115,57 @@ export function parseEnvListing(text: string, entry: string): Set<number> {
   return found;
 }
 
+// One `ps -A` answers every question asked in the same burst: a kill pass or a reconcile asks
+// about many pids at once, and a ps costs milliseconds. The snapshot is dropped before the next
+// turn of the event loop (any wait, timer or I/O, reads afresh) and after SNAPSHOT_MS even within
+// one turn (a caller that blocked, or went on through resolved promises, sees what happened
+// meanwhile); a pid it does not hold (a keeper spawned since) is read again once.
+const SNAPSHOT_MS = 15;
+interface Snapshot {
+  readonly rows: Map<number, PsRow>;
+  readonly children: Map<number, number[]>;
+  readonly at: number;
+}
+
 export function psProcesses(flavour: PsFlavour): PlatformProcesses {
-  const columns = IDENTITY_COLUMNS[flavour];
-  const all = () => parsePsLines(run('ps', ['-A', '-o', columns]));
-  const childMap = () => {
-    const list = all();
+  const columns = SNAPSHOT_COLUMNS[flavour];
+  let cached: Snapshot | undefined;
+  const read = (): Snapshot => {
+    const rows = new Map<number, PsRow>();
     const children = new Map<number, number[]>();
-    for (const identity of list) children.set(identity.ppid, [...(children.get(identity.ppid) ?? []), identity.pid]);
-    return { pids: new Set(list.map(identity => identity.pid)), children };
+    for (const line of run('ps', ['-A', '-ww', '-o', columns]).split('\n')) {
+      const row = parsePsLine(line);
+      if (!row) continue;
+      rows.set(row.pid, row);
+      children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
+    }
+    cached = { rows, children, at: Date.now() };
+    setImmediate(() => (cached = undefined)).unref();
+    return cached;
   };
+  const snapshot = (): Snapshot => (cached !== undefined && Date.now() - cached.at <= SNAPSHOT_MS ? cached : read());
+  /** The snapshot's row for pid, read afresh once when it is not there. */
+  const row = (pid: number): PsRow | undefined => {
+    if (pid <= 0) return undefined;
+    const fresh = cached === undefined || Date.now() - cached.at > SNAPSHOT_MS;
+    return snapshot().rows.get(pid) ?? (fresh ? undefined : read().rows.get(pid));
+  };
+  const identityOf = (found: PsRow): ProcessIdentity => ({
+    pid: found.pid,
+    state: found.state,
+    ppid: found.ppid,
+    pgid: found.pgid,
+    sid: found.sid,
+    startTicks: found.startTicks,
+  });
   let bootIdCache: string | undefined;
   return {
     source: 'ps',
-    identity: pid => (pid > 0 ? parsePsLines(run('ps', ['-p', String(pid), '-o', columns]))[0] : undefined),
-    processes: all,
+    identity(pid) {
+      const found = row(pid);
+      return found && identityOf(found);
+    },
+    processes: () => [...snapshot().rows.values()].map(identityOf),
     bootId() {
       bootIdCache ??=
         (flavour === 'bsd'
@@ -130,17 +174,14 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
       return bootIdCache;
     },
     startedAtMs: startTicks => startTicks * 10,
-    childrenOf(pid) {
-      const { pids, children } = childMap();
-      return pids.has(pid) ? (children.get(pid) ?? []) : undefined;
-    },
+    childrenOf: pid => (row(pid) === undefined ? undefined : (snapshot().children.get(pid) ?? [])),
     childCommands(pid) {
-      const list = this.withCommands();
-      if (!list.some(process => process.pid === pid)) return undefined;
-      return list.filter(process => process.ppid === pid).map(process => process.command);
+      if (row(pid) === undefined) return undefined;
+      const { rows, children } = snapshot();
+      return (children.get(pid) ?? []).map(child => rows.get(child)?.command ?? '');
     },
     descendantsOf(pid, max) {
-      const { children } = childMap();
+      const { children } = snapshot();
       const found: number[] = [];
       const queue = [...(children.get(pid) ?? [])];
       while (queue.length > 0 && found.length < max) {
@@ -150,10 +191,7 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
       }
       return found;
     },
-    commandLine(pid) {
-      const line = run('ps', ['-ww', '-p', String(pid), '-o', 'command=']).replace(/\n$/, '');
-      return line === '' ? undefined : line;
-    },
+    commandLine: pid => row(pid)?.command,
     withEnvEntry: entry =>
       parseEnvListing(
         run('ps', flavour === 'bsd' ? ['-A', '-E', '-ww', '-o', 'pid=,command='] : ['axeww', '-o', 'pid=,command=']),
@@ -178,13 +216,8 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
             ]),
             maxFd,
           ),
-    caughtSignals: pid => parseSigcatch(run('ps', ['-p', String(pid), '-o', 'sigcatch='])),
+    caughtSignals: pid => row(pid)?.caught,
     withCommands: () =>
-      run('ps', ['-A', '-ww', '-o', `${columns},command=`])
-        .split('\n')
-        .flatMap(line => {
-          const found = parsePsLine(line);
-          return found ? [{ ...found, command: found.command ?? '' }] : [];
-        }),
+      [...snapshot().rows.values()].map(found => ({ ...identityOf(found), command: found.command ?? '' })),
   };
 }

@@ -89,9 +89,18 @@ describe('parsers on recorded macOS outputs', () => {
       ' hub-keeper /Users/ana/Library/Application Support/hub/logs/processes/editor.exit argv ',
     );
     expect(parsed.find(line => line?.pid === 5025)?.command).toBe('vim notes.md');
+    // The keeper's traps (SIGINT and SIGTERM among them) read from the same line.
+    expect(keeper?.caught).toBe(0x60004007n);
+    expect(parsed.find(line => line?.pid === 4987)?.caught).toBe(0n);
   });
 
   test('procps lines carry the session id', () => {
+    expect(parsePsLine('17801 17789 17801 17801 Ss   0000000043817efb Fri Nov 27 19:56:03 2026 bash')).toMatchObject({
+      pid: 17801,
+      sid: 17801,
+      caught: 0x43817efbn,
+      command: 'bash',
+    });
     expect(parsePsLine('17801 17789 17801 17801 Ss   Fri Nov 27 19:56:03 2026 bash')).toMatchObject({
       pid: 17801,
       sid: 17801,
