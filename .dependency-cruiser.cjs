@@ -81,7 +81,7 @@ const LEAN_ENTRY = [
   '^src/core/(paths|naming|version|exposed-names|process-log-listing|listing-digest|process-identity|write-atomic|clip|canonical-json)\\.ts$',
   // What the cold-start lane shares with the full hub: all of proxy/listing/, three of exposure/.
   '^src/proxy/listing/',
-  '^src/proxy/exposure/(exposure|project-lookup|known-clients)\\.ts$',
+  '^src/proxy/exposure/(plan|project-lookup|known-clients)\\.ts$',
   '^src/wire/(json-lines|era)\\.ts$',
 ];
 
@@ -107,13 +107,13 @@ module.exports = {
     })),
     {
       // The cold-start lane shares with the full hub only the zod- and SDK-free part of proxy/.
-      name: 'cold-start imports only proxy/listing and exposure/{exposure,project-lookup,known-clients}',
+      name: 'cold-start imports only proxy/listing and exposure/{plan,project-lookup,known-clients}',
       comment: 'The lane must stay small: what it needs from proxy/ belongs in proxy/listing/.',
       severity: 'error',
       from: { path: '^src/cold-start/' },
       to: {
         path: '^src/proxy/',
-        pathNot: ['^src/proxy/listing/', '^src/proxy/exposure/(exposure|project-lookup|known-clients)\\.ts$'],
+        pathNot: ['^src/proxy/listing/', '^src/proxy/exposure/(plan|project-lookup|known-clients)\\.ts$'],
       },
     },
     {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HubError } from '../core/errors.js';
+import { assertProcessesSupported } from '../core/platform.js';
 import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { createProcessManager } from '../process/manager.js';
@@ -17,6 +18,7 @@ const FOLLOW_POLL_MS = 500;
 
 // The same ProcessManager and store the MCP tools use, so `hub ps` shows what any hub started.
 export function openManager() {
+  assertProcessesSupported();
   const { config, log, store } = openContext({ log: CLI_LOG });
   const manager = createProcessManager({
     paths: config.paths,

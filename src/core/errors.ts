@@ -34,6 +34,8 @@ export type HubErrorCode =
   | 'PROCESS_ENDED'
   /** A process did not read the input sent to it in time. */
   | 'INPUT_TIMEOUT'
+  /** Dev processes on a system hub cannot manage them on yet (core/platform.ts). */
+  | 'UNSUPPORTED_PLATFORM'
   | 'INTERNAL';
 
 export class HubError extends Error {

@@ -1,49 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { platform } from './platform.js';
+import type { ProcessIdentity } from './platform-types.js';
 
-// Who a pid is right now, from /proc/<pid>/stat: a pid alone is a hint (pids are recycled);
-// pid + start time (field 22, clock ticks since boot) + boot id names one process for good.
-export interface ProcessIdentity {
-  readonly pid: number;
-  readonly state: string;
-  readonly ppid: number;
-  readonly pgid: number;
-  /** Session id (field 6): a child that left the keeper's group with setpgid is still in its session. */
-  readonly sid: number;
-  readonly startTicks: number;
-}
+// Who a pid is right now (core/platform.ts: /proc/<pid>/stat on Linux, ps elsewhere): a pid alone
+// is a hint (pids are recycled); pid + start time + boot id names one process for good.
+export type { ProcessIdentity } from './platform-types.js';
 
-export function readProcessIdentity(pid: number): ProcessIdentity | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // comm (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const startTicks = Number(fields[19]);
-  if (!Number.isFinite(startTicks)) return undefined;
-  return {
-    pid,
-    state: fields[0] ?? '?',
-    ppid: Number(fields[1]),
-    pgid: Number(fields[2]),
-    sid: Number(fields[3]),
-    startTicks,
-  };
-}
+export const readProcessIdentity = (pid: number): ProcessIdentity | undefined => platform().processes.identity(pid);
 
-let bootIdCache: string | undefined;
-export function bootId(): string {
-  if (bootIdCache === undefined) {
-    try {
-      bootIdCache = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    } catch {
-      bootIdCache = 'unknown';
-    }
-  }
-  return bootIdCache;
-}
+export const bootId = (): string => platform().processes.bootId();
 
 const ENDED_STATES = new Set(['Z', 'X', 'x']);
 

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 import { openContext } from '../store/open-context.js';
 import { readOrCreateHttpToken, rotateHttpToken, type HttpToken } from '../store/http-token.js';
@@ -12,6 +12,7 @@ import type { Store } from '../store/store.js';
 import type { HubConfig } from '../core/config.js';
 import { isLoopback } from './guard.js';
 import { listenHttp } from './listener.js';
+import { platform } from '../core/platform.js';
 
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 
@@ -85,11 +86,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
 function runningServe(home: string): number | undefined {
   const record = readHubRecord(sharedHubPaths(home).record);
   if (!record || record.pid === process.pid || !isLiveHub(record)) return undefined;
-  try {
-    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes('serve') ? record.pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return platform().processes.commandLine(record.pid)?.split(' ').includes('serve') ? record.pid : undefined;
 }
 
 // A background shared hub is asked to hand over; an entry may start a new one in between (it

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { platform } from '../core/platform.js';
 
 // Where the shared hub of one HUB_HOME lives (docs/shared-hub.md "Discovery, races, death").
-
-/** sun_path holds 108 bytes with the terminating NUL. */
-const SUN_PATH_MAX = 107;
 
 export interface SharedHubPaths {
   /** $HUB_HOME/hub.json: pid, identity, version and socket of the running shared hub. */
@@ -33,7 +31,8 @@ export interface SocketCandidate {
   readonly inTmp: boolean;
 }
 
-const fits = (path: string): boolean => Buffer.byteLength(path) <= SUN_PATH_MAX;
+// sun_path: 107 bytes on Linux, 103 on macOS (core/platform.ts).
+const fits = (path: string): boolean => Buffer.byteLength(path) <= platform().tools.socketPathMax;
 
 export function sharedHubPaths(home: string, env: NodeJS.ProcessEnv = process.env): SharedHubPaths {
   const hash = createHash('sha256').update(home).digest('hex').slice(0, 16);

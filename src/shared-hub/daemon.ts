@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../hub.js';
 import type { HubConfig } from '../core/config.js';
@@ -13,6 +13,7 @@ import { HelloSchema } from '../hub-link/hello.js';
 import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport, type UiReply } from '../hub-link/protocol.js';
 import type { Dashboard } from '../dashboard/server.js';
 import { isLiveHub, myHubRecord, readHubRecord, removeMyHubRecord, writeHubRecord } from '../hub-link/record.js';
+import { platform } from '../core/platform.js';
 
 /** Something else served from the same hub (Streamable HTTP, the dashboard), plugged in at start. */
 export type SharedHubExtension = (core: HubCore) => Promise<{ close(): Promise<void> }>;
@@ -41,13 +42,7 @@ interface Attached {
   readonly since: string;
 }
 
-const commandOf = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ').slice(0, 200);
-  } catch {
-    return '?';
-  }
-};
+const commandOf = (pid: number): string => platform().processes.commandLine(pid)?.slice(0, 200) ?? '?';
 
 /** The shared hub (docs/shared-hub.md): one per HUB_HOME, serving every entry on a unix socket. */
 export async function runSharedHub({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../core/process-identity.js';
 import { writePrivate } from '../core/write-atomic.js';
+import { platform } from '../core/platform.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
 // single fast syscall on a tiny local file, and a lock is held for less time when its holder
@@ -51,12 +52,10 @@ export function createExclusive(file: string, content: string): boolean {
 // older hub) cannot name its holder; it is taken as stale once older than this.
 const UNPARSABLE_STALE_MS = 1_000;
 
-// Without /proc (not Linux) start times cannot be read: fall back to "is the pid alive".
-const HAS_PROC = existsSync('/proc/self/stat');
-
 /** True when pid (started at startTicks in boot, when given) no longer runs. */
 export function isGone(pid: number, startTicks?: number, boot?: string): boolean {
-  return HAS_PROC ? !isSameProcess(pid, startTicks, boot) : !pidAlive(pid);
+  // Where start times cannot be read (core/platform.ts), "is the pid alive" is all there is.
+  return platform().processes.source !== 'none' ? !isSameProcess(pid, startTicks, boot) : !pidAlive(pid);
 }
 
 /** True when content names a process that no longer runs (or cannot be read and is old). */

@@ -1,4 +1,5 @@
 import { compileLinePattern } from '../process/logs/line-match.js';
+import { assertProcessesSupported } from '../core/platform.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessManager } from '../process/manager.js';
 import { renderKill, renderLogs, renderStart } from '../process/render.js';
@@ -43,16 +44,18 @@ export function lazyProcessManager(deps: Pick<ToolDeps, 'config' | 'store' | 'lo
   const { config } = deps;
   let manager: Promise<ProcessManager> | undefined;
   return () =>
-    (manager ??= import('../process/manager.js').then(module =>
-      module.createProcessManager({
+    (manager ??= import('../process/manager.js').then(module => {
+      // On a system hub cannot manage processes on, every process tool answers this one error.
+      assertProcessesSupported();
+      return module.createProcessManager({
         paths: config.paths,
         store: deps.store,
         log: deps.log.child({ module: 'process' }),
         maxRunning: config.maxRunningProcesses,
         logCapBytes: config.logCapBytes,
         logReadBytes: Math.max(16 * 1024, config.resultCapBytes - LOG_TEXT_RESERVE_BYTES),
-      }),
-    ));
+      });
+    }));
 }
 
 const startCallOf = (entry: string | undefined, id: string | number | undefined): string | undefined =>

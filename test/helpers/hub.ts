@@ -65,6 +65,8 @@ export async function spawnHub(home: string, options: SessionOptions = {}): Prom
     ...(options.cwd !== undefined && { cwd: options.cwd }),
     env: definedOnly({
       ...NETWORK_ENV,
+      // CI runs the process tests again with HUB_PLATFORM=portable (docs/platforms.md): hub gets it too.
+      HUB_PLATFORM: process.env.HUB_PLATFORM,
       HUB_HOME: home,
       HUB_LOG_LEVEL: 'info',
       PATH: process.env.PATH ?? '/usr/bin:/bin',

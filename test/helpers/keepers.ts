@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HAS_PROC, psRows } from './ps-oracle.js';
 
 // Keepers of one HUB_HOME, found in /proc independently of hub's own code: a keeper's argv is
 // `/bin/sh -c <script> hub-keeper <home>/logs/processes/<id>.exit ...` and it leads its group.
@@ -10,6 +11,12 @@ export interface LiveKeeper {
 
 export function liveKeepersOf(home: string): LiveKeeper[] {
   const prefix = join(home, 'logs', 'processes') + '/';
+  if (!HAS_PROC)
+    return psRows().flatMap(row => {
+      const at = row.command.indexOf(` hub-keeper ${prefix}`);
+      const id = at < 0 ? undefined : /^([^ /]+)\.exit /.exec(row.command.slice(at + 12 + prefix.length))?.[1];
+      return id !== undefined && row.pgid === row.pid && !row.state.startsWith('Z') ? [{ id, pid: row.pid }] : [];
+    });
   const found: LiveKeeper[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -32,7 +39,8 @@ export function liveKeepersOf(home: string): LiveKeeper[] {
 // session and group, under the keeper's `script`).
 function descendantsOf(pid: number): number[] {
   const byParent = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
+  if (!HAS_PROC) for (const row of psRows()) byParent.set(row.ppid, [...(byParent.get(row.ppid) ?? []), row.pid]);
+  for (const entry of HAS_PROC ? readdirSync('/proc') : []) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');

@@ -9,6 +9,7 @@ import { readProcessIdentity } from '../../src/core/process-identity.js';
 import { createProcessManager } from '../../src/process/manager.js';
 import { openStore } from '../../src/store/store.js';
 import { reapKeepers } from './keepers.js';
+import { HAS_PROC, psRows } from './ps-oracle.js';
 import { sharedHubPid } from './shared-hub.js';
 
 function statFields(pid: number | string): string[] | undefined {
@@ -22,12 +23,14 @@ function statFields(pid: number | string): string[] | undefined {
 
 /** Alive and not a zombie (a zombie still answers kill 0, but it has ended). */
 export function isAlive(pid: number): boolean {
+  if (!HAS_PROC) return psRows().some(row => row.pid === pid && !row.state.startsWith('Z'));
   const fields = statFields(pid);
   return fields !== undefined && fields[0] !== 'Z' && fields[0] !== 'X';
 }
 
 /** Every live pid whose process group is pgid, read from /proc. */
 export function groupMembers(pgid: number): number[] {
+  if (!HAS_PROC) return psRows().flatMap(row => (row.pgid === pgid && !row.state.startsWith('Z') ? [row.pid] : []));
   return readdirSync('/proc')
     .filter(entry => /^\d+$/.test(entry))
     .filter(entry => {

@@ -27,6 +27,8 @@ export function spawnRawHub(home: string, env: Record<string, string> = {}): Raw
       HOME: process.env.HOME ?? '/tmp',
       HUB_HOME: home,
       HUB_LOG_LEVEL: 'info',
+      // The platform the test run forces (CI's portable pass), as spawnHub passes it.
+      ...(process.env.HUB_PLATFORM !== undefined && { HUB_PLATFORM: process.env.HUB_PLATFORM }),
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../../core/errors.js';
 import { clip } from '../../core/clip.js';
 import { liveGroupMembers } from '../../core/process-group.js';
+import { platform } from '../../core/platform.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
 // process group, runs the command as its foreground child and, once the child is really gone,
@@ -26,8 +27,8 @@ export const KEEPER_SCRIPT = [
   'k=$$; q=0; d=0.2; w=; P=/usr/bin:/bin:$PATH',
   // Settings come in the environment (the argv positions are read back by keeper/scan.ts) and
   // are removed from it, so the command does not see them.
-  'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}',
-  'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS',
+  'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}; z=${HUB_KEEPER_SCRIPT-}',
+  'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS HUB_KEEPER_SCRIPT',
   'b=${f%.exit}; j=0; g=1',
   'capcheck() { s=$(PATH=$P wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
   'if [ "$cap" -gt 0 ]; then',
@@ -46,8 +47,10 @@ export const KEEPER_SCRIPT = [
   'while :; do',
   // Only with a policy: a process that is never restarted gets no extra fork beside it.
   '  [ "$r" = no ] || t0=$(PATH=$P date +%s)',
-  // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs).
-  '  if [ -n "$p" ]; then SHELL=/bin/sh PATH=$P script -qfec "$p" /dev/null <"$i" 3<&-',
+  // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs); BSD's
+  // (macOS) takes the command as argv and flushes with -t 0 (core/platform.ts says which).
+  '  if [ "$z" = bsd ]; then PATH=$P script -q -t 0 /dev/null /bin/sh -c "$p" <"$i" 3<&-',
+  '  elif [ -n "$p" ]; then SHELL=/bin/sh PATH=$P script -qfec "$p" /dev/null <"$i" 3<&-',
   '  elif [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1" <"$i" 3<&-; else "$@" <"$i" 3<&-; fi',
   '  c=$?',
   // restart.ts: a kill marker ends the loop; a restart request runs the command again at once;
@@ -143,6 +146,7 @@ export function spawnKeeper(spec: KeeperSpec): number {
         HUB_KEEPER_RESTART: spec.restart?.policy ?? 'no',
         HUB_KEEPER_MAX: String(spec.restart?.max ?? 0),
         HUB_KEEPER_RUNS: String(spec.runs ?? 0),
+        HUB_KEEPER_SCRIPT: spec.ptyLine && platform().tools.flavour === 'bsd' ? 'bsd' : '',
       },
       detached: true,
       stdio: ['ignore', fd, fd],
@@ -173,46 +177,30 @@ export function spawnKeeper(spec: KeeperSpec): number {
 
 const START_WAIT_MS = 1_000;
 
-const readText = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
-// The keeper's traps are set once its SigCgt has SIGINT (bit 2) and SIGTERM (bit 15): before
-// that, the keeper's own helpers (rm, mkfifo) run as children with other cmdlines, and a signal
+// The keeper's traps are set once it catches SIGINT (bit 2) and SIGTERM (bit 15): before that,
+// the keeper's own helpers (rm, mkfifo) run as children with other command lines, and a signal
 // would end the keeper unrecorded.
 const TRAPPED = (1n << 1n) | (1n << 14n);
-function trapsSet(pid: number): boolean {
-  const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readText(`/proc/${pid}/status`) ?? '')?.[1];
-  return caught !== undefined && (BigInt(`0x${caught}`) & TRAPPED) === TRAPPED;
-}
 
 // The restart policy's clock (`t0=$(date +%s)`) runs after the traps, before the command.
-const KEEPER_HELPERS = new Set(['date\0+%s\0']);
+const KEEPER_HELPERS = new Set(['date +%s']);
 
-// The command has started once the keeper's child has exec'd: its cmdline is no longer the
-// keeper's (the log-cap subshell, also a child, keeps the keeper's cmdline) nor a helper's.
+// The command has started once the keeper's child has exec'd: its command line is no longer the
+// keeper's (the log-cap subshell, also a child, keeps the keeper's) nor a helper's.
 function commandExeced(pid: number, keeperCommandLine: string | undefined): boolean {
-  const children = readText(`/proc/${pid}/task/${pid}/children`);
-  if (children === undefined) return liveGroupMembers(pid).length > 2;
-  if (!trapsSet(pid)) return false;
-  return children
-    .trim()
-    .split(' ')
-    .filter(Boolean)
-    .some(child => {
-      const commandLine = readText(`/proc/${child}/cmdline`);
-      return commandLine !== undefined && commandLine !== keeperCommandLine && !KEEPER_HELPERS.has(commandLine);
-    });
+  // Traps first, then the children's command lines: where ps is the source, one ps each.
+  const caught = platform().processes.caughtSignals(pid);
+  if (caught === undefined) return liveGroupMembers(pid).length > 2;
+  if ((caught & TRAPPED) !== TRAPPED) return false;
+  const commands = platform().processes.childCommands(pid);
+  if (commands === undefined) return liveGroupMembers(pid).length > 2;
+  return commands.some(line => line !== keeperCommandLine && !KEEPER_HELPERS.has(line));
 }
 
 // Until the command has exec'd, a signal would meet the keeper's traps (in the keeper, or in the
 // forked child before exec) and be lost. So start returns only after that (about a millisecond).
 export async function waitForCommandStarted(pid: number, isRunning: () => boolean): Promise<void> {
   const until = Date.now() + START_WAIT_MS;
-  const keeperCommandLine = readText(`/proc/${pid}/cmdline`);
+  const keeperCommandLine = platform().processes.commandLine(pid);
   while (Date.now() < until && isRunning() && !commandExeced(pid, keeperCommandLine)) await sleep(2);
 }

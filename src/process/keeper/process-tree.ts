@@ -1,42 +1,20 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { platform } from '../../core/platform.js';
+import type { OpenFile } from '../../core/platform-types.js';
 import { readProcessIdentity } from '../../core/process-identity.js';
 
-// A keeper's live descendants, from /proc/<pid>/task/<pid>/children (no subprocess). Bounded:
-// a fork bomb under a keeper costs at most MAX_DESCENDANTS reads.
+// A keeper's live descendants (core/platform.ts: /proc/<pid>/task/<pid>/children on Linux, one
+// ps elsewhere). Bounded: a fork bomb under a keeper costs at most MAX_DESCENDANTS reads.
 const MAX_DESCENDANTS = 4_096;
 
-const read = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
+export const childrenOf = (pid: number): number[] => platform().processes.childrenOf(pid) ?? [];
 
-export function childrenOf(pid: number): number[] {
-  return (read(`/proc/${pid}/task/${pid}/children`) ?? '').trim().split(' ').filter(Boolean).map(Number);
-}
+export const descendantsOf = (pid: number): number[] => platform().processes.descendantsOf(pid, MAX_DESCENDANTS);
 
-export function descendantsOf(pid: number): number[] {
-  const found: number[] = [];
-  const queue = childrenOf(pid);
-  while (queue.length > 0 && found.length < MAX_DESCENDANTS) {
-    const next = queue.shift() as number;
-    found.push(next);
-    queue.push(...childrenOf(next));
-  }
-  return found;
-}
+export const commandLineOf = (pid: number): string | undefined => platform().processes.commandLine(pid);
 
-export const commandLineOf = (pid: number): string | undefined => read(`/proc/${pid}/cmdline`);
-
-export function fdTarget(pid: number, fd: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
+/** The open descriptors below maxFd of these processes. */
+export const openFilesOf = (pids: readonly number[], maxFd: number): OpenFile[] =>
+  platform().processes.openFiles(pids, maxFd);
 
 /**
  * The process the keeper runs now and everything under it: the keeper's children that have

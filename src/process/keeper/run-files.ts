@@ -9,6 +9,8 @@ export const inputFifo = (paths: HubPaths, id: string): string => `${base(paths,
 export const restartRequestFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.restart`;
 export const restartsFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.restarts`;
 export const envFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.env.json`;
+/** What the keeper runs, for a hub that finds it without /proc (keeper-spec.ts). */
+export const keeperSpecFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.keeper.json`;
 
 /** The keeper's restart count, when it has written one. */
 export function readRestarts(paths: HubPaths, id: string): number | undefined {
@@ -21,7 +23,7 @@ export function readRestarts(paths: HubPaths, id: string): number | undefined {
 }
 
 export const runFiles = (paths: HubPaths, id: string): string[] =>
-  [inputFifo, restartRequestFile, restartsFile, envFile].map(file => file(paths, id));
+  [inputFifo, restartRequestFile, restartsFile, envFile, keeperSpecFile].map(file => file(paths, id));
 
 // The env values given at start, for restart_process on an ended process (the store keeps only
 // the keys): 0600, removed with the record.

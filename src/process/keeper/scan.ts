@@ -1,34 +1,22 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { HubPaths } from '../../core/paths.js';
+import { platform } from '../../core/platform.js';
 import { readProcessIdentity } from '../../core/process-identity.js';
 import { ID_PATTERN } from './ids.js';
 import { KEEPER_ARGV, KEEPER_NAME } from './keeper.js';
+import { findKeepersByCommand, type FoundKeeper } from './spec.js';
+
+export type { FoundKeeper } from './spec.js';
 
 // Keepers found in /proc rather than in the store: a keeper's argv names its exit file
 // (`/bin/sh -c <script> hub-keeper <HUB_HOME>/logs/processes/<id>.exit <mode> <log> <cap> <node> <cutter> <command> ...`),
 // so a hub can find every keeper of its HUB_HOME and its id even when no record says so (a hub
-// killed between spawn and write, a store that lost records). No subprocess: /proc only.
-export interface FoundKeeper {
-  readonly id: string;
-  readonly pid: number;
-  readonly startTicks: number;
-  readonly mode: 'shell' | 'argv';
-  readonly command: string;
-  readonly args: string[] | undefined;
-  readonly cwd: string | undefined;
-  /** Read back from the keeper's initial environment (keeper.ts takes its settings from there). */
-  readonly tty: { readonly cols: number; readonly rows: number } | undefined;
-  readonly restart: { readonly policy: 'on-failure' | 'always'; readonly max: number } | undefined;
-}
-
+// killed between spawn and write, a store that lost records). On Linux from /proc (no subprocess);
+// elsewhere from one ps listing and the keeper's spec file (keeper-spec.ts).
+const exact = () => platform().processes.exact;
 function readSettings(pid: number): Pick<FoundKeeper, 'tty' | 'restart'> {
-  let environ: string[];
-  try {
-    environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-  } catch {
-    return { tty: undefined, restart: undefined };
-  }
+  const environ = exact()?.environ(pid);
+  if (environ === undefined) return { tty: undefined, restart: undefined };
   const value = (key: string) => environ.find(entry => entry.startsWith(`${key}=`))?.slice(key.length + 1);
   const size = /^stty cols (\d+) rows (\d+)/.exec(value('HUB_KEEPER_PTY') ?? '');
   const policy = value('HUB_KEEPER_RESTART');
@@ -41,21 +29,9 @@ function readSettings(pid: number): Pick<FoundKeeper, 'tty' | 'restart'> {
   };
 }
 
-function readArgv(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
-  } catch {
-    return undefined;
-  }
-}
+const readArgv = (pid: number): string[] | undefined => exact()?.argv(pid);
 
-function readCwd(pid: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`);
-  } catch {
-    return undefined;
-  }
-}
+const readCwd = (pid: number): string | undefined => exact()?.cwd(pid);
 
 function keeperAt(pid: number, paths: HubPaths): FoundKeeper | undefined {
   const identity = readProcessIdentity(pid);
@@ -83,10 +59,10 @@ function keeperAt(pid: number, paths: HubPaths): FoundKeeper | undefined {
 
 /** Every live keeper whose exit file lies in this HUB_HOME, by id. */
 export function findKeepers(paths: HubPaths): Map<string, FoundKeeper> {
+  if (exact() === undefined) return findKeepersByCommand(paths);
   const found = new Map<string, FoundKeeper>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 1) continue;
+  for (const { pid } of platform().processes.processes()) {
+    if (pid <= 1) continue;
     const keeper = keeperAt(pid, paths);
     if (keeper) found.set(keeper.id, keeper);
   }

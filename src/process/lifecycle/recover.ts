@@ -1,26 +1,19 @@
-import { readFileSync } from 'node:fs';
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord, StoreData } from '../../store/schema.js';
 import { readExitFile } from '../keeper/exit-file.js';
+import { platform } from '../../core/platform.js';
 import { bootId, isSameProcess } from '../../core/process-identity.js';
 import type { FoundKeeper } from '../keeper/scan.js';
 
-// Settles records against the keepers found in /proc (keeper/scan.ts):
+// Settles records against the keepers found running (keeper/scan.ts):
 // - a record still being started (startingBy) gets its keeper once it exists; when the hub that
 //   was starting it is gone and no keeper exists, it failed to start;
 // - a live keeper of this HUB_HOME with no record, or whose record says it ended, is recorded
 //   (again) as running: no process a hub started can run on unseen.
 
-const CLOCK_TICKS_PER_SECOND = 100;
-let bootTimeMs: number | undefined;
-
-// When a keeper started, from its start ticks and the boot time (/proc/stat btime).
+// When a keeper started, from its start ticks (core/platform.ts: /proc/stat's boot time on Linux).
 function startedAtOf(keeper: FoundKeeper, nowMs: number): string {
-  if (bootTimeMs === undefined) {
-    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
-    bootTimeMs = btime === undefined ? 0 : Number(btime) * 1000;
-  }
-  const ms = bootTimeMs > 0 ? bootTimeMs + (keeper.startTicks * 1000) / CLOCK_TICKS_PER_SECOND : nowMs;
+  const ms = platform().processes.startedAtMs(keeper.startTicks) ?? nowMs;
   return new Date(Math.min(Math.round(ms), nowMs)).toISOString();
 }
 

@@ -13,6 +13,7 @@ import { PROCESS_MARK_ENV } from './marked.js';
 import { forgetRecord, reconcileAll } from './records.js';
 import { resolveExecutable } from '../../core/executable.js';
 import { firstProgramOfShellLine } from './resolve-command.js';
+import { writeKeeperSpec } from '../keeper/spec.js';
 import { checkPtyAvailable, ptyLine, type TtySize } from '../keeper/pty.js';
 import { inputFifo, writeEnvFile } from '../keeper/run-files.js';
 
@@ -184,6 +185,7 @@ export function launchKeeper(
 ): KeeperIdentity {
   // A terminal type the screen renderer (xterm) understands, unless the caller chose one.
   const runEnv = record.tty && env.TERM === undefined ? { ...env, TERM: 'xterm-256color' } : env;
+  writeKeeperSpec(context.paths, record);
   const pid = spawnKeeper({
     command: record.command,
     args: record.args,

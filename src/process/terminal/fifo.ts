@@ -2,7 +2,7 @@ import { constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { HubError } from '../../core/errors.js';
 import type { ProcessRecord } from '../../store/schema.js';
-import { descendantsOf, fdTarget } from '../keeper/process-tree.js';
+import { descendantsOf, openFilesOf } from '../keeper/process-tree.js';
 
 // Input goes through the FIFO the keeper holds open as the command's stdin (keeper.ts). Opened
 // non-blocking and written through a net.Socket, so a process that does not read its input
@@ -12,15 +12,8 @@ const FD_SCAN_LIMIT = 256;
 /** Some process under the keeper reads the FIFO: the command's stdin is still open. */
 export function stdinOpen(record: ProcessRecord, fifo: string): boolean {
   // The keeper's descendants, not its whole group: a walk down from one pid instead of a pass
-  // over every process in /proc (send_input's round trip).
-  for (const pid of descendantsOf(record.pid))
-    for (let fd = 0; fd < FD_SCAN_LIMIT; fd += 1) {
-      const target = fdTarget(pid, fd);
-      if (target === fifo) return true;
-      // fd numbers are dense from 0; past a few missing ones there are no more to look at.
-      if (target === undefined && fd > 16) break;
-    }
-  return false;
+  // over every process (send_input's round trip).
+  return openFilesOf(descendantsOf(record.pid), FD_SCAN_LIMIT).some(file => file.target === fifo);
 }
 
 /** Writes all of data, or throws after timeoutMs naming how much the process took. */
