@@ -19,7 +19,6 @@ export interface TtySize {
   readonly rows: number;
 }
 
-
 /**
  * The line `script` runs (with SHELL=/bin/sh): size the terminal, give the command back its own
  * SHELL, then exec it as the keeper would have: a shell line through $SHELL -c, or the argv.
