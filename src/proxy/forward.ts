@@ -1,5 +1,7 @@
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
+import { telemetry } from '../core/telemetry.js';
+import { callSpan } from './call-span.js';
 import { errorResult } from '../core/tool-result.js';
 import type { Caller, RawCaller, ToolReply } from '../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError } from '../wire/fast-calls.js';
@@ -76,22 +78,26 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
+  // Telemetry off: one variable read. On: a span, and the child gets its traceparent (call-span.ts).
+  const span = telemetry() && callSpan(slot.name, tool, caller);
   slot.callStarted(caller.session, tool);
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const options = {
       onprogress: caller.onprogress,
       timeoutMs,
-      meta: caller.meta,
+      meta: span ? span.meta : caller.meta,
       params: caller.params,
       relatedRequestId: caller.requestId,
       cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
     };
     const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));
     slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
+    span?.ended(result);
     return result;
   } catch (error) {
     slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
+    span?.failed(error);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) {
