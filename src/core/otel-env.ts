@@ -53,7 +53,9 @@ export function otelSettings(env: Env): OtelSettings {
     kind: 'on',
     ...(tracesProtocol !== undefined && { traces: tracesProtocol as OtlpProtocol }),
     ...(metricsProtocol !== undefined && { metrics: metricsProtocol as OtlpProtocol }),
-    endpoint: shown(set(generic) ? generic : (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)),
+    endpoint: shown(
+      set(generic) ? generic : (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT),
+    ),
     metricIntervalMs: Number.isFinite(interval) && interval >= 100 ? interval : 60_000,
   };
 }

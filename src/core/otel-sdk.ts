@@ -14,7 +14,14 @@ import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter }
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from './logger.js';
 import type { OtelSettings, OtlpProtocol } from './otel-env.js';
-import { activeSpan, sessionId, type CallDescription, type OpenSpan, type SpanEnd, type Telemetry } from './telemetry.js';
+import {
+  activeSpan,
+  sessionId,
+  type CallDescription,
+  type OpenSpan,
+  type SpanEnd,
+  type Telemetry,
+} from './telemetry.js';
 import { HUB_VERSION } from './version.js';
 
 // Loaded by telemetry-start.ts with import(), only when OTEL_* asks for it (docs/telemetry.md).
@@ -25,7 +32,8 @@ import { HUB_VERSION } from './version.js';
 type On = Extract<OtelSettings, { kind: 'on' }>;
 
 async function spanExporter(protocol: OtlpProtocol): Promise<SpanExporter> {
-  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  if (protocol === 'http/json')
+    return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
 }
 
@@ -73,7 +81,10 @@ export async function createOtel(settings: On, log: Logger): Promise<Telemetry> 
     detectResources({ detectors: [envDetector] }),
   );
   const tracerProvider = settings.traces
-    ? new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(await spanExporter(settings.traces))] })
+    ? new BasicTracerProvider({
+        resource,
+        spanProcessors: [new BatchSpanProcessor(await spanExporter(settings.traces))],
+      })
     : undefined;
   const meterProvider = settings.metrics
     ? new MeterProvider({
@@ -141,8 +152,11 @@ export async function createOtel(settings: On, log: Logger): Promise<Telemetry> 
       };
       const parent = parentOf(call.meta);
       const span =
-        tracer?.startSpan(`tools/call ${call.server === 'hub' ? '' : `${call.server}.`}${call.tool}`, { kind: SpanKind.SERVER, attributes }, parent) ??
-        noSpan;
+        tracer?.startSpan(
+          `tools/call ${call.server === 'hub' ? '' : `${call.server}.`}${call.tool}`,
+          { kind: SpanKind.SERVER, attributes },
+          parent,
+        ) ?? noSpan;
       const labels = { 'hub.server': call.server, 'gen_ai.tool.name': call.tool };
       return open(span, (how, { elapsed }) => {
         calls?.add(1, { ...labels, 'hub.outcome': how.outcome });

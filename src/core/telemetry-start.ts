@@ -21,7 +21,9 @@ export function startTelemetry(env: NodeJS.ProcessEnv, log: Logger): () => Promi
   started = import('./otel-sdk.js')
     .then(async ({ createOtel }) => {
       setTelemetry(await createOtel(settings, log));
-      log.info(`telemetry: exporting traces and metrics to ${settings.endpoint} (OTLP ${settings.traces ?? settings.metrics})`);
+      log.info(
+        `telemetry: exporting traces and metrics to ${settings.endpoint} (OTLP ${settings.traces ?? settings.metrics})`,
+      );
     })
     .catch(error => log.warn({ err: error }, 'telemetry: could not load OpenTelemetry; nothing is exported'));
   return async () => {

@@ -75,7 +75,11 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
 
     // A malformed traceparent (twice) and a tool error: every call answers.
     for (const bad of ['not-a-traceparent', '00-zz-yy-01']) {
-      const result = (await hub.client.callTool({ name: meta, arguments: {}, _meta: { traceparent: bad } })) as CallToolResult;
+      const result = (await hub.client.callTool({
+        name: meta,
+        arguments: {},
+        _meta: { traceparent: bad },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
     }
     expect(((await hub.client.callTool({ name: fail, arguments: {} })) as CallToolResult).isError).toBe(true);
@@ -144,6 +148,30 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
       for (const secret of [ENV_SECRET, ARG_SECRET, HEADER_SECRET]) expect(post.body.toString()).not.toContain(secret);
     // Said once in hub's log, however many came.
     expect(logLines(home, 'is not W3C trace context')).toBe(1);
+  } finally {
+    await hub.close();
+  }
+});
+
+test('OTEL_EXPORTER_OTLP_PROTOCOL defaults to http/protobuf', async () => {
+  const receiver = await otlpReceiver();
+  const home = await tracedHome();
+  const hub = await spawnHub(home, {
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+  });
+  try {
+    const meta = (await hub.client.listTools()).tools.map(tool => tool.name).find(name => /traced.meta$/.test(name))!;
+    await vi.waitFor(() => expect(logLines(home, 'telemetry: exporting')).toBe(1), { timeout: 20_000 });
+    await hub.client.callTool({ name: meta, arguments: {} });
+    await vi.waitFor(
+      () => {
+        const post = receiver.posts.find(candidate => candidate.path === '/v1/traces');
+        expect(post?.contentType).toBe('application/x-protobuf');
+        // Protobuf keeps strings as their bytes.
+        expect(post?.body.includes('tools/call traced.meta')).toBe(true);
+      },
+      { timeout: 20_000 },
+    );
   } finally {
     await hub.close();
   }
