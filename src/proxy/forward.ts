@@ -1,6 +1,7 @@
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import { telemetry } from '../core/telemetry.js';
+import { callHistory } from './call-history.js';
 import { callSpan } from './call-span.js';
 import { errorResult } from '../core/tool-result.js';
 import type { Caller, RawCaller, ToolReply } from '../wire/caller.js';
@@ -92,11 +93,15 @@ export async function forwardCall(
       cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
     };
     const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));
-    slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
+    const elapsed = performance.now() - started;
+    slot.metrics.record(elapsed, result.isError === true ? firstText(result) : undefined);
+    callHistory.record(slot.name, elapsed, result.isError === true);
     span?.ended(result);
     return result;
   } catch (error) {
-    slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
+    const elapsed = performance.now() - started;
+    slot.metrics.record(elapsed, errorMessage(error).split('\n')[0]);
+    callHistory.record(slot.name, elapsed, true);
     span?.failed(error);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
