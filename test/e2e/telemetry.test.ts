@@ -90,6 +90,13 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
       _meta: { traceparent },
     })) as CallToolResult;
     expect(started.isError).toBeFalsy();
+    // An install (a command, with a secret in its env): its span is the tool call's child.
+    const installed = (await hub.client.callTool({
+      name: names.find(name => /registry.install$/.test(name))!,
+      arguments: { command: process.execPath, args: [TRACE_CHILD], name: 'second', env: { SECOND_TOKEN: ENV_SECRET } },
+      _meta: { traceparent },
+    })) as CallToolResult;
+    expect(installed.isError).toBeFalsy();
 
     const hubSpan = await vi.waitFor(
       () => {
@@ -114,6 +121,7 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
       () => {
         const all = receiver.spans();
         expect(all.some(span => span.name === 'hub.process.start')).toBe(true);
+        expect(all.some(span => span.name === 'hub.install')).toBe(true);
         expect(all.filter(span => span.name === 'tools/call traced.meta')).toHaveLength(3);
         expect(all.some(span => span.name === 'tools/call traced.fail')).toBe(true);
         return all;
@@ -131,6 +139,14 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
     const processSpan = spans.find(span => span.name === 'hub.process.start')!;
     expect(processSpan.parentSpanId).toBe(startCall.spanId);
     expect(processSpan.attributes['hub.process.name']).toBe('traced-proc');
+    const installCall = spans.find(span => /^tools\/call registry.install$/.test(span.name))!;
+    const installSpan = spans.find(span => span.name === 'hub.install')!;
+    expect(installSpan.parentSpanId).toBe(installCall.spanId);
+    expect(installSpan.attributes).toMatchObject({
+      'hub.install.kind': 'command',
+      'hub.server': 'second',
+      'hub.outcome': 'ok',
+    });
 
     // Metrics on the same exporter: calls and errors per server and tool, and the duration.
     await vi.waitFor(
