@@ -143,14 +143,19 @@ export async function createOtel(settings: On, log: Logger): Promise<Telemetry> 
   return {
     startCall(call: CallDescription): OpenSpan {
       const session = sessionId(call.session);
+      const method = call.method ?? 'tools/call';
       const attributes: Attributes = {
-        'mcp.method.name': 'tools/call',
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': call.tool,
+        'mcp.method.name': method,
+        ...(method === 'tools/call' && { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.tool }),
         'hub.server': call.server,
         ...(session !== undefined && { 'mcp.session.id': session }),
       };
       const parent = parentOf(call.meta);
+      // Other requests are named by their server alone (a resource URI can hold a token).
+      if (method !== 'tools/call')
+        return open(
+          tracer?.startSpan(`${method} ${call.server}`, { kind: SpanKind.SERVER, attributes }, parent) ?? noSpan,
+        );
       const span =
         tracer?.startSpan(
           `tools/call ${call.server === 'hub' ? '' : `${call.server}.`}${call.tool}`,

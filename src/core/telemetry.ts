@@ -23,8 +23,10 @@ export interface OpenSpan {
 export interface CallDescription {
   /** The child server ('hub' for hub's own tools). */
   readonly server: string;
-  /** The tool's own name (as its server lists it). */
+  /** The tool's own name (as its server lists it); '' for a request that is not tools/call. */
   readonly tool: string;
+  /** The MCP method, when not tools/call (prompts/get, resources/read, completion/complete …). */
+  readonly method?: string;
   /** The caller's _meta: traceparent and tracestate are read from it. */
   readonly meta: Record<string, unknown> | undefined;
   readonly session?: object | undefined;

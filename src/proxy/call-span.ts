@@ -27,3 +27,23 @@ export function callSpan(server: string, tool: string, caller: Caller): CallSpan
     },
   };
 }
+
+/** A span for a request forwarded to a child other than tools/call (surface-forward.ts). */
+export function requestSpan(
+  server: string,
+  method: string,
+  call: { readonly meta?: Record<string, unknown> | undefined; readonly session?: object | undefined },
+): { meta(given: unknown): Record<string, unknown>; end(error?: unknown): void } | undefined {
+  const tracer = telemetry();
+  if (tracer === undefined) return undefined;
+  const span = tracer.startCall({ server, tool: '', method, meta: call.meta, session: call.session });
+  let ended = false;
+  return {
+    meta: given => ({ ...(given !== null && typeof given === 'object' ? given : {}), traceparent: span.traceparent }),
+    end(error) {
+      if (ended) return;
+      ended = true;
+      span.end(error === undefined ? { outcome: 'ok' } : { outcome: 'error', errorType: errorType(error) });
+    },
+  };
+}

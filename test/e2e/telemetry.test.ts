@@ -90,6 +90,13 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
       _meta: { traceparent },
     })) as CallToolResult;
     expect(started.isError).toBeFalsy();
+    // A prompt of the child: prompts/get is traced and passed on the same way.
+    const prompt = (await hub.client.listPrompts()).prompts.find(listed => /traced.meta$/.test(listed.name))!;
+    const got = await hub.client.getPrompt({ name: prompt.name, _meta: { traceparent } });
+    const promptContent = got.messages[0]!.content;
+    const promptSeen = JSON.parse(promptContent.type === 'text' ? promptContent.text : '{}') as { traceparent: string };
+    const [, promptTrace, promptSpanId] = promptSeen.traceparent.split('-');
+    expect(promptTrace).toBe(CLIENT_TRACE);
     // An install (a command, with a secret in its env): its span is the tool call's child.
     const installed = (await hub.client.callTool({
       name: names.find(name => /registry.install$/.test(name))!,
@@ -122,6 +129,7 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
         const all = receiver.spans();
         expect(all.some(span => span.name === 'hub.process.start')).toBe(true);
         expect(all.some(span => span.name === 'hub.install')).toBe(true);
+        expect(all.some(span => span.name === 'prompts/get traced')).toBe(true);
         expect(all.filter(span => span.name === 'tools/call traced.meta')).toHaveLength(3);
         expect(all.some(span => span.name === 'tools/call traced.fail')).toBe(true);
         return all;
@@ -139,6 +147,9 @@ test('spans reach an OTLP/HTTP receiver with their parent links, metrics too, an
     const processSpan = spans.find(span => span.name === 'hub.process.start')!;
     expect(processSpan.parentSpanId).toBe(startCall.spanId);
     expect(processSpan.attributes['hub.process.name']).toBe('traced-proc');
+    const promptSpan = spans.find(span => span.spanId === promptSpanId)!;
+    expect(promptSpan).toMatchObject({ name: 'prompts/get traced', parentSpanId: CLIENT_SPAN });
+    expect(promptSpan.attributes).toMatchObject({ 'mcp.method.name': 'prompts/get', 'hub.outcome': 'ok' });
     const installCall = spans.find(span => /^tools\/call registry.install$/.test(span.name))!;
     const installSpan = spans.find(span => span.name === 'hub.install')!;
     expect(installSpan.parentSpanId).toBe(installCall.spanId);
