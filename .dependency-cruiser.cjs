@@ -43,7 +43,7 @@ const parts = {
     child: ['oauth', 'listing', 'sessions'],
     slots: ['child', 'oauth', 'listing', 'sessions'],
     calls: ['slots', 'oauth', 'listing', 'sessions'],
-    surface: ['slots', 'child', 'listing', 'sessions'],
+    surface: ['calls', 'slots', 'child', 'listing', 'sessions'],
     tasks: ['calls', 'slots', 'child', 'listing', 'sessions'],
   },
   registry: {

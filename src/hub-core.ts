@@ -2,6 +2,7 @@ import type { HubConfig } from './core/config.js';
 import { watchConfig } from './core/config-watch.js';
 import type { Logger } from './core/logger.js';
 import { pickNameMode, spellText } from './core/naming.js';
+import { startTelemetry } from './core/telemetry-start.js';
 import type { ProcessManager } from './process/manager.js';
 import { clientSessions, type ClientSessions } from './proxy/sessions/client-sessions.js';
 import type { ResourceSource } from './proxy/surface/resource-source.js';
@@ -124,6 +125,8 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
     if (changed.includes('integrity'))
       servers.reload().catch(error => log.warn({ err: error }, 'could not apply the integrity setting'));
   });
+  // OpenTelemetry when OTEL_* asks for it (docs/telemetry.md); nothing loaded otherwise.
+  const stopTelemetry = startTelemetry(process.env, log);
   let closing: Promise<void> | undefined;
   const core: HubCore = {
     config,
@@ -143,6 +146,7 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
           servers.close(),
           processesUsed ? processes().then(manager => manager.close()) : undefined,
         ]);
+        await stopTelemetry();
       })();
       return closing;
     },

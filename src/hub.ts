@@ -32,6 +32,7 @@ import { withModernListeners } from './proxy/sessions/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
+import { nameSession, tracedCall } from './core/telemetry.js';
 import {
   coreInternals,
   createHubCore,
@@ -174,7 +175,8 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     if (tool) {
       if (tool.name === 'registry.call') exposed.countTool(args?.server, args?.tool);
       const before = ready.version();
-      const result = await table.call(tool, args, extra);
+      const call = { server: 'hub', tool: tool.name, meta: extra._meta, session: client };
+      const result = await tracedCall(call, () => table.call(tool, args, extra));
       // It changed the tools (install, uninstall, a first start): list_changed went out, so the
       // result waits until the client has the new listing, bounded for clients that never re-list.
       const after = ready.version();
@@ -199,6 +201,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   });
 
   const id = `s${++sessionSeq}`;
+  nameSession(client, id);
   const since = new Date().toISOString();
   const info = (): SessionInfo => {
     const version = server.getClientVersion();

@@ -7,11 +7,13 @@ import { listen } from './api.js';
 import { logIn } from './session.js';
 import { ProcessesView } from './processes.js';
 import { ServersView } from './servers.js';
+import { ChartsView } from './charts.js';
 import { StoreView } from './store.js';
 
 const TABS = [
   ['processes', 'Processes'],
   ['servers', 'MCP servers'],
+  ['charts', 'Charts'],
   ['store', 'Store'],
 ];
 
@@ -118,7 +120,9 @@ function App() {
                     installs=${installs}
                     report=${report}
                   />`
-                : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
+                : tab === 'charts'
+                  ? html`<${ChartsView} />`
+                  : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
       }
     </main>`;
 }

@@ -14,6 +14,7 @@ import type { HubContext } from '../store/open-context.js';
 import { SendInputSchema } from '../tools/interactive-schemas.js';
 import { KillInputSchema, LogsInputSchema, StartInputSchema } from '../tools/process-schemas.js';
 import { InstallInputSchema } from '../tools/registry-schemas.js';
+import type { ChartsView } from './charts.js';
 import type { InstallJobs } from './install-jobs.js';
 import type { DashboardState } from './state.js';
 
@@ -25,6 +26,7 @@ export interface ApiDeps extends HubContext {
   readonly servers: ServerManager;
   readonly jobs: InstallJobs;
   readonly state: () => Promise<DashboardState>;
+  readonly charts: () => ChartsView;
 }
 
 export interface ApiRequest {
@@ -64,6 +66,7 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
   const config: HubConfig = deps.config;
 
   if (method === 'GET' && section === 'state' && name === undefined) return deps.state();
+  if (method === 'GET' && section === 'charts' && name === undefined) return deps.charts();
 
   if (section === 'processes') {
     if (method === 'POST' && name === undefined) {

@@ -10,10 +10,12 @@ import type { ServerManager } from '../proxy/manager-types.js';
 import type { Store } from '../store/store.js';
 import { handleApi } from './api.js';
 import { createAuth } from './auth.js';
+import { chartsView } from './charts.js';
 import { createEventHub } from './events.js';
 import { createInstallJobs } from './install-jobs.js';
 import { scrub, secretValues } from './secrets.js';
 import { dashboardState, type SessionInfo } from './state.js';
+import { createUsageSampler } from './usage-sampler.js';
 
 // The dashboard: node:http on 127.0.0.1 serving the page bundled at build time (dist/web), the
 // JSON API (api.ts) and server-sent events (events.ts), behind auth.ts.
@@ -96,6 +98,9 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
   const scrubbed = async (text: string) => scrub(text, secretValues(await deps.store.read()));
   const events = createEventHub({ ...deps, state, scrub: scrubbed });
   const jobs = createInstallJobs({ ...deps, manager: deps.servers }, event => events.send('install', event));
+  // Process CPU and memory are sampled only while a page is open.
+  const sampler = createUsageSampler(deps.processes, () => events.viewers() > 0);
+  const charts = () => chartsView(sampler);
 
   const send = async (response: ServerResponse, status: number, body: unknown) => {
     const text = await scrubbed(JSON.stringify(body));
@@ -136,7 +141,7 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
         await send(
           response,
           200,
-          await handleApi({ ...deps, jobs, state }, { method, path, query: url.searchParams, body }),
+          await handleApi({ ...deps, jobs, state, charts }, { method, path, query: url.searchParams, body }),
         );
       } catch (error) {
         const status =
@@ -198,6 +203,7 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
       events.viewers() > 0 || auth.waiting() > 0 || connections.size > 0 || Date.now() - lastRequest < IN_USE_GRACE_MS,
     async close() {
       jobs.close();
+      sampler.close();
       events.close();
       server.closeAllConnections();
       await new Promise<void>(resolve => server.close(() => resolve()));

@@ -16,6 +16,7 @@ import { waitForCommandStarted } from './keeper/keeper.js';
 import { HubError } from '../core/errors.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import { createInteractive } from './terminal/interactive.js';
+import { tracedActions } from './traced-actions.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.
@@ -100,7 +101,8 @@ export function createProcessManager(options: ProcessManagerOptions) {
   const tail = (record: ProcessRecord, lines: number): string[] =>
     tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
 
-  return {
+  // start, kill and restart are spans when telemetry is on (traced-actions.ts).
+  return tracedActions({
     /** base: the calling session's cwd and env (a shared hub's client runs elsewhere than hub). */
     async start(
       spec: Omit<StartSpec, 'ready'>,
@@ -219,5 +221,5 @@ export function createProcessManager(options: ProcessManagerOptions) {
       if (capTimer) clearInterval(capTimer);
       capTimer = undefined;
     },
-  };
+  });
 }

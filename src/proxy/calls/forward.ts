@@ -1,5 +1,8 @@
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
+import { telemetry } from '../../core/telemetry.js';
+import { callHistory } from './history.js';
+import { callSpan } from './span.js';
 import { errorResult } from '../../core/tool-result.js';
 import type { Caller, RawCaller, ToolReply } from '../../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError } from '../../wire/fast-calls.js';
@@ -76,22 +79,30 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
+  // Telemetry off: one variable read. On: a span, and the child gets its traceparent (call-span.ts).
+  const span = telemetry() && callSpan(slot.name, tool, caller);
   slot.callStarted(caller.session, tool);
   try {
     const conn = slot.conn !== undefined && slot.state === 'ready' ? slot.conn : await slot.connection();
     const options = {
       onprogress: caller.onprogress,
       timeoutMs,
-      meta: caller.meta,
+      meta: span ? span.meta : caller.meta,
       params: caller.params,
       relatedRequestId: caller.requestId,
       cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
     };
     const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));
-    slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
+    const elapsed = performance.now() - started;
+    slot.metrics.record(elapsed, result.isError === true ? firstText(result) : undefined);
+    callHistory.record(slot.name, elapsed, result.isError === true);
+    span?.ended(result);
     return result;
   } catch (error) {
-    slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
+    const elapsed = performance.now() - started;
+    slot.metrics.record(elapsed, errorMessage(error).split('\n')[0]);
+    callHistory.record(slot.name, elapsed, true);
+    span?.failed(error);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) {

@@ -2,7 +2,9 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { errorMessage, isHubError } from '../../core/errors.js';
+import { telemetry } from '../../core/telemetry.js';
 import { RpcError } from '../../wire/rpc-error.js';
+import { requestSpan } from '../calls/span.js';
 import type { ReadCall } from './resource-source.js';
 import type { ServerSlot } from '../slots/server-slot.js';
 
@@ -27,6 +29,8 @@ export async function forwardRequest<T extends z.ZodType>(
   call: ReadCall,
   timeoutMs: number,
 ): Promise<z.infer<T>> {
+  // Telemetry on: a span, and the child gets its traceparent (call-span.ts).
+  const span = telemetry() && requestSpan(slot.name, request.method, call);
   slot.callStarted();
   try {
     let conn;
@@ -49,7 +53,10 @@ export async function forwardRequest<T extends z.ZodType>(
       ...(call.onProgress && { onprogress: call.onProgress }),
     };
     try {
-      return await conn.request({ method: request.method, params: request.params }, schema, options);
+      const params = span ? { ...request.params, _meta: span.meta(request.params._meta) } : request.params;
+      const result = await conn.request({ method: request.method, params }, schema, options);
+      span?.end();
+      return result;
     } catch (error) {
       if (error instanceof McpError || error instanceof RpcError) throw error;
       throw new RpcError(
@@ -57,6 +64,9 @@ export async function forwardRequest<T extends z.ZodType>(
         `${request.method} could not be completed by server "${slot.name}": ${errorMessage(error)}`,
       );
     }
+  } catch (error) {
+    span?.end(error);
+    throw error;
   } finally {
     slot.callEnded();
   }

@@ -34,10 +34,11 @@ export const SURFACE_CAPABILITIES: ServerCapabilities = {
 function readCall(extra: ServerExtra, session: object | undefined): ReadCall & { settled(): Promise<void> } {
   const token = extra._meta?.progressToken;
   let sent = Promise.resolve();
-  if (token === undefined) return { signal: extra.signal, session, settled: () => sent };
+  if (token === undefined) return { signal: extra.signal, session, meta: extra._meta, settled: () => sent };
   return {
     signal: extra.signal,
     session,
+    meta: extra._meta,
     onProgress: progress => {
       const notice = { method: 'notifications/progress' as const, params: { ...progress, progressToken: token } };
       sent = sent.then(() => extra.sendNotification(notice).catch(() => undefined));

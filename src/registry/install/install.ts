@@ -18,6 +18,7 @@ import { parseNpmSpec, type NpmSpec } from '../npm/spec.js';
 import { ScriptsChoiceSchema } from '../decisions/scripts-choice.js';
 import { existingInstall } from './upgrade.js';
 import { versionMatches } from './version-match.js';
+import { traced } from '../../core/telemetry.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './context.js';
 
@@ -92,7 +93,10 @@ function sameSource(record: ServerRecord, target: Target): boolean {
 }
 
 /** registry.install: validate → ask → npm install (or register) → record → start → tools. */
-export async function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
+export const installServer = (request: InstallRequest, context: InstallContext): Promise<InstallResult> =>
+  traced('hub.install', installAttributes(request), () => installOnce(request, context));
+
+async function installOnce(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
   const given = [request.package, request.command, request.url, request.official].filter(
     field => field !== undefined,
   ).length;
@@ -228,3 +232,21 @@ async function reconfigure(
   await context.manager.stop(record.name);
   return finish(record, target.requiredEnv, request.start !== false, context);
 }
+
+// What an install's span says (docs/telemetry.md): its kind and public names, never a command
+// line, URL, header or env value (any can hold a secret). A package spec that is not a plain
+// registry name (a tarball URL can carry a token) is left out.
+const PLAIN_SPEC = /^(@[\w.-]{1,100}\/)?[\w.-]{1,100}(@[\w.^~<>=| *-]{1,60})?$/;
+const installAttributes = (request: InstallRequest): Record<string, string> => ({
+  'hub.install.kind':
+    request.official !== undefined
+      ? 'official'
+      : request.package !== undefined
+        ? 'npm'
+        : request.url !== undefined
+          ? 'remote'
+          : 'command',
+  ...(request.name !== undefined && { 'hub.server': request.name.slice(0, 100) }),
+  ...(request.package !== undefined && PLAIN_SPEC.test(request.package) && { 'hub.install.package': request.package }),
+  ...(request.official !== undefined && { 'hub.install.official': request.official.slice(0, 200) }),
+});
