@@ -1,3 +1,4 @@
+import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
 import { HubError } from '../core/errors.js';
 import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
@@ -168,9 +169,7 @@ export const install: CliCommand = async (argv, io) => {
         env,
         start: values['no-start'] !== true,
         // Named packages may run their install scripts; "*" allows every package's.
-        ...(values['allow-scripts'] && {
-          allowScripts: values['allow-scripts'].includes('*') ? true : values['allow-scripts'],
-        }),
+        ...(values['allow-scripts'] && { allowScripts: scriptsChoiceOf(values['allow-scripts']) }),
       },
       terminalInstallContext(context, manager, io, values.verbose === true),
     ),

@@ -1,3 +1,4 @@
+import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { errorMessage, HubError } from '../core/errors.js';
@@ -59,7 +60,7 @@ export function createInstallJobs(
           import('../registry/install/hints.js'),
         ]);
         const { allowScripts, ...rest } = input;
-        const scripts = allowScripts === undefined ? undefined : allowScripts.includes('*') ? true : allowScripts;
+        const scripts = scriptsChoiceOf(allowScripts);
         const result = await installServer(
           { ...rest, ...(scripts !== undefined && { allowScripts: scripts }) },
           {

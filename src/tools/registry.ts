@@ -1,3 +1,4 @@
+import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
@@ -82,14 +83,7 @@ export function createRegistryTools(
       const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm, elicitationUndo }] =
         await loadInstall();
       const { allowScripts, ...rest } = input;
-      const scripts =
-        allowScripts === undefined
-          ? undefined
-          : allowScripts.includes('*')
-            ? true
-            : allowScripts.length === 0
-              ? false
-              : allowScripts;
+      const scripts = scriptsChoiceOf(allowScripts);
       const request = { ...rest, ...(scripts !== undefined && { allowScripts: scripts }) };
       const result = await installServer(request, {
         config,

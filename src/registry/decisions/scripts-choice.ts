@@ -12,6 +12,14 @@ export const ScriptsChoiceSchema = z.union([
 /** false (the default) means no install scripts run. */
 export type ScriptsChoice = z.infer<typeof ScriptsChoiceSchema>;
 
+/**
+ * allowScripts as the tool, the CLI and the dashboard take it (a list of package names, "*" for
+ * all), as one choice: one place, one answer ([] is no scripts, like leaving it out of a new
+ * install, and never rebuilds an installed server).
+ */
+export const scriptsChoiceOf = (names: readonly string[] | undefined): ScriptsChoice | undefined =>
+  names === undefined ? undefined : names.includes('*') ? true : names.length === 0 ? false : [...names];
+
 /** The consent text for a scripts choice: which packages may run which scripts. */
 export function describeScripts(choice: ScriptsChoice): string {
   if (choice === false) return 'No install scripts will run.';
