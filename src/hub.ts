@@ -11,7 +11,7 @@ import {
 import { RpcError } from './wire/rpc-error.js';
 import { currentStoreHealth } from './store/health.js';
 import type { ToolDeps } from './tools/define.js';
-import { instructionsSectionFromDb } from './proxy/listing/instructions-section.js';
+import { hubInstructions } from './tools/instructions.js';
 import { sdkClientSide } from './proxy/sessions/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
 import { pickNameMode, spellText } from './core/naming.js';
@@ -58,14 +58,6 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-// Written with dotted names; spelled the way the client sees them when the server is built.
-const INSTRUCTIONS =
-  'hub finds, installs and runs other MCP servers (registry.search → registry.install; their tools then appear as <server>.<tool>, ' +
-  'or call them with registry.call after registry.list {server}; tools.search finds installed tools that are not listed) ' +
-  'and runs long-lived dev processes that survive restarts ' +
-  '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port; ' +
-  'send_input, get_process_screen and restart_process for prompts, REPLs and terminals).';
-
 // The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
 // first use instead of at start.
 function lazyAjvValidator(): jsonSchemaValidator {
@@ -96,7 +88,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const server = new Server(serverInfo, {
     capabilities,
     // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
-    instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
+    instructions: hubInstructions(config.paths.db, mode),
     jsonSchemaValidator: lazyAjvValidator(),
   });
   // This session's resource subscriptions: resources/updated reaches it only for these.
@@ -237,7 +229,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
             legacyVersions: SUPPORTED_PROTOCOL_VERSIONS,
             capabilities,
             serverInfo,
-            instructions: spellText(INSTRUCTIONS + instructionsSectionFromDb(config.paths.db), mode),
+            instructions: hubInstructions(config.paths.db, mode),
           }),
         },
         send,

@@ -1,11 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError,
-  ListRootsRequestSchema,
-  ToolListChangedNotificationSchema,
   type CallToolResult,
   type ClientCapabilities,
   type ServerCapabilities,
@@ -22,20 +16,14 @@ import { ChildProcessTransport } from './transport.js';
 import type { ToolReply } from '../../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../../wire/fast-calls.js';
 import { strayResponses } from './stray-responses.js';
-import { relayLabels } from './relay-labels.js';
-import type { ClientSide, RelaySource } from '../sessions/client-side.js';
-import { RpcError } from '../../wire/rpc-error.js';
+import { wireChild, type AskOptions } from './asks.js';
 import { START_MARKER, ServerLog } from './server-log.js';
 import { noteIssues, takeTools } from './tool-intake.js';
-import { listSurface, watchSurface, type SurfaceEvents } from './surface.js';
+import { listSurface } from './surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
 import { withoutUncallableTasks } from '../listing/task-listing.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-calls.js';
-import type { ToolNeed } from '../listing/tool-needs.js';
-
-// A person answers sampling and elicitation: allow them time; the child cancels when it gives up.
-const RELAY_TIMEOUT_MS = 30 * 60_000;
 
 // A child that printed only lines that are not JSON-RPC gets this long to answer before it is
 // taken for something other than an MCP server (a banner right before speaking MCP is fine).
@@ -45,30 +33,17 @@ export const NOT_MCP_GRACE_MS = 5_000;
 const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 const MAX_PAGES = 100;
 
-export interface ConnectOptions {
+/** How a child is opened (what it asks of the person and its notifications: AskOptions). */
+export interface ConnectOptions extends AskOptions {
   record: ServerRecord;
   logFile: string;
-  /** Whoever faces hub's client: child requests are relayed to it. */
-  client: ClientSide;
-  log: Logger;
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
   /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
   authFile?: (name: string) => string;
-  /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
-  allowUnsolicitedRequests?: boolean;
   /** Where the child's base variables come from (child/env.ts): a per-session server's session; else the hub's. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
-  /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
-  from?: RelaySource;
-  /** The child asked the client for sampling or elicitation (its slot learns which tool needs it). */
-  onAsks?(need: ToolNeed): void;
-  onToolsChanged(): void;
-  /** The child's prompts or resources changed (list_changed). */
-  onSurfaceChanged(): void;
-  /** Where its resource updates and log messages go (the same for every child of a manager). */
-  surfaceEvents?: SurfaceEvents;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
   /** A child with no process (a remote server) can no longer be reached: restart it as after a crash. */
   onLost?(reason: string): void;
@@ -103,11 +78,6 @@ const CHILD_CAPABILITIES: ClientCapabilities = {
   roots: { listChanged: true },
 };
 
-function requireClient(client: ClientSide, capability: 'sampling' | 'elicitation' | 'roots'): void {
-  if (client.capabilities()?.[capability]) return;
-  throw new RpcError(-32601, `The client connected to hub does not support ${capability}.`);
-}
-
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
   #protocolVersion: string | undefined;
@@ -140,7 +110,7 @@ export class ChildConnection {
             options.log,
             close,
           );
-          ChildConnection.#wire(client, connection, options, serverLog);
+          wireChild(client, connection, options, serverLog);
           return { connection, opened: () => (connection.#protocolVersion = session.protocolVersion) };
         },
       });
@@ -168,7 +138,7 @@ export class ChildConnection {
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
-    ChildConnection.#wire(client, connection, options, serverLog, strays);
+    wireChild(client, connection, options, serverLog, strays);
     const notMcp = watchForNotMcp(transport, options.notMcpGraceMs ?? NOT_MCP_GRACE_MS);
     try {
       await Promise.race([client.connect(modern.eras, { timeout: options.startTimeoutMs }), notMcp.verdict]);
@@ -181,55 +151,6 @@ export class ChildConnection {
       notMcp.stop();
     }
     return connection;
-  }
-
-  // The child's requests to the person and its notifications, the same for every kind of child.
-  static #wire(
-    client: Client,
-    connection: ChildConnection,
-    options: ConnectOptions,
-    serverLog: ServerLog,
-    strays = strayResponses(options.log, options.record.name),
-  ): void {
-    const { record, client: upstream, log } = options;
-    const from = options.from && { from: options.from };
-    // Tied to a call: one of this child's tool calls is in flight (none is during the handshake).
-    const relays = relayLabels(record.name, () => {
-      if (options.allowUnsolicitedRequests === true || connection.inFlight > 0) return;
-      log.warn({ server: record.name }, 'refused a request to the person from a child with no call in progress');
-      throw new McpError(
-        ErrorCode.InvalidRequest,
-        `hub relays requests to the person from server "${record.name}" only while one of its tool calls is in progress ` +
-          '(config.json proxy.allowUnsolicitedRequests: true allows them at any time; it applies after `hub stop`).',
-      );
-    });
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
-      options.onAsks?.('sampling');
-      requireClient(upstream, 'sampling');
-      return upstream.createMessage(relays.sampling(request.params), {
-        signal: extra.signal,
-        timeout: RELAY_TIMEOUT_MS,
-        ...from,
-      });
-    });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      options.onAsks?.('elicitation');
-      requireClient(upstream, 'elicitation');
-      return upstream.elicitInput(relays.elicitation(request.params), {
-        signal: extra.signal,
-        timeout: RELAY_TIMEOUT_MS,
-        ...from,
-      });
-    });
-    client.setRequestHandler(ListRootsRequestSchema, (request, extra) => {
-      requireClient(upstream, 'roots');
-      return upstream.listRoots(request.params, { signal: extra.signal, ...from });
-    });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged());
-    watchSurface(client, record.name, serverLog, () => options.onSurfaceChanged(), options.surfaceEvents);
-    client.onerror = error => {
-      if (!strays.protocolError(error)) log.debug({ server: record.name, err: error.message }, 'child protocol error');
-    };
   }
 
   /** How the process ended, once it has. */

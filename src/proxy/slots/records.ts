@@ -47,3 +47,18 @@ export class ToolMemo {
     this.#memo.set(name, { stamp, tools, surface });
   }
 }
+
+/**
+ * The store record changed but not how the child is launched: a running child's lists stay, except
+ * a surface a person just approved (its prints changed), which is what is listed now.
+ */
+export function whileRunning(current: ServerWithTools, next: ServerWithTools): ServerWithTools {
+  const { tools, surface, surfacePrints } = current;
+  // A person approved prompt or resource texts: the store's surface is what is listed now.
+  const approved =
+    next.surfacePrints !== undefined &&
+    surfacePrints !== undefined &&
+    JSON.stringify(next.surfacePrints) !== JSON.stringify(surfacePrints);
+  const listed = approved ? next.surface : surface;
+  return { ...next, tools, ...(listed && { surface: listed }) };
+}

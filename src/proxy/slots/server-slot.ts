@@ -1,14 +1,15 @@
 import { HubError, errorMessage } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
 import type { CachedTool, ServerWithTools } from '../../store/schema.js';
 import type { RelaySource } from '../sessions/client-side.js';
-import { ToolsInFlight, needKnown, type ToolNeed } from '../listing/tool-needs.js';
-import { CrashHistory, wakeableDelay, type BackoffPolicy } from './backoff.js';
-import type { ChildConnection, ChildSettings } from '../child/connection.js';
+import { needKnown, type ToolNeed } from '../listing/tool-needs.js';
+import { CallsInFlight } from './in-flight.js';
+import { CrashHistory, wakeableDelay } from './backoff.js';
+import type { ChildConnection } from '../child/connection.js';
 import { IdleStop } from './idle-stop.js';
 import { SignInRequired } from '../oauth/required.js';
 import { disabledMessage, isDisabled } from '../listing/tool-filter.js';
 import { CallMetrics } from './metrics.js';
+import { whileRunning } from './records.js';
 import { capInstructions } from '../listing/instructions-section.js';
 import {
   crashLoopSummary,
@@ -17,28 +18,11 @@ import {
   logExplanation,
   stoppedError,
 } from './start-failure.js';
+import type { SlotContextOf } from './slot-context.js';
 import type { ServerState } from './state.js';
 
-export interface SlotContext {
-  readonly log: Logger;
-  readonly policy: BackoffPolicy;
-  readonly startTimeoutMs: number;
-  readonly idleStopMs: number;
-  /** The same for every child: the client side its requests go to, grace periods. */
-  readonly child: ChildSettings;
-  readonly random: () => number;
-  logFile(name: string): string;
-  /** The child listed these tools (at start or after its list_changed). */
-  toolsListed(slot: ServerSlot, tools: CachedTool[]): Promise<void>;
-  /** The child sent these instructions at initialize, and the record holds something else. */
-  instructionsSeen(slot: ServerSlot, instructions: string | undefined): Promise<void>;
-  /** A child is ready (at each start), or said its prompts or resources changed: proxied-surface.ts takes it from here. */
-  surfaceSeen?(slot: ServerSlot, conn: ChildConnection, reason: 'start' | 'changed'): Promise<void>;
-  /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
-  stateDir?(name: string): string;
-  /** The child asked for `need` while only `tool` was in flight: the tool needs it (tool-needs.ts). */
-  needSeen?(slot: ServerSlot, tool: string, need: ToolNeed): void;
-}
+/** What a slot is given by the manager (slot-context.ts), about this slot class. */
+export type SlotContext = SlotContextOf<ServerSlot>;
 
 // The SDK Client and the child's transport are loaded when a child first starts, not at hub start.
 let childConnectionModule: Promise<typeof import('../child/connection.js')> | undefined;
@@ -54,8 +38,7 @@ export class ServerSlot {
   #conn: ChildConnection | undefined;
   #record: ServerWithTools;
   readonly metrics = new CallMetrics();
-  // Calls in flight (idle stop waits for zero).
-  #active = 0;
+  readonly #inFlight = new CallsInFlight();
   #generation = 0;
   #starting: Promise<ChildConnection> | undefined;
   #wake: (() => void) | undefined;
@@ -63,10 +46,6 @@ export class ServerSlot {
   #failure: string | undefined;
   #history: CrashHistory;
   #refreshing: Promise<void> = Promise.resolve();
-  // Per session (Caller.session), the calls in flight: whose a child's request to the person is.
-  readonly #callers = new Map<object, number>();
-  readonly #tools = new ToolsInFlight();
-  #starter: object | undefined;
   /** What a relayed request of this child names (client-sessions.ts routes by it). */
   readonly relaySource: RelaySource;
 
@@ -78,18 +57,7 @@ export class ServerSlot {
     this.#history = new CrashHistory(ctx.policy);
     this.#idle = new IdleStop(ctx.idleStopMs, this);
     if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
-    const callers = this.#callers;
-    const name = () => this.name;
-    const starter = () => this.#starter;
-    this.relaySource = {
-      get server() {
-        return name();
-      },
-      callers,
-      get starter() {
-        return starter();
-      },
-    };
+    this.relaySource = this.#inFlight.relaySource(() => this.name);
   }
 
   get state(): ServerState {
@@ -117,47 +85,28 @@ export class ServerSlot {
   }
 
   get active(): number {
-    return this.#active;
+    return this.#inFlight.count;
   }
 
   /** A call is forwarded to this server now (of `tool`, when it is a tools/call). */
   callStarted(session?: object, tool?: string): void {
-    this.#active += 1;
-    if (tool !== undefined) this.#tools.started(tool);
-    if (session === undefined) return;
-    this.#callers.set(session, (this.#callers.get(session) ?? 0) + 1);
-    // The session whose call starts the child is the one its unsolicited requests go to.
-    if (this.#conn === undefined) this.#starter = session;
+    this.#inFlight.started(session, tool, this.#conn !== undefined);
   }
 
   /** A forwarded call ended: with none left, the idle check is armed. */
   callEnded(session?: object, tool?: string): void {
-    this.#active -= 1;
-    if (tool !== undefined) this.#tools.ended(tool);
-    if (session !== undefined) {
-      const left = (this.#callers.get(session) ?? 1) - 1;
-      if (left > 0) this.#callers.set(session, left);
-      else this.#callers.delete(session);
-    }
-    if (this.#active === 0) this.#idle.used();
+    if (this.#inFlight.ended(session, tool)) this.#idle.used();
   }
 
   // Only when one tool is in flight is it known whose request this is; one already known is kept.
   #asked(need: ToolNeed): void {
-    const tool = this.#tools.only();
+    const tool = this.#inFlight.tools.only();
     if (tool !== undefined && !needKnown(this.#record.toolNeeds, tool, need)) this.ctx.needSeen?.(this, tool, need);
   }
 
   /** The store record changed but not how the child is launched: a running child's lists stay. */
   update(record: ServerWithTools): void {
-    const { tools, surface, surfacePrints } = this.#record;
-    // A person approved prompt or resource texts: the store's surface is what is listed now.
-    const approved =
-      record.surfacePrints !== undefined &&
-      surfacePrints !== undefined &&
-      JSON.stringify(record.surfacePrints) !== JSON.stringify(surfacePrints);
-    const listed = approved ? record.surface : surface;
-    this.#record = this.#conn ? { ...record, tools, ...(listed && { surface: listed }) } : record;
+    this.#record = this.#conn ? whileRunning(this.#record, record) : record;
   }
 
   /** Reinstalled: the old child is stale and its crash history no longer applies. */
