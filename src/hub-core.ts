@@ -9,6 +9,7 @@ import { createServerManager, type ServerManager } from './proxy/server-manager.
 import { sharedSubscriptions, type SharedSubscriptions } from './proxy/shared-subscriptions.js';
 import { exposedSpelling } from './registry/installed.js';
 import type { Store } from './store/store.js';
+import { openAudit } from './store/audit-log.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { lazyProcessManager } from './tools/processes.js';
 import { serverListResult } from './tools/server-list.js';
@@ -89,6 +90,7 @@ export function coreInternals(core: HubCore): CoreInternals {
 }
 
 export function createHubCore({ config, log, store }: CoreOptions): HubCore {
+  openAudit(config, log, store);
   const sessions = new Map<CoreSession, () => SessionInfo>();
   const listeners: ((count: number) => void)[] = [];
   const changed = () => {

@@ -32,6 +32,8 @@ import { withModernListeners } from './proxy/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
 import { toolsForClient } from './proxy/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
+import { auditLog } from './store/audit-log.js';
+import { labelSession } from './store/audit-line.js';
 import {
   coreInternals,
   createHubCore,
@@ -127,6 +129,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     mode,
     spelling: () => ready.spelling(),
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
+    audit: auditLog(config.paths),
   });
   const exposed = exposeTools({
     config,
@@ -210,6 +213,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
       since,
     };
   };
+  labelSession(client, () => ({ id: `${process.pid}.${id}`, client: server.getClientVersion()?.name }));
   const detachClient = own.clients.attach(client);
   let closing: Promise<void> | undefined;
   const session: Hub = {

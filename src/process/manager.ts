@@ -16,6 +16,8 @@ import { waitForCommandStarted } from './keeper.js';
 import { HubError } from '../core/errors.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import { createInteractive } from './interactive.js';
+import { withAudit } from './audit-actions.js';
+import { auditLog } from '../store/audit-log.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.
@@ -100,7 +102,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
   const tail = (record: ProcessRecord, lines: number): string[] =>
     tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
 
-  return {
+  const manager = {
     /** base: the calling session's cwd and env (a shared hub's client runs elsewhere than hub). */
     async start(
       spec: Omit<StartSpec, 'ready'>,
@@ -220,4 +222,5 @@ export function createProcessManager(options: ProcessManagerOptions) {
       capTimer = undefined;
     },
   };
+  return withAudit(manager, auditLog(paths));
 }

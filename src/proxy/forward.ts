@@ -8,6 +8,7 @@ import type { ServerSlot } from './server-slot.js';
 import type { ServerExtra } from './types.js';
 import { SignInRequired } from './oauth-required.js';
 import { askToSignIn } from './sign-in-ask.js';
+import { auditCall } from './call-audit.js';
 
 /** A request context tagged with the session that made the request (hub.ts tags it). */
 export type SessionExtra = ServerExtra & { readonly session?: object };
@@ -88,10 +89,14 @@ export async function forwardCall(
       cancellable: (cancel: (reason: string) => void) => caller.cancellable(cancel),
     };
     const result = await ('raw' in caller ? conn.callToolRaw(tool, args, options) : conn.callTool(tool, args, options));
-    slot.metrics.record(performance.now() - started, result.isError === true ? firstText(result) : undefined);
+    const ms = performance.now() - started;
+    slot.metrics.record(ms, result.isError === true ? firstText(result) : undefined);
+    auditCall(slot.metrics.audit, { server: slot.name, tool, args, session: caller.session, ms }, result);
     return result;
   } catch (error) {
-    slot.metrics.record(performance.now() - started, errorMessage(error).split('\n')[0]);
+    const ms = performance.now() - started;
+    slot.metrics.record(ms, errorMessage(error).split('\n')[0]);
+    auditCall(slot.metrics.audit, { server: slot.name, tool, args, session: caller.session, ms }, undefined, error);
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) {

@@ -1,4 +1,5 @@
 import type { ServerState } from './manager-types.js';
+import type { AuditLog } from '../store/audit-log.js';
 import { writeSharedState } from './shared-state.js';
 
 const RESERVOIR_SIZE = 512;
@@ -22,6 +23,8 @@ export class CallMetrics {
   #state: ServerState = 'stopped';
   #shareDir: string | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Where this server's calls are recorded (proxy/call-audit.ts), when the hub keeps an audit log. */
+  audit: AuditLog | undefined;
 
   record(ms: number, error?: string): void {
     this.calls += 1;

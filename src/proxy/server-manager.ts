@@ -10,6 +10,7 @@ import { RouteListing } from './route-listing.js';
 import { serverStateDir } from './shared-state.js';
 import { slotStoreWriter } from './slot-store.js';
 import { Slots } from './slots.js';
+import { auditLog } from '../store/audit-log.js';
 import { statusView } from './status-view.js';
 import { syncWithStore } from './store-sync.js';
 import { createProxiedSurface } from './proxied-surface.js';
@@ -70,6 +71,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     stateDir: name => serverStateDir(config.paths, name),
+    audit: auditLog(config.paths),
     ...writer,
     // The surface is built after the slots it serves; children call it only once started.
     surfaceSeen: (slot, conn, reason) => hooks.surfaceSeen(slot, conn, reason),

@@ -18,6 +18,7 @@ import {
   stoppedError,
 } from './start-failure.js';
 import type { ServerState } from './manager-types.js';
+import type { AuditLog } from '../store/audit-log.js';
 
 export interface SlotContext {
   readonly log: Logger;
@@ -34,6 +35,7 @@ export interface SlotContext {
   instructionsSeen(slot: ServerSlot, instructions: string | undefined): Promise<void>;
   /** A child is ready (at each start), or said its prompts or resources changed: proxied-surface.ts takes it from here. */
   surfaceSeen?(slot: ServerSlot, conn: ChildConnection, reason: 'start' | 'changed'): Promise<void>;
+  readonly audit?: AuditLog;
   /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
   stateDir?(name: string): string;
   /** The child asked for `need` while only `tool` was in flight: the tool needs it (tool-needs.ts). */
@@ -78,6 +80,7 @@ export class ServerSlot {
     this.#history = new CrashHistory(ctx.policy);
     this.#idle = new IdleStop(ctx.idleStopMs, this);
     if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
+    this.metrics.audit = ctx.audit;
     const callers = this.#callers;
     const name = () => this.name;
     const starter = () => this.#starter;

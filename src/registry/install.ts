@@ -18,6 +18,7 @@ import { ScriptsChoiceSchema } from './scripts-choice.js';
 import { existingInstall } from './upgrade.js';
 import { versionMatches } from './version-match.js';
 
+import { audited, withAskedOnRecord } from './audit-server-actions.js';
 export type { CatalogHints, InstallContext, InstallRequest } from './install-context.js';
 
 // Launchers say nothing about the server they run, so they cannot name it.
@@ -90,8 +91,18 @@ function sameSource(record: ServerRecord, target: Target): boolean {
   return record.mode === 'command' && record.command === target.command;
 }
 
-/** registry.install: validate → ask → npm install (or register) → record → start → tools. */
-export async function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
+/** registry.install: validate → ask → npm install (or register) → record → start → tools; on the audit log. */
+export function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
+  const what = request.package ?? request.official ?? request.url ?? request.command ?? '';
+  return audited(
+    context.config.paths,
+    { kind: 'install', server: request.name ?? what, package: what },
+    () => installOnce(request, withAskedOnRecord(context)),
+    result => ({ server: result.name, package: result.package ?? what, version: result.version }),
+  );
+}
+
+async function installOnce(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
   const given = [request.package, request.command, request.url, request.official].filter(
     field => field !== undefined,
   ).length;
@@ -101,7 +112,7 @@ export async function installServer(request: InstallRequest, context: InstallCon
       'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory"), "command" (a server already on this machine, with "args"), "url" (a remote MCP server, e.g. "https://mcp.example.com/mcp") or "official" (a server of the official MCP Registry by name, as registry.search gives it).',
     );
   }
-  if (request.official !== undefined) return installFromOfficial(request, context, installServer);
+  if (request.official !== undefined) return installFromOfficial(request, context, installOnce);
   if (request.kind !== undefined && request.requiredEnv === undefined)
     throw new HubError(
       'INVALID_INPUT',
