@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/store.js';
 import { cli, cliStdout } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
 import { spawnHub, textOf } from '../helpers/hub.js';
+import { isAlive } from '../helpers/processes.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
 const SERVER_SECRET = 'env-secret-7Hq2-kept-by-hub';
@@ -133,3 +134,43 @@ test('a line of each kind is read back through hub audit --json, with who did it
     await hub.close();
   }
 }, 120_000);
+
+test('four hubs × 500 calls on one HUB_HOME give 2,000 whole lines', async () => {
+  const home = await makeHubHome();
+  await putRecords(
+    openStore(loadConfig({ HUB_HOME: home }).paths),
+    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS }),
+  );
+  // Four in-process hubs (no shared hub): four processes appending to one file at once.
+  const hubs = await Promise.all(
+    Array.from({ length: 4 }, (_, n) => spawnHub(home, { clientName: `writer-${n}`, env: { HUB_SHARED: 'off' } })),
+  );
+  const pids = hubs.map(hub => hub.pid!);
+  try {
+    await Promise.all(
+      hubs.map(async (hub, n) => {
+        for (let batch = 0; batch < 20; batch += 1)
+          await Promise.all(
+            Array.from({ length: 25 }, (_, i) =>
+              hub.call('echo_echo', { text: `hub ${n} call ${batch * 25 + i} `.padEnd(150, 'x') }),
+            ),
+          );
+      }),
+    );
+  } finally {
+    await Promise.all(hubs.map(hub => hub.close()));
+  }
+  // Each hub flushes what it holds as it exits.
+  await vi.waitFor(() => expect(pids.filter(pid => isAlive(pid))).toEqual([]), { timeout: 20_000, interval: 100 });
+  const text = readFileSync(join(home, 'audit', 'audit.jsonl'), 'utf8');
+  const lines = text.split('\n');
+  expect(lines.pop()).toBe('');
+  const calls = lines.map(line => JSON.parse(line) as Line).filter(line => line.kind === 'call');
+  expect(calls).toHaveLength(2_000);
+  for (let n = 0; n < 4; n += 1) {
+    const own = calls.filter(line => line.client === `writer-${n}`);
+    expect(own).toHaveLength(500);
+    const seen = new Set(own.map(line => String((line.args as { text: string }).text).split(' ')[3]));
+    expect(seen.size).toBe(500);
+  }
+}, 180_000);
