@@ -32,6 +32,7 @@ import { withModernListeners } from './proxy/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/task-handlers.js';
 import { toolsForClient } from './proxy/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
+import { experimental } from './tools/process-events.js';
 import { auditLog } from './store/audit-log.js';
 import { labelSession } from './store/audit-line.js';
 import {
@@ -93,7 +94,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const config = sessionConfig(core.config, options.env);
   const mode = pickNameMode(config.toolNames);
   const serverInfo = { name: 'hub', title: 'hub', version: HUB_VERSION };
-  const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY };
+  const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY, experimental };
   const server = new Server(serverInfo, {
     capabilities,
     // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
@@ -130,6 +131,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     spelling: () => ready.spelling(),
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
     audit: auditLog(config.paths),
+    decorate: processGroup.decorate,
   });
   const exposed = exposeTools({
     config,

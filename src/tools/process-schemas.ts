@@ -34,6 +34,7 @@ export const StartInputSchema = z.strictObject({
     .default('no')
     .describe('Rerun when it ends, with backoff, even with no hub running'),
   max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before failed'),
+  watch: z.array(z.string().min(1).max(200)).max(8).optional().describe('Push: crash, exit, ready or a log regex'),
 });
 
 export const StartOutputSchema = z.object({

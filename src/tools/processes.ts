@@ -7,6 +7,7 @@ import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 import { logLink } from './hub-uris.js';
 import { processListResult } from './process-list.js';
 import { createInteractiveTools } from './interactive-tools.js';
+import { checkWatch, createProcessEvents, type ProcessEvents } from './process-events.js';
 import {
   StartInputSchema,
   StartOutputSchema,
@@ -83,13 +84,15 @@ export function createProcessTools(
   deps: ToolDeps,
   /** A hub core's manager (shared by its sessions) and this session's cwd and env. */
   shared?: { manager: () => Promise<ProcessManager>; base?: ProcessBase },
-): ToolGroup & { manager(): Promise<ProcessManager> } {
+): ToolGroup & { manager(): Promise<ProcessManager>; decorate: ProcessEvents['decorate'] } {
   const { config } = deps;
   const source = shared?.manager ?? lazyProcessManager(deps);
   let used = false;
   const managerOf = () => ((used = true), source());
   const base = shared?.base;
   const entry = entryOf(base?.entryPid);
+  // start_process's watch: this session's process events (docs/events.md).
+  const events = createProcessEvents({ paths: config.paths, log: deps.log, server: deps.server, manager: managerOf });
 
   const startProcess = defineTool({
     name: 'start_process',
@@ -101,6 +104,7 @@ export function createProcessTools(
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
+      checkWatch(input.watch);
       const wait = input.wait_for && {
         port: input.wait_for.port,
         pattern:
@@ -131,6 +135,7 @@ export function createProcessTools(
         call.signal,
         base,
       );
+      if (input.watch) await events.watch(outcome.record, input.watch);
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
@@ -269,7 +274,8 @@ export function createProcessTools(
     ],
     // The same manager serves hub's own resources (tools/hub-resources.ts).
     manager: managerOf,
+    decorate: events.decorate,
     // A shared manager is the core's to close.
-    close: async () => (shared || !used ? undefined : (await managerOf()).close()),
+    close: async () => (events.close(), shared || !used ? undefined : (await managerOf()).close()),
   };
 }

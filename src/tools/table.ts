@@ -53,6 +53,8 @@ function withWarningField(schema: Tool['inputSchema']): Tool['inputSchema'] {
   const properties = {
     ...schema.properties,
     [WARNING_FIELD]: { type: 'string', description: 'Set while hub has a store problem a person must look at' },
+    // start_process's watch, for clients that cannot take pushed events (tools/process-events.ts).
+    events: { type: 'array', items: { type: 'object' }, description: 'Watched process events since the last result' },
   };
   return { ...schema, properties };
 }
