@@ -99,7 +99,7 @@ export function createProcessTools(
     title: 'Start a process',
     description:
       'Start a long-running command (dev server, watcher, build) that survives hub and client restarts; output goes to a log. ' +
-      'wait_for returns once it is ready, exited or timed out (no sleep-and-poll). get_free_port picks a port.',
+      'wait_for returns once ready, exited or timed out (no polling). get_free_port picks a port.',
     input: StartInputSchema,
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
