@@ -22,6 +22,7 @@ const SECTIONS = [
   'exposure',
   'sharedHub',
   'http',
+  'audit',
 ];
 
 interface Report {
