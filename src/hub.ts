@@ -1,7 +1,6 @@
 import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { lazyAjvValidator } from './tools/lazy-validator.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -33,8 +32,7 @@ import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './p
 import { toolsForClient } from './proxy/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
 import { experimental } from './tools/process-events.js';
-import { auditLog } from './store/audit-log.js';
-import { labelSession } from './store/audit-line.js';
+import { auditLog, labelSession } from './store/audit-log.js';
 import {
   coreInternals,
   createHubCore,
@@ -67,13 +65,6 @@ const INSTRUCTIONS =
   'and runs long-lived dev processes that survive restarts ' +
   '(start_process with wait_for, list_processes, get_process_logs with a cursor, kill_process, get_free_port; ' +
   'send_input, get_process_screen and restart_process for prompts, REPLs and terminals).';
-
-// The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
-// first use instead of at start.
-function lazyAjvValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return { getValidator: schema => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-}
 
 // How long a tool call that changed the listing holds its result for the client's re-list.
 const RELIST_WAIT_MS = 500;

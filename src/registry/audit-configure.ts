@@ -1,7 +1,7 @@
 import { formatCommandLine } from './install-target.js';
 import type { ServerRecord } from '../store/schema.js';
 import { askOnRecord, auditDecision, audited } from './audit-server-actions.js';
-import type { ConfigureDeps, ConfigureRequest, ConfigureResult } from './server-settings.js';
+import type { HubPaths } from '../core/paths.js';
 import type { ToolChange } from './tool-review.js';
 
 /**
@@ -9,11 +9,19 @@ import type { ToolChange } from './tool-review.js';
  * line naming the settings changed (env by key: values are secrets), and a decision line for each
  * question put to the person on the way (widening settings, new args, changed tools approved).
  */
-export function auditedConfigure(
-  request: ConfigureRequest,
-  deps: ConfigureDeps,
-  run: (request: ConfigureRequest, deps: ConfigureDeps) => Promise<ConfigureResult>,
-): Promise<ConfigureResult> {
+// What it needs of server-settings.ts's request, deps and result (named here: that file imports this one).
+interface Asks {
+  readonly config: { readonly paths: Pick<HubPaths, 'auditDir'> };
+  readonly confirmSettings?: (record: ServerRecord, widens: string[]) => Promise<void>;
+  readonly confirmArgs?: (record: ServerRecord, args: string[]) => Promise<unknown>;
+  readonly confirmApproval?: (server: string, changes: ToolChange[]) => Promise<void>;
+}
+
+export function auditedConfigure<
+  Q extends { readonly server: string; readonly env?: Readonly<Record<string, string>> | undefined },
+  D extends Asks,
+  R extends { readonly approved?: readonly string[] | undefined },
+>(request: Q, deps: D, run: (request: Q, deps: D) => Promise<R>): Promise<R> {
   const paths = deps.config.paths;
   const { server, env, ...rest } = request;
   const changed = [
@@ -41,7 +49,7 @@ export function auditedConfigure(
     }),
     deps.confirmApproval,
   );
-  const asked: ConfigureDeps = {
+  const asked: D = {
     ...deps,
     ...(confirmSettings && { confirmSettings }),
     ...(confirmArgs && { confirmArgs }),

@@ -3,7 +3,7 @@ import { errorMessage, isHubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';
 import { auditLog } from '../store/audit-log.js';
 import type { AuditBy, DecisionRecord, ServerActionRecord } from '../store/audit-line.js';
-import { describePlan, type InstallPlan } from './consent.js';
+import { describePlan, NOT_ASKED, type InstallPlan } from './consent.js';
 import type { InstallContext } from './install-context.js';
 import { describeUndo, type UndoQuestion } from './kept-decisions.js';
 
@@ -43,9 +43,6 @@ export function auditDecision(
   const { by, session } = currentActor();
   auditLog(paths).record({ kind: 'decision', t: Date.now(), session, by, ...decision });
 }
-
-/** What a confirm answers when config.json said not to ask (install.confirm "never", or "if-supported" without a prompt). */
-export const NOT_ASKED = 'not asked';
 
 /**
  * A question to the person (a confirm callback), on the record with its answer. Asked during an

@@ -2,7 +2,6 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError, errorMessage } from '../core/errors.js';
 import { describeUndo, forgetCommand, type UndoQuestion } from './kept-decisions.js';
 import { describeScripts, type ScriptsChoice } from './scripts-choice.js';
-import { NOT_ASKED } from './audit-server-actions.js';
 
 export type ConfirmSetting = 'if-supported' | 'always' | 'never';
 
@@ -19,6 +18,9 @@ export interface InstallPlan {
   /** Set for upgrades: the version installed now. */
   readonly upgradeFrom?: string | undefined;
 }
+
+/** What a confirm answers when config.json said not to ask (install.confirm "never", or "if-supported" without a prompt). */
+export const NOT_ASKED = 'not asked';
 
 /** Asks for approval; resolves when approved (NOT_ASKED: config.json said not to ask), throws CONSENT_DECLINED or CONSENT_UNAVAILABLE otherwise. */
 export type Confirm = (plan: InstallPlan) => Promise<void | typeof NOT_ASKED>;

@@ -8,7 +8,7 @@ import { AUDIT_FILE, rotateIfDue, sweepOld } from './audit-rotate.js';
 import { secretValues } from './secret-values.js';
 import type { Store } from './store.js';
 
-export type { AuditRecord } from './audit-line.js';
+export { labelSession, type AuditRecord } from './audit-line.js';
 
 // Busy hubs flush in batches; a quiet one within this long. The tools/call path never waits on it.
 const FLUSH_MS = 100;

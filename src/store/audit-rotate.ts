@@ -1,4 +1,4 @@
-import { fstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, fstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditSettings } from '../core/config.js';
 
@@ -54,9 +54,14 @@ export function rotateIfDue(dir: string, fd: number, openedMs: number, settings:
   if (!due) return false;
   const file = join(dir, AUDIT_FILE);
   withRotateLock(dir, () => {
-    if (statSync(file).ino !== stat.ino) return;
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    renameSync(file, join(dir, `audit-${stamp}-${process.pid}.jsonl`));
+    // Rotated by another hub already (or gone): the caller reopens either way.
+    if (statSync(file, { throwIfNoEntry: false })?.ino !== stat.ino) return;
+    // Two rotations in one millisecond (a tiny maxBytes) must not overwrite: the name moves on.
+    let aside: string;
+    let ms = Date.now();
+    do aside = join(dir, `audit-${new Date(ms++).toISOString().replace(/[:.]/g, '-')}-${process.pid}.jsonl`);
+    while (existsSync(aside));
+    renameSync(file, aside);
   });
   return true;
 }
