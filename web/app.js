@@ -8,11 +8,13 @@ import { logIn } from './session.js';
 import { ProcessesView } from './processes.js';
 import { ServersView } from './servers.js';
 import { StoreView } from './store.js';
+import { AuditView } from './audit.js';
 
 const TABS = [
   ['processes', 'Processes'],
   ['servers', 'MCP servers'],
   ['store', 'Store'],
+  ['audit', 'Audit log'],
 ];
 
 function App() {
@@ -118,7 +120,9 @@ function App() {
                     installs=${installs}
                     report=${report}
                   />`
-                : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
+                : tab === 'audit'
+                  ? html`<${AuditView} report=${report} />`
+                  : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
       }
     </main>`;
 }

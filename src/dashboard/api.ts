@@ -15,6 +15,7 @@ import { SendInputSchema } from '../tools/interactive-schemas.js';
 import { KillInputSchema, LogsInputSchema, StartInputSchema } from '../tools/process-schemas.js';
 import { InstallInputSchema } from '../tools/registry-schemas.js';
 import type { InstallJobs } from './install-jobs.js';
+import { auditQuery } from './audit-api.js';
 import type { DashboardState } from './state.js';
 
 // The JSON API under /api/: each route validates with the tool's own zod schema where there is
@@ -64,6 +65,7 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
   const config: HubConfig = deps.config;
 
   if (method === 'GET' && section === 'state' && name === undefined) return deps.state();
+  if (method === 'GET' && section === 'audit' && name === undefined) return auditQuery(config.paths, query);
 
   if (section === 'processes') {
     if (method === 'POST' && name === undefined) {
