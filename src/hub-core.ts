@@ -90,7 +90,7 @@ export function coreInternals(core: HubCore): CoreInternals {
 }
 
 export function createHubCore({ config, log, store }: CoreOptions): HubCore {
-  openAudit(config, log, store);
+  const audit = openAudit(config, log, store);
   const sessions = new Map<CoreSession, () => SessionInfo>();
   const listeners: ((count: number) => void)[] = [];
   const changed = () => {
@@ -145,6 +145,8 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
           servers.close(),
           processesUsed ? processes().then(manager => manager.close()) : undefined,
         ]);
+        // What this hub's sessions did is on disk before whoever closed it goes on.
+        audit.flush();
       })();
       return closing;
     },

@@ -143,7 +143,12 @@ export class AuditLog {
       closeSync(this.#fd);
       this.#fd = undefined;
     }
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // Not recursive: a HUB_HOME removed under a running hub (a test's, a person's) is not made again.
+    try {
+      mkdirSync(this.dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     const fd = openSync(file, 'a', 0o600);
     // A file made by an older hub, or with another umask: the log is the person's alone.
     fchmodSync(fd, 0o600);
