@@ -73,7 +73,10 @@ test('the audit view: lines, filters, the JSON-lines download, no secret, and ax
 
     await page.getByLabel('Since').fill('not a time');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('alert').getByText(/"not a time" is not a time/).waitFor({ timeout: 10_000 });
+    await page
+      .getByRole('alert')
+      .getByText(/"not a time" is not a time/)
+      .waitFor({ timeout: 10_000 });
     await context.close();
   } finally {
     await hub.close();
