@@ -32,8 +32,9 @@ export async function followAudit(
   const buffer = Buffer.alloc(READ_BYTES);
   while (!signal.aborted) {
     await new Promise<void>(resolve => {
-      const timer = setTimeout(resolve, POLL_MS);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const stop = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (signal.removeEventListener('abort', stop), resolve()), POLL_MS);
+      signal.addEventListener('abort', stop, { once: true });
     });
     const now = stat();
     if (now === undefined) continue;

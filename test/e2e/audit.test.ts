@@ -1,4 +1,6 @@
 // Issue 31 items 1 and 2: every action on the record (docs/audit.md), read back with `hub audit`.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +9,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { openStore } from '../../src/store/store.js';
 import { cli, cliStdout } from '../helpers/cli.js';
 import { makeHubHome } from '../helpers/home.js';
-import { spawnHub, textOf } from '../helpers/hub.js';
+import { SERVER_JS, spawnHub, textOf } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 
@@ -174,3 +176,30 @@ test('four hubs × 500 calls on one HUB_HOME give 2,000 whole lines', async () =
     expect(seen.size).toBe(500);
   }
 }, 180_000);
+
+test('hub audit -f --json prints each new line as it is written, filtered', async () => {
+  const home = await makeHubHome();
+  const follower = spawn(process.execPath, [SERVER_JS, 'audit', '-f', '--json', '--kind', 'process'], {
+    env: { ...process.env, HUB_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  follower.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  try {
+    expect((await cli(home, 'start', '--name', 'followed', '--', 'sleep 30')).code).toBe(0);
+    expect((await cli(home, 'kill', 'followed', '--remove')).code).toBe(0);
+    await vi.waitFor(
+      () =>
+        expect(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map(line => (JSON.parse(line) as Line).action),
+        ).toEqual(['start', 'remove']),
+      { timeout: 15_000, interval: 100 },
+    );
+  } finally {
+    follower.kill('SIGINT');
+    await once(follower, 'exit');
+  }
+}, 60_000);
