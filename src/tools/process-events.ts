@@ -6,6 +6,7 @@ import { compileLinePattern, type LineMatcher } from '../process/line-match.js';
 import type { LogWatch } from '../process/log-watch.js';
 import type { ProcessManager } from '../process/manager.js';
 import type { ProcessRecord } from '../store/schema.js';
+import { clientProfile } from '../proxy/known-clients.js';
 import { logUri } from './hub-uris.js';
 
 /** What start_process's `watch` names: an end (crash, exit), readiness (its wait_for), or a log pattern. */
@@ -70,7 +71,7 @@ export function createProcessEvents(deps: {
 
   const channel = (): { declared: boolean; known: boolean } => {
     const declared = deps.server.getClientCapabilities()?.experimental?.[CHANNEL_CAPABILITY] !== undefined;
-    return { declared, known: declared || deps.server.getClientVersion()?.name === 'claude-code' };
+    return { declared, known: declared || clientProfile(deps.server.getClientVersion()?.name).label === 'Claude Code' };
   };
 
   const emit = (event: ProcessEvent): void => {
