@@ -55,8 +55,25 @@ export class AuditLog {
 
   constructor(readonly dir: string) {}
 
+  readonly #listeners: ((entry: AuditRecord) => void)[] = [];
+
+  /**
+   * Also hands every record to `listener` as it happens, enabled or not (metrics and traces can
+   * take calls, process actions and installs from here): synchronous, on the call path, so cheap.
+   */
+  onRecord(listener: (entry: AuditRecord) => void): () => void {
+    this.#listeners.push(listener);
+    return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
+  }
+
   /** Queues one record; the caller never waits on disk. */
   record(entry: AuditRecord): void {
+    for (const listener of this.#listeners)
+      try {
+        listener(entry);
+      } catch {
+        // A listener's fault never reaches the call that was recorded.
+      }
     if (!this.settings().enabled) return;
     if (this.#queue.length >= MAX_PENDING) {
       this.#queue.shift();

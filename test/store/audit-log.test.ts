@@ -103,3 +103,18 @@ test('audit.enabled false records nothing', async () => {
   audit.close();
   expect((await readAudit(dir, {})).entries).toEqual([]);
 });
+
+test('onRecord hands every record to a listener (the telemetry hook), even one that throws, until it lets go', async () => {
+  const dir = hubPaths(await makeHubHome()).auditDir;
+  const audit = new AuditLog(dir);
+  audit.settings = () => settings({ enabled: false });
+  const seen: string[] = [];
+  audit.onRecord(() => {
+    throw new Error('a broken listener');
+  });
+  const stop = audit.onRecord(entry => seen.push(entry.kind));
+  audit.record(call(1));
+  stop();
+  audit.record(call(2));
+  expect(seen).toEqual(['call']);
+});
