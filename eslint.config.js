@@ -48,6 +48,7 @@ export default tseslint.config(
         document: 'readonly',
         location: 'readonly',
         FormData: 'readonly',
+        Blob: 'readonly',
         history: 'readonly',
         sessionStorage: 'readonly',
         TextDecoderStream: 'readonly',

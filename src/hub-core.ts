@@ -10,6 +10,7 @@ import { createServerManager, type ServerManager } from './proxy/server-manager.
 import { sharedSubscriptions, type SharedSubscriptions } from './proxy/surface/shared-subscriptions.js';
 import { exposedSpelling } from './registry/installed/servers.js';
 import type { Store } from './store/store.js';
+import { openAudit } from './store/audit-log.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { lazyProcessManager } from './tools/processes.js';
 import { serverListResult } from './tools/server-list.js';
@@ -90,6 +91,7 @@ export function coreInternals(core: HubCore): CoreInternals {
 }
 
 export function createHubCore({ config, log, store }: CoreOptions): HubCore {
+  const audit = openAudit(config, log, store);
   const sessions = new Map<CoreSession, () => SessionInfo>();
   const listeners: ((count: number) => void)[] = [];
   const changed = () => {
@@ -146,6 +148,8 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
           servers.close(),
           processesUsed ? processes().then(manager => manager.close()) : undefined,
         ]);
+        // What this hub's sessions did is on disk before whoever closed it goes on.
+        audit.flush();
         await stopTelemetry();
       })();
       return closing;

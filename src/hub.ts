@@ -1,7 +1,6 @@
 import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { lazyAjvValidator } from './tools/lazy-validator.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -33,6 +32,8 @@ import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './p
 import { toolsForClient } from './proxy/listing/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
 import { nameSession, tracedCall } from './core/telemetry.js';
+import { experimental } from './tools/process-events.js';
+import { auditLog, labelSession } from './store/audit-log.js';
 import {
   coreInternals,
   createHubCore,
@@ -58,13 +59,6 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-// The SDK's default validator (an Ajv instance, used only for elicitation results) is built on
-// first use instead of at start.
-function lazyAjvValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return { getValidator: schema => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-}
-
 // How long a tool call that changed the listing holds its result for the client's re-list.
 const RELIST_WAIT_MS = 500;
 
@@ -84,7 +78,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const config = sessionConfig(core.config, options.env);
   const mode = pickNameMode(config.toolNames);
   const serverInfo = { name: 'hub', title: 'hub', version: HUB_VERSION };
-  const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY };
+  const capabilities = { tools: { listChanged: true }, ...SURFACE_CAPABILITIES, tasks: TASKS_CAPABILITY, experimental };
   const server = new Server(serverInfo, {
     capabilities,
     // Installed servers' instructions as db.json holds them now (the cold-start lane adds the same).
@@ -120,6 +114,8 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     mode,
     spelling: () => ready.spelling(),
     warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
+    audit: auditLog(config.paths),
+    decorate: processGroup.decorate,
   });
   const exposed = exposeTools({
     config,
@@ -205,6 +201,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
       since,
     };
   };
+  labelSession(client, () => ({ id: `${process.pid}.${id}`, client: server.getClientVersion()?.name }));
   const detachClient = own.clients.attach(client);
   let closing: Promise<void> | undefined;
   const session: Hub = {

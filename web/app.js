@@ -9,12 +9,14 @@ import { ProcessesView } from './processes.js';
 import { ServersView } from './servers.js';
 import { ChartsView } from './charts.js';
 import { StoreView } from './store.js';
+import { AuditView } from './audit.js';
 
 const TABS = [
   ['processes', 'Processes'],
   ['servers', 'MCP servers'],
   ['charts', 'Charts'],
   ['store', 'Store'],
+  ['audit', 'Audit log'],
 ];
 
 function App() {
@@ -122,7 +124,9 @@ function App() {
                   />`
                 : tab === 'charts'
                   ? html`<${ChartsView} />`
-                  : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
+                  : tab === 'audit'
+                    ? html`<${AuditView} report=${report} />`
+                    : html`<${StoreView} store=${state.store} hubs=${state.hubs} sessions=${state.sessions} />`
       }
     </main>`;
 }

@@ -4,6 +4,7 @@ import { processIo, type CliCommand, type CliIo } from './command.js';
 import { exitCodeFor, errorLine } from './errors.js';
 import { renderTable } from './table.js';
 import { COMMANDS, type CommandName } from './usage.js';
+import { setProcessActor } from '../core/actor.js';
 
 const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   ps: async () => (await import('./processes.js')).ps,
@@ -26,6 +27,7 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   logout: async () => (await import('./login.js')).logout,
   status: async () => (await import('./shared-hub.js')).status,
   stop: async () => (await import('./shared-hub.js')).stop,
+  audit: async () => (await import('./audit.js')).audit,
 };
 
 function usage(): string {
@@ -59,6 +61,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     return 0;
   }
   let code: number;
+  // What a command does is the person's doing (the audit log's "by": cli).
+  setProcessActor('cli');
   try {
     code = await (await LOADERS[name as CommandName]())(rest, io);
   } catch (error) {

@@ -71,6 +71,11 @@ export const COMMANDS = {
     usage: 'hub stop [--json]',
     summary: 'stop the shared hub and its child servers (dev processes keep running)',
   },
+  audit: {
+    usage:
+      'hub audit [--since T] [--until T] [--server S] [--tool T] [--session ID] [--process ID] [--kind K] [--decisions] [--json] [-f]',
+    summary: 'what was done through hub: tool calls, processes, installs, approvals (docs/audit.md)',
+  },
 } as const satisfies Record<string, { usage: string; summary: string }>;
 
 export type CommandName = keyof typeof COMMANDS;

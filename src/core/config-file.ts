@@ -68,6 +68,22 @@ const FileConfigSchema = z
         maxSessions: z.number().int().min(1).max(4096),
       })
       .partial(),
+    // The audit log under HUB_HOME/audit (docs/audit.md).
+    audit: z
+      .object({
+        enabled: z.boolean(),
+        // The current file is rotated once it is this big, or this old.
+        maxBytes: z
+          .number()
+          .int()
+          .min(64 * 1024),
+        maxAgeHours: z.number().min(1),
+        // Rotated files older than this are deleted.
+        keepDays: z.number().min(1),
+        // send_input's text in the log (off: its keys and length only).
+        inputText: z.boolean(),
+      })
+      .partial(),
     sharedHub: z
       .object({
         enabled: z.boolean(),

@@ -55,8 +55,18 @@ export interface HubConfig {
   readonly serve: { readonly sessionIdleMs: number; readonly maxSessions: number };
   /** The shared hub (docs/protocol.md "One hub per user"): `enabled` is HUB_SHARED over config.json. */
   readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
+  /** The audit log (docs/audit.md): rotation, retention, and whether send_input's text is kept. */
+  readonly audit: AuditSettings;
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
+}
+
+export interface AuditSettings {
+  readonly enabled: boolean;
+  readonly maxBytes: number;
+  readonly maxAgeHours: number;
+  readonly keepDays: number;
+  readonly inputText: boolean;
 }
 
 const EnvSchema = z.object({
@@ -109,6 +119,13 @@ function settingsFrom(vars: EnvVars, file: FileConfig, configFile: string): Sett
     serve: Object.freeze({
       sessionIdleMs: file.serve?.sessionIdleMs ?? 10 * 60_000,
       maxSessions: file.serve?.maxSessions ?? 64,
+    }),
+    audit: Object.freeze({
+      enabled: file.audit?.enabled ?? true,
+      maxBytes: file.audit?.maxBytes ?? 20 * 1024 * 1024,
+      maxAgeHours: file.audit?.maxAgeHours ?? 24,
+      keepDays: file.audit?.keepDays ?? 30,
+      inputText: file.audit?.inputText ?? false,
     }),
     sharedHub: Object.freeze({
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',

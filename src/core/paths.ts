@@ -18,6 +18,8 @@ export interface HubPaths {
   readonly dataDir: string;
   /** OAuth tokens and client registrations of remote servers (store/oauth-store.ts), 0700. */
   readonly authDir: string;
+  /** The audit log's JSON-lines files (store/audit-log.ts), 0700. */
+  readonly auditDir: string;
   /** The bearer token `hub serve` asks of every HTTP request (store/http-token.ts), 0600. */
   readonly httpToken: string;
   processLog(id: string): string;
@@ -51,6 +53,7 @@ export function hubPaths(home: string): HubPaths {
     toolsDir,
     dataDir,
     authDir: join(home, 'auth'),
+    auditDir: join(home, 'audit'),
     httpToken: join(home, 'http-token'),
     processLog: id => join(processLogsDir, `${id}.log`),
     // Written by the keeper when the command ends, so an exit is known even with no hub running.

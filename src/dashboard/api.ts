@@ -16,6 +16,7 @@ import { KillInputSchema, LogsInputSchema, StartInputSchema } from '../tools/pro
 import { InstallInputSchema } from '../tools/registry-schemas.js';
 import type { ChartsView } from './charts.js';
 import type { InstallJobs } from './install-jobs.js';
+import { auditQuery } from './audit-api.js';
 import type { DashboardState } from './state.js';
 
 // The JSON API under /api/: each route validates with the tool's own zod schema where there is
@@ -67,6 +68,7 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
 
   if (method === 'GET' && section === 'state' && name === undefined) return deps.state();
   if (method === 'GET' && section === 'charts' && name === undefined) return deps.charts();
+  if (method === 'GET' && section === 'audit' && name === undefined) return auditQuery(config.paths, query);
 
   if (section === 'processes') {
     if (method === 'POST' && name === undefined) {

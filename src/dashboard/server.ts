@@ -9,6 +9,7 @@ import type { ProcessManager } from '../process/manager.js';
 import type { ServerManager } from '../proxy/manager-types.js';
 import type { Store } from '../store/store.js';
 import { handleApi } from './api.js';
+import { runAs } from '../core/actor.js';
 import { createAuth } from './auth.js';
 import { chartsView } from './charts.js';
 import { createEventHub } from './events.js';
@@ -141,7 +142,9 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
         await send(
           response,
           200,
-          await handleApi({ ...deps, jobs, state, charts }, { method, path, query: url.searchParams, body }),
+          await runAs({ by: 'dashboard' }, () =>
+            handleApi({ ...deps, jobs, state, charts }, { method, path, query: url.searchParams, body }),
+          ),
         );
       } catch (error) {
         const status =

@@ -17,6 +17,8 @@ import { HubError } from '../core/errors.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import { createInteractive } from './terminal/interactive.js';
 import { tracedActions } from './traced-actions.js';
+import { withAudit } from './audit-actions.js';
+import { auditLog } from '../store/audit-log.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.
@@ -101,8 +103,8 @@ export function createProcessManager(options: ProcessManagerOptions) {
   const tail = (record: ProcessRecord, lines: number): string[] =>
     tailLog(record.logFile, { lines, maxBytes: options.logReadBytes }).lines;
 
-  // start, kill and restart are spans when telemetry is on (traced-actions.ts).
-  return tracedActions({
+  // start, kill and restart are spans when telemetry is on (traced-actions.ts), and on the audit log.
+  const manager = tracedActions({
     /** base: the calling session's cwd and env (a shared hub's client runs elsewhere than hub). */
     async start(
       spec: Omit<StartSpec, 'ready'>,
@@ -222,4 +224,5 @@ export function createProcessManager(options: ProcessManagerOptions) {
       capTimer = undefined;
     },
   });
+  return withAudit(manager, auditLog(paths));
 }

@@ -15,6 +15,7 @@ import { syncWithStore } from './slots/store-sync.js';
 import { createProxiedSurface } from './surface/proxied-surface.js';
 import { SurfaceListing } from './surface/routes.js';
 import { isDisabled } from './listing/tool-filter.js';
+import { auditLog } from '../store/audit-log.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
 import { createTaskForwarding } from './tasks/forward.js';
 import { TaskRoutes } from './tasks/task-routes.js';
@@ -70,6 +71,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     random: options.random ?? Math.random,
     logFile: name => config.paths.serverLog(name),
     stateDir: name => serverStateDir(config.paths, name),
+    audit: auditLog(config.paths),
     ...writer,
     // The surface is built after the slots it serves; children call it only once started.
     surfaceSeen: (slot, conn, reason) => hooks.surfaceSeen(slot, conn, reason),

@@ -1,5 +1,6 @@
 import { loadConfig, type HubConfig } from '../core/config.js';
 import { createLogger, silentLogger, type Logger } from '../core/logger.js';
+import { openAudit } from './audit-log.js';
 import { openStore, type Store } from './store.js';
 
 /** What every entry point works with: the settings, a logger, and the store. */
@@ -28,5 +29,8 @@ export function openContext(options: OpenContextOptions = {}): HubContext {
     wanted === 'silent'
       ? silentLogger
       : createLogger(config, wanted.name, wanted.stderr === undefined ? {} : { stderr: wanted.stderr });
-  return { config, log, store: openStore(config.paths, log) };
+  const store = openStore(config.paths, log);
+  // The audit log masks the store's secrets and follows config.json's audit settings.
+  openAudit(config, log, store);
+  return { config, log, store };
 }

@@ -17,23 +17,24 @@ import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/keeper/pty.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 export const StartInputSchema = z.strictObject({
-  command: z.string().min(1).describe('Shell command line ("npm run dev"); with args, the program run without a shell'),
+  command: z.string().min(1).describe('Shell line ("npm run dev"); with args, run without a shell'),
   args: z.array(z.string()).max(256).optional().describe('Arguments (no shell)'),
   cwd: z.string().min(1).optional().describe("Working directory (default: hub's)"),
-  env: z.record(EnvKeySchema, z.string()).optional().describe('Added to the environment; never shown back'),
+  env: z.record(EnvKeySchema, z.string()).optional().describe('Added to its env; never shown back'),
   name: ProcessNameSchema.optional().describe('Unique name, usable as the id'),
   tags: z.array(z.string().min(1).max(64)).max(32).optional().describe('Labels for list_processes'),
   ports: z.array(PortNumberSchema).max(32).optional().describe('Ports it will use (get_free_port skips them)'),
   // Described by the tool's description (hub's listing has a byte budget).
   wait_for: waitForSchema(WaitTimeoutDefaultSchema).optional(),
-  tty: z.boolean().default(false).describe('Run in a terminal (prompts, REPLs, TUIs)'),
-  cols: z.number().int().min(10).max(500).default(DEFAULT_COLS).describe('With tty'),
-  rows: z.number().int().min(3).max(200).default(DEFAULT_ROWS).describe('With tty'),
+  tty: z.boolean().default(false).describe('Run in a cols×rows terminal (REPLs, TUIs)'),
+  cols: z.number().int().min(10).max(500).default(DEFAULT_COLS),
+  rows: z.number().int().min(3).max(200).default(DEFAULT_ROWS),
   restart: z
     .enum(['no', 'on-failure', 'always'])
     .default('no')
-    .describe('Rerun when it ends, with backoff, even with no hub running'),
+    .describe('Rerun when it ends (backoff), even with no hub'),
   max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before failed'),
+  watch: z.array(z.string().min(1).max(200)).max(8).optional().describe('Push crash|exit|ready|regex'),
 });
 
 export const StartOutputSchema = z.object({

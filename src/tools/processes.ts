@@ -8,6 +8,7 @@ import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
 import { logLink } from './hub-uris.js';
 import { processListResult } from './process-list.js';
 import { createInteractiveTools } from './interactive-tools.js';
+import { checkWatch, createProcessEvents, type ProcessEvents } from './process-events.js';
 import {
   StartInputSchema,
   StartOutputSchema,
@@ -86,24 +87,27 @@ export function createProcessTools(
   deps: ToolDeps,
   /** A hub core's manager (shared by its sessions) and this session's cwd and env. */
   shared?: { manager: () => Promise<ProcessManager>; base?: ProcessBase },
-): ToolGroup & { manager(): Promise<ProcessManager> } {
+): ToolGroup & { manager(): Promise<ProcessManager>; decorate: ProcessEvents['decorate'] } {
   const { config } = deps;
   const source = shared?.manager ?? lazyProcessManager(deps);
   let used = false;
   const managerOf = () => ((used = true), source());
   const base = shared?.base;
   const entry = entryOf(base?.entryPid);
+  // start_process's watch: this session's process events (docs/events.md).
+  const events = createProcessEvents({ paths: config.paths, log: deps.log, server: deps.server, manager: managerOf });
 
   const startProcess = defineTool({
     name: 'start_process',
     title: 'Start a process',
     description:
       'Start a long-running command (dev server, watcher, build) that survives hub and client restarts; output goes to a log. ' +
-      'wait_for returns once it is ready, exited or timed out (no sleep-and-poll). get_free_port picks a port.',
+      'wait_for returns once ready, exited or timed out (no polling). get_free_port picks a port.',
     input: StartInputSchema,
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(input, call) {
+      checkWatch(input.watch);
       const wait = input.wait_for && {
         port: input.wait_for.port,
         pattern:
@@ -134,6 +138,7 @@ export function createProcessTools(
         call.signal,
         base,
       );
+      if (input.watch) await events.watch(outcome.record, input.watch);
       const view = toProcessView(outcome.record);
       const structured = {
         process: view,
@@ -272,7 +277,8 @@ export function createProcessTools(
     ],
     // The same manager serves hub's own resources (tools/hub-resources.ts).
     manager: managerOf,
+    decorate: events.decorate,
     // A shared manager is the core's to close.
-    close: async () => (shared || !used ? undefined : (await managerOf()).close()),
+    close: async () => (events.close(), shared || !used ? undefined : (await managerOf()).close()),
   };
 }

@@ -7,6 +7,8 @@ import type { CallContext, HubTool } from './define.js';
 import { listedInputSchema } from './listed-schema.js';
 import { spell, spellText, type NameMode, type Spelling } from '../core/naming.js';
 import { describeInputIssues, errorResult, successResult } from '../core/tool-result.js';
+import type { AuditLog } from '../store/audit-log.js';
+import { auditedOwnCall } from './own-call-audit.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -51,6 +53,8 @@ function withWarningField(schema: Tool['inputSchema']): Tool['inputSchema'] {
   const properties = {
     ...schema.properties,
     [WARNING_FIELD]: { type: 'string', description: 'Set while hub has a store problem a person must look at' },
+    // start_process's watch, for clients that cannot take pushed events (tools/process-events.ts).
+    events: { type: 'array', items: { type: 'object' }, description: 'Watched process events since the last result' },
   };
   return { ...schema, properties };
 }
@@ -72,6 +76,10 @@ export function createToolTable(
     spelling: () => Spelling;
     /** The store's warning, while there is one. */
     warning?: () => Promise<string | undefined>;
+    /** Where calls are recorded (store/audit-log.ts). */
+    audit?: AuditLog;
+    /** What the result carries besides (the session's process events, tools/process-events.ts). */
+    decorate?: (result: CallToolResult) => CallToolResult;
   },
 ) {
   const { log, resultCapBytes, mode, spelling } = options;
@@ -138,7 +146,10 @@ export function createToolTable(
     list: (): Tool[] => listed,
     find: (name: string): HubTool | undefined => byName.get(name),
     async call(tool: HubTool, args: unknown, extra: Extra): Promise<CallToolResult> {
-      return withWarning(await callPlain(tool, args, extra), await warning().catch(() => undefined));
+      const session = (extra as { session?: object }).session;
+      const result = await auditedOwnCall(options.audit, tool.name, args, session, () => callPlain(tool, args, extra));
+      const decorated = options.decorate ? options.decorate(result) : result;
+      return withWarning(decorated, await warning().catch(() => undefined));
     },
   };
 }

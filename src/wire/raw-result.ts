@@ -17,6 +17,11 @@ export class RawToolResult {
     private readonly tail: string,
   ) {}
 
+  /** About the line's size in bytes (its characters; the audit log's `bytes`). */
+  get size(): number {
+    return this.head.length + this.tail.length;
+  }
+
   /** The response line for the caller's id (already JSON-encoded). */
   lineFor(idJson: string): string {
     return `${this.head}${idJson}${this.tail}\n`;

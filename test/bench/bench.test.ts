@@ -23,6 +23,7 @@ const SECTIONS = [
   'exposure',
   'sharedHub',
   'http',
+  'audit',
 ];
 
 interface Report {

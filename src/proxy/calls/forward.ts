@@ -11,6 +11,7 @@ import type { ServerSlot } from '../slots/server-slot.js';
 import type { ServerExtra } from '../sessions/client-side.js';
 import { SignInRequired } from '../oauth/required.js';
 import { askToSignIn } from '../oauth/sign-in-ask.js';
+import { auditCall } from './audit.js';
 
 /** A request context tagged with the session that made the request (hub.ts tags it). */
 export type SessionExtra = ServerExtra & { readonly session?: object };
@@ -97,12 +98,19 @@ export async function forwardCall(
     slot.metrics.record(elapsed, result.isError === true ? firstText(result) : undefined);
     callHistory.record(slot.name, elapsed, result.isError === true);
     span?.ended(result);
+    auditCall(slot.metrics.audit, { server: slot.name, tool, args, session: caller.session, ms: elapsed }, result);
     return result;
   } catch (error) {
     const elapsed = performance.now() - started;
     slot.metrics.record(elapsed, errorMessage(error).split('\n')[0]);
     callHistory.record(slot.name, elapsed, true);
     span?.failed(error);
+    auditCall(
+      slot.metrics.audit,
+      { server: slot.name, tool, args, session: caller.session, ms: elapsed },
+      undefined,
+      error,
+    );
     // The child's own protocol error (unknown tool, bad params) reaches the caller as it is.
     if (error instanceof RpcError || error instanceof McpError || error instanceof CallCancelledError) throw error;
     if (isHubError(error)) {

@@ -1,5 +1,6 @@
 import type { ServerState } from './state.js';
 import { writeSharedState } from '../../store/shared-state.js';
+import type { AuditLog } from '../../store/audit-log.js';
 
 const RESERVOIR_SIZE = 512;
 // Calls are published at most this often; a state change is published at once.
@@ -22,6 +23,8 @@ export class CallMetrics {
   #state: ServerState = 'stopped';
   #shareDir: string | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Where this server's calls are recorded (proxy/call-audit.ts), when the hub keeps an audit log. */
+  audit: AuditLog | undefined;
 
   record(ms: number, error?: string): void {
     this.calls += 1;

@@ -57,6 +57,7 @@ export class ServerSlot {
     this.#history = new CrashHistory(ctx.policy);
     this.#idle = new IdleStop(ctx.idleStopMs, this);
     if (ctx.stateDir) this.metrics.shareTo(ctx.stateDir(record.name));
+    this.metrics.audit = ctx.audit;
     this.relaySource = this.#inFlight.relaySource(() => this.name);
   }
 

@@ -1,6 +1,7 @@
 // What a server slot is given by the manager that makes it: its settings, and the hooks through
 // which it reports what its child told (generic over the slot, so this file needs no import of it).
 import type { Logger } from '../../core/logger.js';
+import type { AuditLog } from '../../store/audit-log.js';
 import type { CachedTool } from '../../store/schema.js';
 import type { ToolNeed } from '../listing/tool-needs.js';
 import type { BackoffPolicy } from './backoff.js';
@@ -21,6 +22,7 @@ export interface SlotContextOf<Slot> {
   instructionsSeen(slot: Slot, instructions: string | undefined): Promise<void>;
   /** A child is ready (at each start), or said its prompts or resources changed: proxied-surface.ts takes it from here. */
   surfaceSeen?(slot: Slot, conn: ChildConnection, reason: 'start' | 'changed'): Promise<void>;
+  readonly audit?: AuditLog;
   /** Where this hub publishes a server's state and metrics for other hubs and the CLI. */
   stateDir?(name: string): string;
   /** The child asked for `need` while only `tool` was in flight: the tool needs it (tool-needs.ts). */

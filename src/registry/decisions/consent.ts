@@ -19,8 +19,11 @@ export interface InstallPlan {
   readonly upgradeFrom?: string | undefined;
 }
 
-/** Asks for approval; resolves when approved (or not asked), throws CONSENT_DECLINED or CONSENT_UNAVAILABLE otherwise. */
-export type Confirm = (plan: InstallPlan) => Promise<void>;
+/** What a confirm answers when config.json said not to ask (install.confirm "never", or "if-supported" without a prompt). */
+export const NOT_ASKED = 'not asked';
+
+/** Asks for approval; resolves when approved (NOT_ASKED: config.json said not to ask), throws CONSENT_DECLINED or CONSENT_UNAVAILABLE otherwise. */
+export type Confirm = (plan: InstallPlan) => Promise<void | typeof NOT_ASKED>;
 
 export function describePlan(plan: InstallPlan): string {
   const what = plan.upgradeFrom
@@ -83,13 +86,13 @@ export function elicitationConfirm(
   configFile = '~/.hub/config.json',
 ): Confirm {
   return async plan => {
-    if (setting === 'never') return;
+    if (setting === 'never') return NOT_ASKED;
     const subject = plan.package ?? plan.name;
     // Form elicitation is what hub asks with; `elicitation: {}` from older clients means form.
     const caps = server.getClientCapabilities()?.elicitation;
     const supported = caps !== undefined && (caps.form !== undefined || Object.keys(caps).length === 0);
     if (!supported) {
-      if (setting === 'if-supported') return;
+      if (setting === 'if-supported') return NOT_ASKED;
       throw new HubError(
         'CONSENT_UNAVAILABLE',
         `Install of "${subject}" was not approved: config install.confirm is "always" but this client cannot ask you (no elicitation support); nothing was installed. ${waysOut(plan, configFile, '"if-supported"')}`,

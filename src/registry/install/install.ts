@@ -21,6 +21,7 @@ import { versionMatches } from './version-match.js';
 import { traced } from '../../core/telemetry.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './context.js';
+import { audited, withAskedOnRecord } from './audit.js';
 
 // Launchers say nothing about the server they run, so they cannot name it.
 const LAUNCHERS = new Set([
@@ -92,9 +93,18 @@ function sameSource(record: ServerRecord, target: Target): boolean {
   return record.mode === 'command' && record.command === target.command;
 }
 
-/** registry.install: validate → ask → npm install (or register) → record → start → tools. */
-export const installServer = (request: InstallRequest, context: InstallContext): Promise<InstallResult> =>
-  traced('hub.install', installAttributes(request), () => installOnce(request, context));
+/** registry.install: validate → ask → npm install (or register) → record → start → tools; traced and on the audit log. */
+export function installServer(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
+  const what = request.package ?? request.official ?? request.url ?? request.command ?? '';
+  return traced('hub.install', installAttributes(request), () =>
+    audited(
+      context.config.paths,
+      { kind: 'install', server: request.name ?? what, package: what },
+      () => installOnce(request, withAskedOnRecord(context)),
+      result => ({ server: result.name, package: result.package ?? what, version: result.version }),
+    ),
+  );
+}
 
 async function installOnce(request: InstallRequest, context: InstallContext): Promise<InstallResult> {
   const given = [request.package, request.command, request.url, request.official].filter(
@@ -106,7 +116,7 @@ async function installOnce(request: InstallRequest, context: InstallContext): Pr
       'Give exactly one of "package" (an npm package to install, e.g. "@modelcontextprotocol/server-memory"), "command" (a server already on this machine, with "args"), "url" (a remote MCP server, e.g. "https://mcp.example.com/mcp") or "official" (a server of the official MCP Registry by name, as registry.search gives it).',
     );
   }
-  if (request.official !== undefined) return installFromOfficial(request, context, installServer);
+  if (request.official !== undefined) return installFromOfficial(request, context, installOnce);
   if (request.kind !== undefined && request.requiredEnv === undefined)
     throw new HubError(
       'INVALID_INPUT',

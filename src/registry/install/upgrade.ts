@@ -1,4 +1,5 @@
 // registry.install { upgrade: true } and `hub upgrade <name>`: a new version of an installed npm
+import { audited, withAskedOnRecord } from './audit.js';
 // server, installed beside the old one and swapped in, keeping the record's env, args, install
 // scripts choice and data folder; a new version that does not start is rolled back.
 import { existsSync } from 'node:fs';
@@ -81,11 +82,20 @@ const commandUpgrade = (name: string) =>
   );
 
 /** Installs another version of an installed npm server and swaps it in; exported for `hub upgrade <name>`. */
-export async function upgradeServer(
+export function upgradeServer(
   context: InstallContext,
   name: string,
   options: UpgradeOptions = {},
 ): Promise<InstallResult> {
+  return audited(
+    context.config.paths,
+    { kind: 'upgrade', server: name },
+    () => upgradeOnce(withAskedOnRecord(context), name, options),
+    result => ({ package: result.package, version: result.version }),
+  );
+}
+
+async function upgradeOnce(context: InstallContext, name: string, options: UpgradeOptions): Promise<InstallResult> {
   const { config, store, manager, log } = context;
   const record = (await store.read()).servers[name];
   if (!record)

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { audited } from '../install/audit.js';
 import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -177,7 +178,7 @@ export interface UninstallResult {
  * Stop the child, drop the record and tools/<name>.json, refresh the routes (list_changed), delete
  * servers/<name>; the log and the data folder stay (purge: the data folder goes too).
  */
-export async function uninstallServer(
+export function uninstallServer(
   name: string,
   deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
   options: {
@@ -185,6 +186,14 @@ export async function uninstallServer(
     /** The person's own uninstall (`hub uninstall --purge`): their decisions go too. */
     forgetDecisions?: boolean | undefined;
   } = {},
+): Promise<UninstallResult> {
+  return audited(deps.config.paths, { kind: 'uninstall', server: name }, () => uninstallOnce(name, deps, options));
+}
+
+async function uninstallOnce(
+  name: string,
+  deps: { config: HubConfig; log: Logger; store: Store; manager: ServerManager },
+  options: { purge?: boolean | undefined; forgetDecisions?: boolean | undefined },
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
   if (!(await store.read()).servers[name]) throw notInstalled(name);

@@ -12,6 +12,7 @@ import { expandDataArgs } from '../install/data-dir.js';
 import { approveSurface } from '../decisions/surface-approval.js';
 import { checkEnvKeys } from '../install/target.js';
 import { widening } from './widening.js';
+import { auditedConfigure } from './audit-configure.js';
 import {
   INSTRUCTIONS,
   integrityReport,
@@ -47,7 +48,7 @@ export interface ConfigureDeps {
   readonly store: Store;
   readonly manager: ServerManager;
   /** Asked before new args are used (registry.install's consent); the CLI passes none. */
-  readonly confirmArgs?: (record: ServerRecord, args: string[]) => Promise<void>;
+  readonly confirmArgs?: (record: ServerRecord, args: string[]) => Promise<unknown>;
   /** Asked before changed tools are approved: the person, never the agent alone. The CLI passes none. */
   readonly confirmApproval?: (server: string, changes: ToolChange[]) => Promise<void>;
   /** Asked before a change that widens what the agent reaches (installed/widening.ts); the CLI passes none. */
@@ -127,8 +128,11 @@ function nextSettings(current: ServerSettings | undefined, request: ConfigureReq
   return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
-/** Applies a configure request to the store and to this hub; other hubs follow db.json. */
-export async function configureServer(request: ConfigureRequest, deps: ConfigureDeps): Promise<ConfigureResult> {
+/** Applies a configure request to the store and to this hub; other hubs follow db.json. On the audit log. */
+export const configureServer = (request: ConfigureRequest, deps: ConfigureDeps): Promise<ConfigureResult> =>
+  auditedConfigure(request, deps, configureOnce);
+
+async function configureOnce(request: ConfigureRequest, deps: ConfigureDeps): Promise<ConfigureResult> {
   const { config, store, manager } = deps;
   if (request.env) checkEnvKeys(request.env);
   const existing = (await store.read()).servers[request.server];
