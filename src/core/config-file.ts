@@ -68,6 +68,8 @@ const FileConfigSchema = z
         maxSessions: z.number().int().min(1).max(4096),
       })
       .partial(),
+    // Child servers' sandbox (docs/sandbox.md): false runs every child unsandboxed.
+    sandbox: z.object({ enabled: z.boolean() }).partial(),
     sharedHub: z
       .object({
         enabled: z.boolean(),

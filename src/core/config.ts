@@ -55,6 +55,8 @@ export interface HubConfig {
   readonly serve: { readonly sessionIdleMs: number; readonly maxSessions: number };
   /** The shared hub (README "One hub per user"): `enabled` is HUB_SHARED over config.json. */
   readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
+  /** Child servers run sandboxed unless a person set config.json sandbox.enabled: false (docs/sandbox.md). */
+  readonly sandbox: { readonly enabled: boolean };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -110,6 +112,7 @@ function settingsFrom(vars: EnvVars, file: FileConfig, configFile: string): Sett
       sessionIdleMs: file.serve?.sessionIdleMs ?? 10 * 60_000,
       maxSessions: file.serve?.maxSessions ?? 64,
     }),
+    sandbox: Object.freeze({ enabled: file.sandbox?.enabled ?? true }),
     sharedHub: Object.freeze({
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',
       idleMs: file.sharedHub?.idleMs ?? 10 * 60_000,

@@ -19,6 +19,7 @@ import { childEnvironment } from './child-env.js';
 import { exitedEarly, watchForNotMcp } from './child-not-mcp.js';
 import { openRemote } from './remote-open.js';
 import { ChildProcessTransport } from './child-transport.js';
+import { launchFor, type SandboxContext } from './sandbox-launch.js';
 import type { ToolReply } from '../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../wire/fast-calls.js';
 import { strayResponses } from './stray-responses.js';
@@ -58,6 +59,8 @@ export interface ConnectOptions {
   authFile?: (name: string) => string;
   /** Relay a child's elicitation and sampling requests even when none of its calls is in progress. */
   allowUnsolicitedRequests?: boolean;
+  /** HUB_HOME's paths and config.json's switch for the child's sandbox (sandbox-launch.ts). */
+  sandbox?: SandboxContext;
   /** Where the child's base variables come from (child-env.ts): a per-session server's session; else the hub's. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
   /** Which sessions have calls in flight to this child (its slot): relayed requests name it. */
@@ -149,10 +152,11 @@ export class ChildConnection {
     serverLog.write(
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
     );
+    const env = childEnvironment(record.env, options.baseEnv);
+    const launch = await launchFor({ record, env, sandbox: options.sandbox, client: options.client, from: options.from });
+    serverLog.write(`${launch.note}\n`);
     const transport = new ChildProcessTransport({
-      command: record.command,
-      args: record.args,
-      env: childEnvironment(record.env, options.baseEnv),
+      ...launch,
       cwd: record.cwd,
       log: serverLog,
       ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
