@@ -12,6 +12,7 @@ import { expandDataArgs } from './data-dir.js';
 import { approveSurface } from './surface-approval.js';
 import { checkEnvKeys } from './install-target.js';
 import { widening } from './settings-widening.js';
+import { nextSandbox, sandboxView, sandboxWidening, type SandboxRequest } from './sandbox-settings.js';
 import {
   INSTRUCTIONS,
   integrityReport,
@@ -39,6 +40,8 @@ export interface ConfigureRequest {
   readonly args?: readonly string[] | undefined;
   /** Tool names (or "*") whose changed definitions become the approved ones. */
   readonly approve?: readonly string[] | undefined;
+  /** The child's sandbox (sandbox-settings.ts). */
+  readonly sandbox?: SandboxRequest | undefined;
 }
 
 export interface ConfigureDeps {
@@ -73,6 +76,8 @@ export interface ConfigureResult {
   changedAgain?: string[];
   restarted?: boolean;
   integrity: IntegrityReport;
+  /** The sandbox policy in force. */
+  sandbox: Record<string, unknown>;
   next: string;
 }
 
@@ -127,6 +132,14 @@ function nextSettings(current: ServerSettings | undefined, request: ConfigureReq
   return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
+// The sandbox as asked (checked before anyone was asked), or the settings as they are.
+const withSandbox = (settings: ServerSettings | undefined, asked: boolean, sandbox: ServerSettings['sandbox']) => {
+  if (!asked) return settings;
+  const { sandbox: _old, ...rest } = settings ?? {};
+  const next = sandbox === undefined ? rest : { ...rest, sandbox };
+  return Object.keys(next).length > 0 ? next : undefined;
+};
+
 /** Applies a configure request to the store and to this hub; other hubs follow db.json. */
 export async function configureServer(request: ConfigureRequest, deps: ConfigureDeps): Promise<ConfigureResult> {
   const { config, store, manager } = deps;
@@ -134,7 +147,8 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
   const existing = (await store.read()).servers[request.server];
   if (!existing) throw notInstalled(request.server);
   nextSettings(existing.settings, request); // validates the patterns before anyone is asked
-  const widens = widening(existing.settings, request);
+  const sandbox = nextSandbox(existing.settings?.sandbox, request.sandbox, config);
+  const widens = [...widening(existing.settings, request), ...sandboxWidening(existing.settings?.sandbox, sandbox)];
   if (widens.length > 0) await deps.confirmSettings?.(existing, widens);
   const args =
     request.args === undefined
@@ -165,7 +179,7 @@ export async function configureServer(request: ConfigureRequest, deps: Configure
   const record = await store.update(data => {
     const current = data.servers[existing.name];
     if (!current) throw notInstalled(existing.name);
-    const settings = nextSettings(current.settings, request);
+    const settings = withSandbox(nextSettings(current.settings, request), request.sandbox !== undefined, sandbox);
     if (settings) current.settings = settings;
     else delete current.settings;
     if (request.env)
@@ -279,6 +293,7 @@ async function resultOf(
     ...(changedAgain.length > 0 && { changedAgain }),
     ...(restarted && { restarted }),
     integrity,
+    sandbox: sandboxView(record, config),
     next,
   };
 }

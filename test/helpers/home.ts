@@ -16,3 +16,13 @@ export async function makeHubHome(): Promise<string> {
   });
   return home;
 }
+
+/**
+ * A temporary folder outside HUB_HOME, removed afterwards: for files a test and its child server
+ * both use (a spawn log, events). A sandboxed child never reaches HUB_HOME (docs/sandbox.md).
+ */
+export async function makeScratchDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hub-scratch-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
