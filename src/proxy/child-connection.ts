@@ -153,7 +153,13 @@ export class ChildConnection {
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
     );
     const env = childEnvironment(record.env, options.baseEnv);
-    const launch = await launchFor({ record, env, sandbox: options.sandbox, client: options.client, from: options.from });
+    const launch = await launchFor({
+      record,
+      env,
+      sandbox: options.sandbox,
+      client: options.client,
+      from: options.from,
+    });
     serverLog.write(`${launch.note}\n`);
     const transport = new ChildProcessTransport({
       ...launch,
