@@ -9,7 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { makeHubHome } from '../helpers/home.js';
+import { makeHubHome, sharedFile } from '../helpers/home.js';
 import { SERVER_JS, fixture, textOf } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
 import { INITIALIZE, connectHttp, rawRequest, startServe, type Served } from '../helpers/serve.js';
@@ -43,7 +43,7 @@ test('initialize, tools/list, hub’s own tool and a proxied child’s tool over
   const port = await a.call('get_free_port', {});
   expect(port.isError, textOf(port)).toBeFalsy();
 
-  const spawnLog = join(home, 'echo-spawns.log');
+  const spawnLog = sharedFile(home, 'echo-spawns.log');
   const installed = await a.call('registry_install', {
     command: process.execPath,
     args: [ECHO],
