@@ -26,6 +26,7 @@ const SECTIONS = {
   eras: () => import('./sections/eras.mjs').then(m => m.erasSection),
   sharedHub: () => import('./sections/shared-hub.mjs').then(m => m.sharedHubSection),
   http: () => import('./sections/http.mjs').then(m => m.httpSection),
+  sandbox: () => import('./sections/sandbox.mjs').then(m => m.sandboxSection),
 };
 
 const { values } = parseArgs({

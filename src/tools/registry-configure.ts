@@ -32,7 +32,7 @@ export const ConfigureInputSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   approve: z.array(z.string()).optional().describe('Changed tools or ["*"]; asks the user'),
   // Checked by SandboxRequestSchema in the handler: its full schema would not fit the listing budget.
-  sandbox: z.unknown(),
+  sandbox: z.unknown().optional(),
 });
 
 export const ConfigureOutputSchema = z.object({
