@@ -71,8 +71,7 @@ export async function sandboxSection({ quick, log }) {
             ? await startToList(process.execPath, server.args, {})
             : await startToList(launch.command, launch.args, launch.env);
         times[kind].push(run.took);
-        if (round === plan.rounds - 1)
-          calls[kind].push(await callRoundTrips(run.connection, server.tool, plan.calls));
+        if (round === plan.rounds - 1) calls[kind].push(await callRoundTrips(run.connection, server.tool, plan.calls));
         await run.connection.close();
       }
     }
