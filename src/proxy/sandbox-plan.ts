@@ -111,7 +111,9 @@ export function planSandbox(input: PlanInput): PlannedSandbox {
     const install = installOf(exe);
     ownRead.push(grantProblem(install, paths, home, own) === undefined && install !== home ? install : exe);
   }
-  for (const value of [record.cwd, ...record.args, ...Object.values(input.env)]) {
+  // The record's own env only: inherited variables (TMPDIR: the shared hub's socket folder may be
+  // there) are not the server's to claim.
+  for (const value of [record.cwd, ...record.args, ...Object.values(record.env)]) {
     if (value === undefined || value === '' || value.includes('\n')) continue;
     const named = namedPath(value, input, own);
     if (named !== undefined && !ownWrite.includes(named)) ownWrite.push(named);

@@ -32,7 +32,7 @@ export const ConfigureInputSchema = z.strictObject({
   args: z.array(z.string()).optional(),
   approve: z.array(z.string()).optional().describe('Changed tools or ["*"]; asks the user'),
   // Checked by SandboxRequestSchema in the handler: its full schema would not fit the listing budget.
-  sandbox: z.unknown().optional(),
+  sandbox: z.unknown().meta({ type: 'object' }).optional(),
 });
 
 export const ConfigureOutputSchema = z.object({
@@ -129,7 +129,7 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
     name: 'registry.configure',
     title: 'Configure a server',
     description:
-      "Set an installed server's settings in every hub: enabled, tools allow/deny (globs), env, args, sandbox {read,write,network}; " +
+      "Set an installed server's settings in all hubs: enabled, tools allow/deny globs, env, args, sandbox {read,write,network}; " +
       'approve changed tools. Sends tools/list_changed.',
     input: ConfigureInputSchema,
     output: ConfigureOutputSchema,

@@ -87,7 +87,9 @@ test('the agent narrows a sandbox alone; widening asks the person; bad paths cha
       read: expect.arrayContaining([project]),
       write: expect.arrayContaining(["the session's roots"]),
     });
-    expect(await cli('servers', 'files')).toMatch(/sandbox: bubblewrap, network none; reads .*project.*; writes .*roots/);
+    expect(await cli('servers', 'files')).toMatch(
+      /sandbox: bubblewrap, network none; reads .*project.*; writes .*roots/,
+    );
     await expect(cli('servers', 'configure', 'files', '--sandbox-read', 'relative/path')).rejects.toThrow(
       /not an absolute path/,
     );
