@@ -27,6 +27,7 @@ const SECTIONS = {
   sharedHub: () => import('./sections/shared-hub.mjs').then(m => m.sharedHubSection),
   http: () => import('./sections/http.mjs').then(m => m.httpSection),
   audit: () => import('./sections/audit.mjs').then(m => m.auditSection),
+  sandbox: () => import('./sections/sandbox.mjs').then(m => m.sandboxSection),
 };
 
 const { values } = parseArgs({

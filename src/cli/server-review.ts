@@ -1,3 +1,4 @@
+import { sandboxLine, sandboxView } from '../registry/installed/sandbox-settings.js';
 import { HubError } from '../core/errors.js';
 import { describeKept } from '../registry/decisions/kept-decisions.js';
 import { integrityReport, reportLines } from '../registry/decisions/tool-review.js';
@@ -22,7 +23,8 @@ export async function reviewServer(name: string, io: CliIo, json: boolean): Prom
     );
   const integrity = integrityReport(context.config.paths, record, context.config.integrity, 'person');
   if (json) {
-    io.out(`${JSON.stringify({ name, settings: record.settings ?? {}, integrity }, null, 2)}\n`);
+    const sandbox = sandboxView(record, context.config);
+    io.out(`${JSON.stringify({ name, settings: record.settings ?? {}, integrity, sandbox }, null, 2)}\n`);
     return 0;
   }
   const settings = record.settings;
@@ -30,6 +32,7 @@ export async function reviewServer(name: string, io: CliIo, json: boolean): Prom
     `${name}: ${settings?.enabled === false ? 'disabled' : 'enabled'}${record.package ? ` (${record.package}@${record.version ?? '?'})` : ` (${record.command})`}`,
     ...(settings?.allow ? [`  allow: ${settings.allow.join(', ')}`] : []),
     ...(settings?.deny ? [`  deny: ${settings.deny.join(', ')}`] : []),
+    `  ${sandboxLine(sandboxView(record, context.config))}`,
     ...reportLines(name, integrity),
     ...(integrity.changed ? [] : ['Nothing waits for approval.']),
   ];

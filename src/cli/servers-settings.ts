@@ -9,6 +9,8 @@ import { createServerManager } from '../proxy/server-manager.js';
 import { openContext } from '../store/open-context.js';
 import { CLI_LOG } from './command.js';
 import { usageOf } from './usage.js';
+import { sandboxLine } from '../registry/installed/sandbox-settings.js';
+import { sandboxRequest } from './sandbox-flags.js';
 
 // `hub servers configure|enable|disable|approve <name>`: per-server settings from a terminal, the
 // same work as registry.configure (registry/installed/settings.ts). Typing the command is the
@@ -58,6 +60,13 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
       env: { type: 'string', multiple: true },
       arg: { type: 'string', multiple: true },
       'no-args': { type: 'boolean' },
+      sandbox: { type: 'boolean' },
+      'no-sandbox': { type: 'boolean' },
+      'sandbox-read': { type: 'string', multiple: true },
+      'sandbox-write': { type: 'string', multiple: true },
+      'no-sandbox-read': { type: 'boolean' },
+      'no-sandbox-write': { type: 'boolean' },
+      network: { type: 'string' },
       json: { type: 'boolean' },
     },
     { positionals: false },
@@ -69,6 +78,7 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
   const deny = values['no-deny'] ? [] : values.deny;
   const args = values['no-args'] ? [] : values.arg;
   const env = envPairs(values.env);
+  const sandbox = sandboxRequest(values);
   return {
     request: {
       server: name,
@@ -77,6 +87,7 @@ function request(sub: Subcommand, name: string, argv: readonly string[]): { requ
       ...((allow || deny) && { tools: { ...(allow && { allow }), ...(deny && { deny }) } }),
       ...(env && { env }),
       ...(args && { args }),
+      ...(sandbox && { sandbox }),
     },
     json: values.json === true,
   };
@@ -91,6 +102,7 @@ function render(result: ConfigureResult): string {
     ...(result.args.length > 0 ? [`  args: ${result.args.join(' ')}`] : []),
     ...(result.approved ? [`  approved: ${result.approved.join(', ') || 'nothing was waiting for approval'}`] : []),
     ...reportLines(result.name, result.integrity),
+    `  ${sandboxLine(result.sandbox)}`,
     'Every running hub applies this now (tools/list_changed is sent); a child whose env or args changed starts again with them.',
   ].join('\n');
 }

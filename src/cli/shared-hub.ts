@@ -4,6 +4,7 @@ import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';
 import { EXIT_OK } from './errors.js';
 import { renderTable } from './table.js';
+import { sandboxStatus } from './sandbox-status.js';
 import { CLI_LOG, type CliCommand } from './command.js';
 
 const uptime = (since: string): string => {
@@ -16,12 +17,13 @@ export const status: CliCommand = async (argv, io) => {
   const { values } = parseCommandArgs('status', argv, { json: { type: 'boolean' } }, { positionals: false });
   const { config } = openContext({ log: CLI_LOG });
   const found = await sharedHubStatus(sharedHubPaths(config.home));
+  const sandbox = await sandboxStatus(config);
   if (values.json) {
-    io.out(
-      `${JSON.stringify(found ? { running: true, ...found.record, ...found.report } : { running: false }, null, 2)}\n`,
-    );
+    const state = found ? { running: true, ...found.record, ...found.report } : { running: false };
+    io.out(`${JSON.stringify({ ...state, sandbox }, null, 2)}\n`);
     return EXIT_OK;
   }
+  io.out(`Sandbox: ${sandbox.text}\n`);
   if (!found) {
     io.out(
       `No shared hub runs for ${config.home}.${config.sharedHub.enabled ? ' The first client that starts hub starts one.' : ' Sharing is off (HUB_SHARED / sharedHub.enabled): each client runs its own hub.'}\n`,

@@ -28,7 +28,7 @@ export const COMMANDS = {
   },
   servers: {
     usage:
-      'hub servers [--json] | hub servers <name> [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--json] | hub servers approve <name> [--tool T]... | hub servers forget <name>',
+      'hub servers [--json] | hub servers <name> [--json] | hub servers enable|disable <name> | hub servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--no-sandbox|--sandbox] [--sandbox-read P]... [--sandbox-write P|roots]... [--network all|none] [--json] | hub servers approve <name> [--tool T]... | hub servers forget <name>',
     summary:
       'list installed MCP servers; show one (changed texts old beside new); enable, disable or configure one; approve its changed tools; forget what you decided about an uninstalled one',
   },

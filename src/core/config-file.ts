@@ -84,6 +84,8 @@ const FileConfigSchema = z
         inputText: z.boolean(),
       })
       .partial(),
+    // Child servers' sandbox (docs/sandbox.md): false runs every child unsandboxed.
+    sandbox: z.object({ enabled: z.boolean() }).partial(),
     sharedHub: z
       .object({
         enabled: z.boolean(),

@@ -57,6 +57,8 @@ export interface HubConfig {
   readonly sharedHub: { readonly enabled: boolean; readonly idleMs: number };
   /** The audit log (docs/audit.md): rotation, retention, and whether send_input's text is kept. */
   readonly audit: AuditSettings;
+  /** Child servers run sandboxed unless a person set config.json sandbox.enabled: false (docs/sandbox.md). */
+  readonly sandbox: { readonly enabled: boolean };
   /** Problems found in config.json, reported once the logger exists. */
   readonly warnings: readonly string[];
 }
@@ -127,6 +129,7 @@ function settingsFrom(vars: EnvVars, file: FileConfig, configFile: string): Sett
       keepDays: file.audit?.keepDays ?? 30,
       inputText: file.audit?.inputText ?? false,
     }),
+    sandbox: Object.freeze({ enabled: file.sandbox?.enabled ?? true }),
     sharedHub: Object.freeze({
       enabled: vars.HUB_SHARED === undefined ? (file.sharedHub?.enabled ?? true) : vars.HUB_SHARED === 'on',
       idleMs: file.sharedHub?.idleMs ?? 10 * 60_000,

@@ -65,6 +65,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
       },
       allowUnsolicitedRequests: options.allowUnsolicitedRequests ?? config.proxy.allowUnsolicitedRequests,
       authFile: name => config.paths.authFile(name),
+      sandbox: { paths: config.paths, enabled: () => config.sandbox.enabled },
       ...(options.graceMs !== undefined && { graceMs: options.graceMs }),
       ...(options.notMcpGraceMs !== undefined && { notMcpGraceMs: options.notMcpGraceMs }),
     },

@@ -75,6 +75,19 @@ export const ServerSettingsSchema = z.object({
   allow: z.array(z.string()).optional(),
   /** Tool names (or globs) never listed nor callable; deny wins over allow. */
   deny: z.array(z.string()).optional(),
+  /** The child's sandbox (docs/sandbox.md): what it may read, write and reach beyond the defaults. */
+  sandbox: z
+    .object({
+      /** false: run unsandboxed (a person's choice). */
+      enabled: z.boolean().optional(),
+      /** Absolute paths it may read. */
+      read: z.array(z.string()).optional(),
+      /** Absolute paths it may write; "roots": the session's roots. */
+      write: z.array(z.string()).optional(),
+      /** all (default): this machine's network; none: no network at all. */
+      network: z.enum(['all', 'none']).optional(),
+    })
+    .optional(),
 });
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;
 

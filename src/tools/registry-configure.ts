@@ -13,6 +13,7 @@ import {
   reportLines,
   type ToolChange,
 } from '../registry/decisions/tool-review.js';
+import { sandboxLine, sandboxRequest, sandboxView } from '../registry/installed/sandbox-settings.js';
 import type { ServerRecord } from '../store/schema.js';
 import { askSettings } from './configure-consent.js';
 import { defineTool, type HubTool, type ToolDeps } from './define.js';
@@ -34,7 +35,9 @@ export const ConfigureInputSchema = z.strictObject({
     .optional(),
   env: z.record(z.string(), z.string()).optional().describe('Secret; "" removes a key'),
   args: z.array(z.string()).optional(),
-  approve: z.array(z.string()).optional().describe('Changed tools (or ["*"]); asks the user'),
+  approve: z.array(z.string()).optional().describe('Changed tools or ["*"]; asks the user'),
+  // Checked by SandboxRequestSchema in the handler: its full schema would not fit the listing budget.
+  sandbox: z.unknown().meta({ type: 'object' }).optional(),
 });
 
 export const ConfigureOutputSchema = z.object({
@@ -52,6 +55,7 @@ export const ConfigureOutputSchema = z.object({
     .describe('Changed again while the user was asked: the newer definition stays withheld'),
   restarted: z.boolean().optional(),
   integrity: IntegrityReportSchema,
+  sandbox: z.record(z.string(), z.unknown()).describe('The sandbox policy in force'),
   next: z.string(),
 });
 
@@ -130,18 +134,19 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
     name: 'registry.configure',
     title: 'Configure a server',
     description:
-      "Set an installed server's settings in every hub: enabled, tools allow/deny (names or globs), env or args (restarts it); " +
-      'approve tools withheld because they changed. Sends tools/list_changed.',
+      "Set an installed server's settings in all hubs: enabled, tools allow/deny globs, env, args, sandbox {read,write,network}; " +
+      'approve changed tools. Sends tools/list_changed.',
     input: ConfigureInputSchema,
     output: ConfigureOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, call) {
       const settingsDeps = { config, log, store, manager };
+      const request = { ...input, sandbox: sandboxRequest(input.sandbox) };
       const askPerson = askSettings(server, config, call.signal);
       let refused: { error: HubError; record: ServerRecord } | undefined;
       let result;
       try {
-        result = await configureServer(input, {
+        result = await configureServer(request, {
           ...settingsDeps,
           confirmArgs: argsConfirm(server, config, call.signal),
           confirmApproval: askApproval(server, call.signal),
@@ -158,7 +163,7 @@ export function createConfigureTool(deps: ToolDeps, manager: ServerManager): Hub
         if (!refused || error !== refused.error) throw error;
         // Refused, nothing changed: the current settings, and in `next` the command the person types.
         const current = await describeServer(refused.record, settingsDeps);
-        const next = `Ask the user to run in a terminal (typing it is the approval): ${settingsCommand(input)}`;
+        const next = `Ask the user to run in a terminal (typing it is the approval): ${settingsCommand(request)}`;
         return {
           structured: { ...current, next },
           text: `${refused.error.code}: ${refused.error.message}\n${next}`,
@@ -187,7 +192,11 @@ export function settingsView(
   config: HubConfig,
   record: ServerRecord | undefined,
 ): {
-  structured: { settings?: ServerRecord['settings']; integrity?: z.infer<typeof IntegrityReportSchema> };
+  structured: {
+    settings?: ServerRecord['settings'];
+    integrity?: z.infer<typeof IntegrityReportSchema>;
+    sandbox?: Record<string, unknown>;
+  };
   lines: string[];
   /** Tools withheld for integrity: their new definitions are not shown in full (only integrity.changed's summary). */
   withheld: ReadonlySet<string>;
@@ -195,6 +204,7 @@ export function settingsView(
   if (!record) return { structured: {}, lines: [], withheld: new Set() };
   const integrity = integrityReport(config.paths, record, config.integrity, 'agent');
   const settings = record.settings;
+  const sandbox = sandboxView(record, config);
   const lines = [
     ...(settings?.enabled === false
       ? [`disabled: not started, nothing listed (hub servers enable ${record.name})`]
@@ -202,10 +212,11 @@ export function settingsView(
     ...(settings?.allow ? [`allow: ${settings.allow.join(', ')}`] : []),
     ...(settings?.deny ? [`deny: ${settings.deny.join(', ')}`] : []),
     ...reportLines(record.name, integrity),
+    sandboxLine(sandbox),
   ];
   const hasReport = integrity.changed !== undefined || integrity.markers !== undefined;
   const withheld = new Set(
     (integrity.changed ?? []).filter(change => change.action === 'withheld').map(change => change.tool),
   );
-  return { structured: { ...(settings && { settings }), ...(hasReport && { integrity }) }, lines, withheld };
+  return { structured: { ...(settings && { settings }), ...(hasReport && { integrity }), sandbox }, lines, withheld };
 }

@@ -47,6 +47,7 @@ export const ListOutputSchema = z.object({
   integrity: IntegrityReportSchema.optional().describe(
     'With server: changed tools awaiting approval, injection markers',
   ),
+  sandbox: z.record(z.string(), z.unknown()).optional().describe('With server: its sandbox policy in force'),
   next: z.string(),
 });
 

@@ -283,6 +283,9 @@ describe('hub import', () => {
     };
     await mkdir(join(machine.home, '.cursor'), { recursive: true });
     await writeFile(file, JSON.stringify(config, null, 2));
+    // The probe's child is watched by its own pid below: unsandboxed, by the person's setting
+    // (a sandbox's pid namespace renumbers it).
+    await writeFile(join(machine.hubHome, 'config.json'), JSON.stringify({ sandbox: { enabled: false } }));
     expect(await runImport(['cursor', '--remove', '--yes'], machine.deps())).toBe(0);
     const servers = await hubServers(machine);
     // Cached in tools/echo.json (db.json only says when); nothing for the one that did not start.

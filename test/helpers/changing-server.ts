@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { fixture, textOf, type HubSession } from './hub.js';
+import { sharedFile } from './home.js';
 
 /** A real child whose tools, instructions, prompts and resources follow `HUB_HOME/tools-spec.json`. */
 export const CHANGING = fixture('changing-server.mjs');
@@ -11,7 +11,7 @@ export async function installChanging(hub: Pick<HubSession, 'call'>, home: strin
     command: process.execPath,
     args: [CHANGING],
     name: 'chg',
-    env: { CHANGING_TOOLS_FILE: join(home, 'tools-spec.json') },
+    env: { CHANGING_TOOLS_FILE: sharedFile(home, 'tools-spec.json') },
   });
   expect(installed.isError, textOf(installed)).toBeFalsy();
   return installed;

@@ -21,7 +21,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../../src/hub.js';
 import { openStore } from '../../src/store/store.js';
-import { makeHubHome } from '../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
 import { commandRecord, putRecords, until } from '../proxy/harness.js';
 
@@ -117,7 +117,7 @@ describe('one core, many sessions', () => {
   test('two sessions share one child process, and its tools/list_changed reaches both', async () => {
     const home = await makeHubHome();
     const core = coreFor(home);
-    const startsFile = join(home, 'starts.txt');
+    const startsFile = join(await makeScratchDir(), 'starts.txt');
     await putRecords(core.store, commandRecord('changing', [CHANGING], { env: { CHANGING_STARTS: startsFile } }));
     await core.servers.start('changing');
     const a = await attach(core);
@@ -204,7 +204,7 @@ describe('one core, many sessions', () => {
   test('closing one session leaves the other working; core.close() leaves no child process', async () => {
     const home = await makeHubHome();
     const core = coreFor(home);
-    const startsFile = join(home, 'starts.txt');
+    const startsFile = join(await makeScratchDir(), 'starts.txt');
     await putRecords(core.store, commandRecord('changing', [CHANGING], { env: { CHANGING_STARTS: startsFile } }));
     await core.servers.start('changing');
     const a = await attach(core);
@@ -224,7 +224,7 @@ describe('one core, many sessions', () => {
   test('a per-session server gives each session its own child, closed with its session', async () => {
     const home = await makeHubHome();
     const core = coreFor(home);
-    const startsFile = join(home, 'starts.txt');
+    const startsFile = join(await makeScratchDir(), 'starts.txt');
     await putRecords(
       core.store,
       commandRecord('changing', [CHANGING], {

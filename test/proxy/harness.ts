@@ -44,6 +44,12 @@ export function commandRecord(name: string, args: string[], extra: Partial<Serve
   };
 }
 
+/**
+ * For a test that watches the child from outside by its own pid (the echo fixture's `pid` tool):
+ * the person's setting that runs it unsandboxed, since the sandbox's pid namespace renumbers it.
+ */
+export const UNSANDBOXED = { settings: { sandbox: { enabled: false } } } satisfies Partial<ServerRecord>;
+
 /** Saves records; cached tools given inline go to tools/<name>.json, as hub keeps them. */
 export async function putRecords(store: Store, ...records: ServerRecord[]): Promise<void> {
   const paths = hubPaths(dirname(store.file));

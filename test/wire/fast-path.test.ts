@@ -1,7 +1,7 @@
 // The transport-level fast path over real stdio: a client → hub-like process → echo child.
 // Same behaviour as the SDK path: results as they are, progress under the caller's token,
 // cancellation reaching the child, timeouts as tool errors, unknown names left to the SDK.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,10 +9,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { openStore } from '../../src/store/store.js';
-import { makeHubHome } from '../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';
-import { ECHO, commandRecord, putRecords, until } from '../proxy/harness.js';
+import { ECHO, UNSANDBOXED, commandRecord, putRecords, until } from '../proxy/harness.js';
 
 const cached = (...names: string[]) => names.map(name => ({ name, inputSchema: { type: 'object' as const } }));
 
@@ -48,7 +48,7 @@ describe('fast path', () => {
 
   test('cancellation reaches the child and a timeout is a CHILD_TIMEOUT result', async () => {
     const home = await makeHubHome();
-    const events = join(await mkdtemp(join(home, 'ev-')), 'events');
+    const events = join(await makeScratchDir(), 'events');
     const store = openStore(loadConfig({ HUB_HOME: home }).paths);
     await putRecords(
       store,
@@ -70,7 +70,7 @@ describe('fast path', () => {
 
   test('a call cancelled while its child is still starting never reaches the child', async () => {
     const home = await makeHubHome();
-    const events = join(await mkdtemp(join(home, 'ev-')), 'events');
+    const events = join(await makeScratchDir(), 'events');
     const store = openStore(loadConfig({ HUB_HOME: home }).paths);
     await putRecords(
       store,
@@ -90,7 +90,7 @@ describe('fast path', () => {
   test('closing stdin ends the hub-like process and its child', async () => {
     const home = await makeHubHome();
     const store = openStore(loadConfig({ HUB_HOME: home }).paths);
-    await putRecords(store, commandRecord('echo', [ECHO], { tools: cached('pid') }));
+    await putRecords(store, commandRecord('echo', [ECHO], { tools: cached('pid'), ...UNSANDBOXED }));
     const { client: hub, pid } = await fastHubOn(home);
     const child = Number(textOf(await call(hub, 'echo.pid')));
     expect(isAlive(child)).toBe(true);

@@ -9,7 +9,7 @@ export const inputFifo = (paths: HubPaths, id: string): string => `${base(paths,
 export const restartRequestFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.restart`;
 export const restartsFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.restarts`;
 export const envFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.env.json`;
-/** What the keeper runs, for a hub that finds it without /proc (keeper-spec.ts). */
+/** What the keeper runs, for a hub that finds it without /proc (keeper/spec.ts). */
 export const keeperSpecFile = (paths: HubPaths, id: string): string => `${base(paths, id)}.keeper.json`;
 
 /** The keeper's restart count, when it has written one. */

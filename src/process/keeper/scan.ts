@@ -12,7 +12,7 @@ export type { FoundKeeper } from './spec.js';
 // (`/bin/sh -c <script> hub-keeper <HUB_HOME>/logs/processes/<id>.exit <mode> <log> <cap> <node> <cutter> <command> ...`),
 // so a hub can find every keeper of its HUB_HOME and its id even when no record says so (a hub
 // killed between spawn and write, a store that lost records). On Linux from /proc (no subprocess);
-// elsewhere from one ps listing and the keeper's spec file (keeper-spec.ts).
+// elsewhere from one ps listing and the keeper's spec file (keeper/spec.ts).
 const exact = () => platform().processes.exact;
 function readSettings(pid: number): Pick<FoundKeeper, 'tty' | 'restart'> {
   const environ = exact()?.environ(pid);

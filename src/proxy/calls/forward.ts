@@ -80,7 +80,7 @@ export async function forwardCall(
   timeoutMs: number,
 ): Promise<ToolReply> {
   const started = performance.now();
-  // Telemetry off: one variable read. On: a span, and the child gets its traceparent (call-span.ts).
+  // Telemetry off: one variable read. On: a span, and the child gets its traceparent (calls/span.ts).
   const span = telemetry() && callSpan(slot.name, tool, caller);
   slot.callStarted(caller.session, tool);
   try {

@@ -28,7 +28,7 @@ export function callSpan(server: string, tool: string, caller: Caller): CallSpan
   };
 }
 
-/** A span for a request forwarded to a child other than tools/call (surface-forward.ts). */
+/** A span for a request forwarded to a child other than tools/call (surface/forward.ts). */
 export function requestSpan(
   server: string,
   method: string,

@@ -15,6 +15,7 @@ import { openRemote } from './remote-open.js';
 import { ChildProcessTransport } from './transport.js';
 import type { ToolReply } from '../../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../../wire/fast-calls.js';
+import { launchFor, type SandboxContext } from '../sandbox/launch.js';
 import { strayResponses } from './stray-responses.js';
 import { wireChild, type AskOptions } from './asks.js';
 import { START_MARKER, ServerLog } from './server-log.js';
@@ -42,6 +43,8 @@ export interface ConnectOptions extends AskOptions {
   notMcpGraceMs?: number;
   /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
   authFile?: (name: string) => string;
+  /** HUB_HOME's paths and config.json's switch for the child's sandbox (proxy/sandbox/launch.ts). */
+  sandbox?: SandboxContext;
   /** Where the child's base variables come from (child/env.ts): a per-session server's session; else the hub's. */
   baseEnv?: Readonly<Record<string, string | undefined>>;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
@@ -119,10 +122,17 @@ export class ChildConnection {
     serverLog.write(
       `${START_MARKER}${[record.command, ...record.args].join(' ')} at ${new Date().toISOString()} ---\n`,
     );
+    const env = childEnvironment(record.env, options.baseEnv);
+    const launch = await launchFor({
+      record,
+      env,
+      sandbox: options.sandbox,
+      client: options.client,
+      from: options.from,
+    });
+    serverLog.write(`${launch.note}\n`);
     const transport = new ChildProcessTransport({
-      command: record.command,
-      args: record.args,
-      env: childEnvironment(record.env, options.baseEnv),
+      ...launch,
       cwd: record.cwd,
       log: serverLog,
       ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),

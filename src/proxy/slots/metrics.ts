@@ -23,7 +23,7 @@ export class CallMetrics {
   #state: ServerState = 'stopped';
   #shareDir: string | undefined;
   #timer: NodeJS.Timeout | undefined;
-  /** Where this server's calls are recorded (proxy/call-audit.ts), when the hub keeps an audit log. */
+  /** Where this server's calls are recorded (proxy/calls/audit.ts), when the hub keeps an audit log. */
   audit: AuditLog | undefined;
 
   record(ms: number, error?: string): void {

@@ -15,6 +15,8 @@ export const launchKey = (record: ServerRecord): string =>
     record.package ?? null,
     record.version ?? null,
     record.installedAt,
+    // A new sandbox policy applies by starting the child again.
+    record.settings?.sandbox ?? null,
   ]);
 
 /** The first list is served from the store at once, so tools are listed before any await. */

@@ -29,7 +29,7 @@ export async function forwardRequest<T extends z.ZodType>(
   call: ReadCall,
   timeoutMs: number,
 ): Promise<z.infer<T>> {
-  // Telemetry on: a span, and the child gets its traceparent (call-span.ts).
+  // Telemetry on: a span, and the child gets its traceparent (calls/span.ts).
   const span = telemetry() && requestSpan(slot.name, request.method, call);
   slot.callStarted();
   try {

@@ -13,7 +13,7 @@ export interface ReadCall {
   readonly onProgress?: ((progress: Progress) => void) | undefined;
   /** The session that asked: what the child asks the person meanwhile goes to it. */
   readonly session?: object | undefined;
-  /** The request's _meta (its traceparent is passed on, see call-span.ts). */
+  /** The request's _meta (its traceparent is passed on, see calls/span.ts). */
   readonly meta?: Record<string, unknown> | undefined;
 }
 

@@ -9,7 +9,7 @@ import type { ToolChange } from '../decisions/tool-review.js';
  * line naming the settings changed (env by key: values are secrets), and a decision line for each
  * question put to the person on the way (widening settings, new args, changed tools approved).
  */
-// What it needs of server-settings.ts's request, deps and result (named here: that file imports this one).
+// What it needs of installed/settings.ts's request, deps and result (named here: that file imports this one).
 interface Asks {
   readonly config: { readonly paths: Pick<HubPaths, 'auditDir'> };
   readonly confirmSettings?: (record: ServerRecord, widens: string[]) => Promise<void>;

@@ -13,6 +13,8 @@ import { approveSurface } from '../decisions/surface-approval.js';
 import { checkEnvKeys } from '../install/target.js';
 import { widening } from './widening.js';
 import { auditedConfigure } from './audit-configure.js';
+import { nextSandbox, sandboxView, sandboxWidening, type SandboxRequest } from './sandbox-settings.js';
+import { withSandbox } from './sandbox-settings.js';
 import {
   INSTRUCTIONS,
   integrityReport,
@@ -40,6 +42,8 @@ export interface ConfigureRequest {
   readonly args?: readonly string[] | undefined;
   /** Tool names (or "*") whose changed definitions become the approved ones. */
   readonly approve?: readonly string[] | undefined;
+  /** The child's sandbox (sandbox-settings.ts). */
+  readonly sandbox?: SandboxRequest | undefined;
 }
 
 export interface ConfigureDeps {
@@ -74,6 +78,8 @@ export interface ConfigureResult {
   changedAgain?: string[];
   restarted?: boolean;
   integrity: IntegrityReport;
+  /** The sandbox policy in force. */
+  sandbox: Record<string, unknown>;
   next: string;
 }
 
@@ -138,7 +144,8 @@ async function configureOnce(request: ConfigureRequest, deps: ConfigureDeps): Pr
   const existing = (await store.read()).servers[request.server];
   if (!existing) throw notInstalled(request.server);
   nextSettings(existing.settings, request); // validates the patterns before anyone is asked
-  const widens = widening(existing.settings, request);
+  const sandbox = nextSandbox(existing.settings?.sandbox, request.sandbox, config);
+  const widens = [...widening(existing.settings, request), ...sandboxWidening(existing.settings?.sandbox, sandbox)];
   if (widens.length > 0) await deps.confirmSettings?.(existing, widens);
   const args =
     request.args === undefined
@@ -169,7 +176,7 @@ async function configureOnce(request: ConfigureRequest, deps: ConfigureDeps): Pr
   const record = await store.update(data => {
     const current = data.servers[existing.name];
     if (!current) throw notInstalled(existing.name);
-    const settings = nextSettings(current.settings, request);
+    const settings = withSandbox(nextSettings(current.settings, request), request.sandbox !== undefined, sandbox);
     if (settings) current.settings = settings;
     else delete current.settings;
     if (request.env)
@@ -283,6 +290,7 @@ async function resultOf(
     ...(changedAgain.length > 0 && { changedAgain }),
     ...(restarted && { restarted }),
     integrity,
+    sandbox: sandboxView(record, config),
     next,
   };
 }

@@ -1,5 +1,22 @@
 import type { ServerSettings } from '../../store/schema.js';
 import { formatCommandLine } from '../../core/shell-quote.js';
+import type { SandboxRequest } from './sandbox-settings.js';
+
+// `hub servers configure` flags of a sandbox request (cli/servers-settings.ts reads them back).
+const sandboxFlags = (sandbox: SandboxRequest | undefined): string[] => [
+  ...(sandbox?.enabled === undefined ? [] : [sandbox.enabled ? '--sandbox' : '--no-sandbox']),
+  ...(sandbox?.read === undefined
+    ? []
+    : sandbox.read.length === 0
+      ? ['--no-sandbox-read']
+      : sandbox.read.flatMap(p => ['--sandbox-read', p])),
+  ...(sandbox?.write === undefined
+    ? []
+    : sandbox.write.length === 0
+      ? ['--no-sandbox-write']
+      : sandbox.write.flatMap(p => ['--sandbox-write', p])),
+  ...(sandbox?.network === undefined ? [] : ['--network', sandbox.network]),
+];
 
 // Which per-server settings changes widen what the agent can reach. The agent may narrow alone
 // (disable, deny, a first allow-list); widening (enable, un-deny, allow more) asks the person,
@@ -7,6 +24,7 @@ import { formatCommandLine } from '../../core/shell-quote.js';
 
 interface SettingsRequest {
   readonly server: string;
+  readonly sandbox?: SandboxRequest | undefined;
   readonly enabled?: boolean | undefined;
   readonly tools?:
     { readonly allow?: readonly string[] | undefined; readonly deny?: readonly string[] | undefined } | undefined;
@@ -35,6 +53,7 @@ export function settingsCommand(request: SettingsRequest): string {
     ...(request.enabled === undefined ? [] : [request.enabled ? '--enable' : '--disable']),
     ...(allow === undefined ? [] : allow.length === 0 ? ['--no-allow'] : allow.flatMap(p => ['--allow', p])),
     ...(deny === undefined ? [] : deny.length === 0 ? ['--no-deny'] : deny.flatMap(p => ['--deny', p])),
+    ...sandboxFlags(request.sandbox),
   ];
   return formatCommandLine('hub', ['servers', 'configure', request.server, ...flags]);
 }

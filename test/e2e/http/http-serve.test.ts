@@ -3,13 +3,13 @@
 // (dist/server.js), the SDK's StreamableHTTPClientTransport and Client, a real child server
 // (test/fixtures/echo-server.mjs), raw node:http requests for what a client would never send.
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { cli } from '../../helpers/cli.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { SERVER_JS, fixture, textOf } from '../../helpers/hub.js';
 import { isAlive } from '../../helpers/processes.js';
 import { INITIALIZE, connectHttp, rawRequest, startServe, type Served } from '../../helpers/serve.js';
@@ -43,7 +43,7 @@ test('initialize, tools/list, hub’s own tool and a proxied child’s tool over
   const port = await a.call('get_free_port', {});
   expect(port.isError, textOf(port)).toBeFalsy();
 
-  const spawnLog = join(home, 'echo-spawns.log');
+  const spawnLog = sharedFile(home, 'echo-spawns.log');
   const installed = await a.call('registry_install', {
     command: process.execPath,
     args: [ECHO],
@@ -65,11 +65,27 @@ test('initialize, tools/list, hub’s own tool and a proxied child’s tool over
   expect(spawnCount(spawnLog)).toBeGreaterThanOrEqual(1);
 
   // Ctrl-C: exit 0, and no child server left running.
-  const pids = readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).map(Number);
+  // Found by their environment: a sandboxed child's own pid (in the spawn log) is its namespace's.
+  const pids = pidsWithEnv(`ECHO_SPAWN_LOG=${spawnLog}`);
+  expect(pids.length).toBeGreaterThanOrEqual(1);
   expect(await served.stop()).toBe(0);
   expect(served.output()).toContain('hub serve stopped.');
   await until(() => expect(pids.filter(isAlive)).toEqual([]));
 });
+
+/** Processes whose environment holds this KEY=value (readable: they are the test's own user's). */
+function pidsWithEnv(entry: string): number[] {
+  return readdirSync('/proc')
+    .filter(name => /^\d+$/.test(name))
+    .map(Number)
+    .filter(pid => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry);
+      } catch {
+        return false;
+      }
+    });
+}
 
 test('no token, a wrong token, a foreign Host or Origin: 401/403 with a JSON-RPC error, no CORS headers, nothing read; the server serves on', async () => {
   const home = await makeHubHome();

@@ -2,11 +2,10 @@
 // live in the store, so every running hub sharing HUB_HOME applies them without a restart and
 // sends tools/list_changed; a refused call says why and how to change it; env values are never
 // shown. Real hubs (dist/server.js over stdio), a real child (test/fixtures/changing-server.mjs).
-import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
 import { cliStdout } from '../../helpers/cli.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
 import { spawnCount, until } from '../../proxy/harness.js';
 
@@ -25,12 +24,12 @@ const names = async (hub: HubSession): Promise<string[]> =>
   (await hub.client.listTools()).tools.map(tool => tool.name).filter(name => name.startsWith('chg_'));
 
 async function installChanging(hub: HubSession, home: string, env: Record<string, string> = {}): Promise<string> {
-  const starts = join(home, 'starts.log');
+  const starts = sharedFile(home, 'starts.log');
   const installed = await hub.call('registry_install', {
     command: process.execPath,
     args: [CHANGING],
     name: 'chg',
-    env: { CHANGING_STARTS: starts, CHANGING_TOOLS_FILE: join(home, 'tools-spec.json'), ...env },
+    env: { CHANGING_STARTS: starts, CHANGING_TOOLS_FILE: sharedFile(home, 'tools-spec.json'), ...env },
   });
   expect(installed.isError, textOf(installed)).toBeFalsy();
   return starts;
@@ -159,7 +158,7 @@ test('a disabled server with no cached tools is described by registry.list witho
   const home = await makeHubHome();
   const hub = await spawnHub(home);
   try {
-    const starts = join(home, 'starts.log');
+    const starts = sharedFile(home, 'starts.log');
     const saved = await hub.call('registry_install', {
       command: process.execPath,
       args: [CHANGING],

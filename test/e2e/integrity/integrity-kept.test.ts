@@ -8,19 +8,19 @@ import { join } from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
 import { cliStdout } from '../../helpers/cli.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
 import { until } from '../../proxy/harness.js';
 
 const CHANGING = fixture('changing-server.mjs');
 
-const spec = (home: string, greet: string) => writeFile(join(home, 'tools-spec.json'), JSON.stringify({ greet }));
+const spec = (home: string, greet: string) => writeFile(sharedFile(home, 'tools-spec.json'), JSON.stringify({ greet }));
 
 const installArgs = (home: string, command = process.execPath) => ({
   command,
   args: [CHANGING],
   name: 'chg',
-  env: { CHANGING_TOOLS_FILE: join(home, 'tools-spec.json') },
+  env: { CHANGING_TOOLS_FILE: sharedFile(home, 'tools-spec.json') },
 });
 
 const listed = async (hub: HubSession) =>

@@ -13,7 +13,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { stopSharedHubIn } from '../../helpers/shared-hub.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
 
@@ -267,7 +267,7 @@ describe("hub's own resources", () => {
 
   test('hub://servers is what registry_list shows; listing and reading it start no server', async () => {
     const home = await makeHubHome();
-    const spawns = join(home, 'echo-spawns.log');
+    const spawns = sharedFile(home, 'echo-spawns.log');
     const hub = await spawnHub(home);
     try {
       const installed = ok(

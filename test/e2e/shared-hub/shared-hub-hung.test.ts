@@ -9,7 +9,7 @@ import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
 import { isAlive } from '../../helpers/processes.js';
 import { sharedHubPid } from '../../helpers/shared-hub.js';
-import { commandRecord, ECHO, putRecords } from '../../proxy/harness.js';
+import { commandRecord, ECHO, putRecords, UNSANDBOXED } from '../../proxy/harness.js';
 
 // Well above a loaded machine's stalls (a woken hub must beat within it), well under the 15 s default.
 const HUNG_MS = 3_000;
@@ -19,7 +19,7 @@ async function entryOnEcho(): Promise<{ home: string; hub: HubSession }> {
   const home = await makeHubHome();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
-    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS }),
+    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS, ...UNSANDBOXED }),
   );
   const hub = await spawnHub(home, { env: { HUB_HUNG_MS: String(HUNG_MS) } });
   onTestFinished(() => hub.close());

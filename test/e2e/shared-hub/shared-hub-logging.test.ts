@@ -1,12 +1,11 @@
 // Per-session logging level on one shared hub: two clients share one child server; each gets its
 // log messages at the level it set, and the child sends as much as the most verbose client wants.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { openStore } from '../../../src/store/store.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { fixture, spawnHub, type HubSession } from '../../helpers/hub.js';
 import { commandRecord, putRecords } from '../../proxy/harness.js';
 
@@ -18,7 +17,7 @@ const levelsSeen = (hub: HubSession): LoggingLevel[] => {
 
 test('two sessions on one shared child: each gets log messages at its own level', { timeout: 60_000 }, async () => {
   const home = await makeHubHome();
-  const events = join(home, 'events.log');
+  const events = sharedFile(home, 'events.log');
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
     commandRecord('bulk', [fixture('surface-server.mjs')], { env: { SURFACE_EVENTS: events } }),

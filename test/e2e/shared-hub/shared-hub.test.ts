@@ -13,7 +13,7 @@ import { canMount, mountSmallFs } from '../../helpers/limited-fs.js';
 import { isAlive } from '../../helpers/processes.js';
 import { sharedHubPid, stopSharedHubIn } from '../../helpers/shared-hub.js';
 import { connectHttp, startServe } from '../../helpers/serve.js';
-import { commandRecord, ECHO, putRecords } from '../../proxy/harness.js';
+import { commandRecord, ECHO, putRecords, UNSANDBOXED } from '../../proxy/harness.js';
 
 const run = promisify(execFile);
 const ECHO_TOOLS = ['pid', 'hang'].map(name => ({ name, inputSchema: { type: 'object' as const, properties: {} } }));
@@ -22,7 +22,7 @@ async function homeWithEcho(config?: Record<string, unknown>, env?: Record<strin
   const home = await makeHubHome();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
-    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS, ...(env && { env }) }),
+    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS, ...(env && { env }), ...UNSANDBOXED }),
   );
   if (config) await writeFile(join(home, 'config.json'), JSON.stringify(config));
   return home;
@@ -198,7 +198,7 @@ test.skipIf(!canMount)('a read-only HUB_HOME falls back to the in-process hub', 
   const fs = mountSmallFs(256);
   await putRecords(
     openStore(loadConfig({ HUB_HOME: fs.dir }).paths),
-    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS }),
+    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS, ...UNSANDBOXED }),
   );
   fs.readOnly();
   const hub = await spawnHub(fs.dir);

@@ -1,12 +1,12 @@
 // Proxied calls through a real ServerManager to a real child: results as they are, progress,
 // cancellation, timeouts, registry.call, list_changed from the child, safe environment.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readToolCache } from '../../../src/store/tool-cache.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { configureServer } from '../../../src/registry/installed/settings.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { textOf } from '../../helpers/hub.js';
 import { ECHO, commandRecord, putRecords, startHarness, until } from '../harness.js';
 
@@ -50,7 +50,7 @@ describe('forwarding', () => {
 
   test('forwards progress under the caller token, and cancellation reaches the child', async () => {
     const home = await makeHubHome();
-    const events = join(await mkdtemp(join(home, 'ev-')), 'events');
+    const events = join(await makeScratchDir(), 'events');
     const hub = await startHarness(home);
     await putRecords(hub.store, commandRecord('echo', [ECHO], { env: { ECHO_EVENTS: events } }));
     await hub.manager.reload();

@@ -2,7 +2,7 @@
 // server's name, so no child can pass for hub (e.g. by copying its install-consent prompt), and
 // refused when none of its calls is in progress unless config allows it.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CreateMessageRequestSchema,
@@ -11,7 +11,7 @@ import {
   type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, textOf } from '../../helpers/hub.js';
 import { commandRecord, putRecords, startHarness, until, type Harness, type HarnessOptions } from '../harness.js';
 
@@ -82,7 +82,7 @@ describe('requests from a child to the person', () => {
 
   test('a child that elicits and samples with no call in progress is refused; the person is never asked', async () => {
     const home = await makeHubHome();
-    const file = join(await mkdtemp(join(home, 'scratch-')), 'events');
+    const file = join(await makeScratchDir(), 'events');
     const hub = await harnessWithPerson(home);
     await putRecords(hub.store, commandRecord('asker', [ASKER], { env: { ASK_UNSOLICITED: '1', ASK_EVENTS: file } }));
     await hub.manager.start('asker');
@@ -95,7 +95,7 @@ describe('requests from a child to the person', () => {
 
   test('with proxy.allowUnsolicitedRequests in config.json a request outside a call is relayed, still labelled', async () => {
     const home = await makeHubHome();
-    const file = join(await mkdtemp(join(home, 'scratch-')), 'events');
+    const file = join(await makeScratchDir(), 'events');
     await writeFile(join(home, 'config.json'), JSON.stringify({ proxy: { allowUnsolicitedRequests: true } }));
     const hub = await harnessWithPerson(home);
     await putRecords(hub.store, commandRecord('asker', [ASKER], { env: { ASK_UNSOLICITED: '1', ASK_EVENTS: file } }));

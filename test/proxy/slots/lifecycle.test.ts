@@ -1,19 +1,17 @@
 // Child lifecycle with real processes: cache without spawning, lazy and single-flight start,
 // idle stop, crash restart, crash loop → failed, stale exits, and process groups on close.
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, textOf } from '../../helpers/hub.js';
 import { groupMembers, isAlive } from '../../helpers/processes.js';
-import { ECHO, commandRecord, putRecords, spawnCount, startHarness, until } from '../harness.js';
+import { ECHO, commandRecord, putRecords, spawnCount, startHarness, until, UNSANDBOXED } from '../harness.js';
 
 const FAST_BACKOFF = { baseMs: 20, capMs: 100, stableMs: 60_000 };
 
-async function scratch(home: string): Promise<string> {
-  return mkdtemp(join(home, 'scratch-'));
-}
+// Outside HUB_HOME, which a sandboxed child never reaches.
+const scratch = (_home: string): Promise<string> => makeScratchDir();
 
 describe('lifecycle', () => {
   test('after a restart tools are listed from the store cache with no child, then started lazily once for 10 concurrent calls', async () => {
@@ -47,7 +45,7 @@ describe('lifecycle', () => {
   test('an idle server stops after idleStopMs and starts again on the next call', async () => {
     const home = await makeHubHome();
     const hub = await startHarness(home, { manager: { idleStopMs: 300 } });
-    await putRecords(hub.store, commandRecord('echo', [ECHO]));
+    await putRecords(hub.store, commandRecord('echo', [ECHO], UNSANDBOXED));
     await hub.manager.start('echo');
     const pid = Number(textOf(await hub.call('echo.pid')));
     await until(async () => expect((await hub.manager.status('echo'))[0]?.state).toBe('stopped'));
@@ -60,7 +58,7 @@ describe('lifecycle', () => {
   test('a crashed server is restarted with backoff and counted', async () => {
     const home = await makeHubHome();
     const hub = await startHarness(home, { manager: { backoff: FAST_BACKOFF } });
-    await putRecords(hub.store, commandRecord('echo', [ECHO]));
+    await putRecords(hub.store, commandRecord('echo', [ECHO], UNSANDBOXED));
     await hub.manager.start('echo');
     const pid = Number(textOf(await hub.call('echo.pid')));
     await hub.call('echo.crash');
@@ -156,9 +154,15 @@ describe('lifecycle', () => {
     const hub = await startHarness(home);
     await putRecords(
       hub.store,
-      commandRecord('spawner', [fixture('child-grandchild.mjs')], { env: { GRANDCHILD_PID_FILE: pidFile } }),
+      commandRecord('spawner', [fixture('child-grandchild.mjs')], {
+        env: { GRANDCHILD_PID_FILE: pidFile },
+        ...UNSANDBOXED,
+      }),
       // Like npx: a shell that runs node as its child rather than exec'ing it.
-      commandRecord('launched', ['-c', `"${process.execPath}" "${ECHO}"; true`], { command: '/bin/sh' }),
+      commandRecord('launched', ['-c', `"${process.execPath}" "${ECHO}"; true`], {
+        command: '/bin/sh',
+        ...UNSANDBOXED,
+      }),
     );
     await hub.manager.reload();
     await hub.manager.start('spawner');

@@ -1,10 +1,9 @@
 // Children that fail to start, or fail slowly, with real processes: what hub says (the package and
 // the log lines that explain it), how soon, and that the crash-loop guard stops a slow failure.
-import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { explainingLines } from '../../../src/proxy/slots/start-failure.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, textOf } from '../../helpers/hub.js';
 import { commandRecord, putRecords, spawnCount, startHarness, until, type Harness } from '../harness.js';
 
@@ -143,7 +142,7 @@ describe('slow crash loops', () => {
 
   test('a server that fails soon after each start, its exits farther apart than the old window, ends failed after 5 unstable runs; a hub restart clears it', async () => {
     const home = await makeHubHome();
-    const spawns = join(await mkdtemp(join(home, 'scratch-')), 'spawns');
+    const spawns = join(await makeScratchDir(), 'spawns');
     const hub = await startHarness(home, { manager: { backoff: SLOW } });
     const record = commandRecord('redis', [fixture('child-slow-fail.mjs')], {
       package: '@example/server-redis',

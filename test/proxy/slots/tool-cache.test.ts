@@ -1,14 +1,14 @@
 // Cached tool lists live in HUB_HOME/tools/<name>.json, not db.json: a new hub lists them with no
 // child started, an older db.json with tools inline still lists and is moved out, uninstall cleans up.
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { silentLogger } from '../../../src/core/logger.js';
 import { uninstallServer } from '../../../src/registry/installed/servers.js';
 import type { CachedTool } from '../../../src/store/schema.js';
 import { readToolCache } from '../../../src/store/tool-cache.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { ECHO, commandRecord, putRecords, spawnCount, startHarness, until } from '../harness.js';
 
 // Tools the size real servers list: a long description and a schema with several properties.
@@ -28,7 +28,8 @@ const bulkyTools = (count: number): CachedTool[] =>
     },
   }));
 
-const scratch = (home: string) => mkdtemp(join(home, 'scratch-'));
+// Outside HUB_HOME, which a sandboxed child never reaches.
+const scratch = (_home: string) => makeScratchDir();
 
 describe('tool cache files', () => {
   test('with 20 servers db.json holds no tool schemas, and a new hub lists every tool from tools/ with no child started', async () => {

@@ -12,7 +12,7 @@ import {
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { openStore } from '../../../src/store/store.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, startHubInProcess, textOf, type HubSession } from '../../helpers/hub.js';
 import { commandRecord, putRecords, until } from '../harness.js';
 
@@ -26,10 +26,10 @@ async function hubWith(...records: Parameters<typeof putRecords>[1][]): Promise<
   return { hub, home };
 }
 
-/** The surface child installed as "bulk", writing what it receives to events.log in its HUB_HOME. */
+/** The surface child installed as "bulk", writing what it receives to events.log (outside HUB_HOME: the child is sandboxed). */
 async function bulkWithEvents(): Promise<{ hub: HubSession; home: string; events: string }> {
   const home = await makeHubHome();
-  const events = join(home, 'events.log');
+  const events = join(await makeScratchDir(), 'events.log');
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
     commandRecord('bulk', [SURFACE], { env: { SURFACE_EVENTS: events } }),

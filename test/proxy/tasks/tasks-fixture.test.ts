@@ -18,7 +18,7 @@ import {
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config.js';
 import { openStore } from '../../../src/store/store.js';
-import { makeHubHome } from '../../helpers/home.js';
+import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, startHubInProcess, textOf, type HubSession } from '../../helpers/hub.js';
 import { commandRecord, putRecords, until } from '../harness.js';
 
@@ -33,7 +33,9 @@ async function hubWith(
 ): Promise<{ hub: HubSession; events: (name: string) => Promise<string> }> {
   const home = await makeHubHome();
   if (options.config) await writeFile(join(home, 'config.json'), JSON.stringify(options.config));
-  const eventsOf = (name: string) => join(home, `${name}.events`);
+  // Outside HUB_HOME, which a sandboxed child never reaches.
+  const scratch = await makeScratchDir();
+  const eventsOf = (name: string) => join(scratch, `${name}.events`);
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
     ...names.map(name =>

@@ -149,8 +149,9 @@ async function hubWith(home: string, path: string): Promise<{ hub: HubSession; t
   return { hub, tmp };
 }
 
-const argvOf = async (tmp: string, name: string) =>
-  (await readFile(join(tmp, `standin-${name}.jsonl`), 'utf8'))
+// A stand-in run sandboxed logs in its data folder's state folder (XDG_STATE_HOME), else in TMPDIR.
+const argvOf = async (tmp: string, name: string, dataDir?: string) =>
+  (await readFile(join(dataDir ? join(dataDir, '.local/state') : tmp, `standin-${name}.jsonl`), 'utf8'))
     .trim()
     .split('\n')
     .map(line => JSON.parse(line) as { argv: string[]; env: Record<string, boolean> });
@@ -200,7 +201,7 @@ describe('registry entries of every kind', () => {
         env: { TIME_FORMAT: '24h' },
       });
       expect(structured(time), textOf(time)).toMatchObject({ state: 'ready' });
-      expect((await argvOf(tmp, 'uvx')).at(-1)?.argv).toEqual([
+      expect((await argvOf(tmp, 'uvx', join(home, 'data', 'time'))).at(-1)?.argv).toEqual([
         '--python',
         '3.12',
         'mcp-server-time@1.2.0',

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
-import { openStore } from '../../src/store/store.js';
-import { startDashboard } from '../helpers/dashboard.js';
-import { makeHubHome } from '../helpers/home.js';
-import { spawnHub, textOf } from '../helpers/hub.js';
-import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { openStore } from '../../../src/store/store.js';
+import { startDashboard } from '../../helpers/dashboard.js';
+import { makeHubHome } from '../../helpers/home.js';
+import { spawnHub, textOf } from '../../helpers/hub.js';
+import { commandRecord, ECHO, putRecords } from '../../proxy/harness.js';
 
 const CHROMIUM = process.env.HUB_CHROMIUM ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -5,16 +5,16 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
-import { openStore } from '../../src/store/store.js';
-import { makeHubHome } from '../helpers/home.js';
-import { SERVER_JS, spawnHub, textOf } from '../helpers/hub.js';
-import { fakeNpm } from '../helpers/install.js';
-import { stopSharedHubIn } from '../helpers/shared-hub.js';
-import { commandRecord, putRecords } from '../proxy/harness.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { openStore } from '../../../src/store/store.js';
+import { makeHubHome } from '../../helpers/home.js';
+import { SERVER_JS, spawnHub, textOf } from '../../helpers/hub.js';
+import { fakeNpm } from '../../helpers/install.js';
+import { stopSharedHubIn } from '../../helpers/shared-hub.js';
+import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const EVERYTHING = fileURLToPath(
-  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+  new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
 const ERROR =
   'Dev processes are not supported on HUB_PLATFORM=win32 yet: hub runs them on Linux and macOS (docs/platforms.md). Servers, installs and the rest of hub work here.';

@@ -9,12 +9,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test, vi } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
-import { openStore } from '../../src/store/store.js';
-import { makeHubHome } from '../helpers/home.js';
-import { fixture, SERVER_JS } from '../helpers/hub.js';
-import { noteHubHome } from '../helpers/shared-hub.js';
-import { commandRecord, putRecords } from '../proxy/harness.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { openStore } from '../../../src/store/store.js';
+import { makeHubHome } from '../../helpers/home.js';
+import { fixture, SERVER_JS } from '../../helpers/hub.js';
+import { noteHubHome } from '../../helpers/shared-hub.js';
+import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const TRACE_HOOK = fixture('module-trace/register.mjs');
 const TRACE_CHILD = fixture('trace-child.mjs');

@@ -4,8 +4,8 @@
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { makeHubHome } from '../helpers/home.js';
-import { spawnHub, textOf } from '../helpers/hub.js';
+import { makeHubHome } from '../../helpers/home.js';
+import { spawnHub, textOf } from '../../helpers/hub.js';
 
 const ChannelSchema = z.object({
   method: z.literal('notifications/claude/channel'),

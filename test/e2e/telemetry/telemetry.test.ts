@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
-import { openStore } from '../../src/store/store.js';
-import { makeHubHome } from '../helpers/home.js';
-import { fixture, spawnHub, textOf } from '../helpers/hub.js';
-import { otlpReceiver } from '../helpers/otlp-receiver.js';
-import { commandRecord, putRecords } from '../proxy/harness.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { openStore } from '../../../src/store/store.js';
+import { makeHubHome } from '../../helpers/home.js';
+import { fixture, spawnHub, textOf } from '../../helpers/hub.js';
+import { otlpReceiver } from '../../helpers/otlp-receiver.js';
+import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const TRACE_CHILD = fixture('trace-child.mjs');
 const ENV_SECRET = 'sk-env-secret-7f3a9c';

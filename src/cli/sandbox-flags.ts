@@ -1,0 +1,34 @@
+import { HubError } from '../core/errors.js';
+import type { SandboxRequest } from '../registry/installed/sandbox-settings.js';
+
+// `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network none|all`.
+
+export interface SandboxFlags {
+  readonly sandbox?: boolean | undefined;
+  readonly 'no-sandbox'?: boolean | undefined;
+  readonly 'sandbox-read'?: string[] | undefined;
+  readonly 'sandbox-write'?: string[] | undefined;
+  readonly 'no-sandbox-read'?: boolean | undefined;
+  readonly 'no-sandbox-write'?: boolean | undefined;
+  readonly network?: string | undefined;
+}
+
+export function sandboxRequest(values: SandboxFlags): SandboxRequest | undefined {
+  if (values.sandbox && values['no-sandbox'])
+    throw new HubError('INVALID_INPUT', 'Give --sandbox or --no-sandbox, not both.');
+  const network = values.network;
+  if (network !== undefined && network !== 'all' && network !== 'none')
+    throw new HubError(
+      'INVALID_INPUT',
+      `--network "${network}": give all (this machine's network, the default) or none (no network at all); named hosts are not enforced yet.`,
+    );
+  const read = values['no-sandbox-read'] ? [] : values['sandbox-read'];
+  const write = values['no-sandbox-write'] ? [] : values['sandbox-write'];
+  const request: SandboxRequest = {
+    ...((values.sandbox || values['no-sandbox']) && { enabled: values.sandbox === true }),
+    ...(read && { read }),
+    ...(write && { write }),
+    ...(network !== undefined && { network }),
+  };
+  return Object.keys(request).length > 0 ? request : undefined;
+}
