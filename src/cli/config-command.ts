@@ -15,10 +15,12 @@ import { parseCommandArgs } from './args.js';
 import type { CommandDeps } from './command-deps.js';
 import type { CliIo } from './command.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
+import { inNpxCache, npxLaunch } from '../clients/npx-launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
 import type { ClientSpec, Scope } from '../clients/types.js';
 import { loadConfig } from '../core/config.js';
 import { HubError } from '../core/errors.js';
+import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, mcpUrl } from '../core/http-endpoint.js';
 import { readOrCreateHttpToken } from '../store/http-token.js';
 
@@ -81,15 +83,17 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     );
   }
   const serverJs = deps.serverJs ?? defaultServerJs();
-  const absolute = hubLaunch(serverJs, deps.nodePath);
-  // A project file is shared through git: a portable `hub` command when this hub is on PATH.
+  const npx = inNpxCache(serverJs);
+  const absolute = npx ? npxLaunch() : hubLaunch(serverJs, deps.nodePath);
+  // A project file is shared through git: a portable command when this hub is on PATH (an npx
+  // entry is portable already).
   const portable: PortableLaunch =
-    scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
+    scope === 'project' && !npx ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
   if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch, exposure ? { HUB_EXPOSURE: exposure } : {});
   const notes = client.notes?.(launch, scope) ?? [];
-  return finish(plan, flags, deps, notes, portable.warning);
+  return finish(plan, { ...flags, npx }, deps, notes, portable.warning);
 }
 
 function portOf(value: string | undefined): number {
@@ -140,7 +144,7 @@ const httpNotes = (client: ClientSpec, port: string | undefined): string[] => [
 
 async function finish(
   plan: ConfigPlan,
-  flags: { json?: boolean; 'dry-run'?: boolean; write?: boolean; scope?: string; again?: string },
+  flags: { json?: boolean; 'dry-run'?: boolean; write?: boolean; scope?: string; again?: string; npx?: boolean },
   deps: CommandDeps,
   notes: readonly string[],
   warning?: string,
@@ -185,9 +189,9 @@ async function finish(
   io.out(
     `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
   );
-  if (flags.again === undefined)
+  if (flags.again === undefined && flags.npx !== true)
     io.out(
-      'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
+      `If ${COMMAND_NAME} is on the PATH of the client (npm install -g ${PACKAGE_NAME}), "command": "${COMMAND_NAME}" with no args works too; the absolute node path above also works for apps started outside a shell.\n`,
     );
   return 0;
 }
