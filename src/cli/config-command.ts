@@ -24,7 +24,7 @@ import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, mcpUrl } from '../core/http-endpoint.js';
 import { readOrCreateHttpToken } from '../store/http-token.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n--http writes the URL of hub serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
+const USAGE = `Usage: hub-mcp config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (README "Many servers, few tools").\n--http writes the URL of hub-mcp serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 
@@ -53,16 +53,16 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   }
   const exposure = flags.exposure;
   if (exposure !== undefined && !(EXPOSURE_MODES as readonly string[]).includes(exposure)) {
-    io.err(`hub config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
+    io.err(`hub-mcp config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
     return 2;
   }
   if (flags.port !== undefined && !flags.http) {
-    io.err('hub config: --port goes with --http (the port hub serve listens on).\n');
+    io.err('hub-mcp config: --port goes with --http (the port hub-mcp serve listens on).\n');
     return 2;
   }
   if (flags.http && exposure !== undefined) {
     io.err(
-      'hub config: --exposure sets the env of a stdio entry; a URL entry (--http) has none. Leave out one of them.\n',
+      'hub-mcp config: --exposure sets the env of a stdio entry; a URL entry (--http) has none. Leave out one of them.\n',
     );
     return 2;
   }
@@ -73,7 +73,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     // The token goes into the file, never to the terminal (scrollback, an agent's transcript).
     const hidden: CommandDeps = { ...deps, io: hideToken(deps.io, tokenFile) };
     const warning = await readableByOthers(plan.document.target.file);
-    if (warning && !flags.json) hidden.io.err(`hub config: warning: ${warning}\n`);
+    if (warning && !flags.json) hidden.io.err(`hub-mcp config: warning: ${warning}\n`);
     return finish(
       plan,
       { ...flags, again: `--http${flags.port === undefined ? '' : ` --port ${flags.port}`}` },
@@ -90,7 +90,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   const portable: PortableLaunch =
     scope === 'project' && !npx ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
-  if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
+  if (portable.warning && !flags.json) io.err(`hub-mcp config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch, exposure ? { HUB_EXPOSURE: exposure } : {});
   const notes = client.notes?.(launch, scope) ?? [];
   return finish(plan, { ...flags, npx }, deps, notes, portable.warning);
@@ -99,7 +99,10 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
 function portOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_HTTP_PORT;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65_535) {
-    throw new HubError('INVALID_INPUT', `--port must be the port hub serve listens on, 1 to 65535 (got "${value}").`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `--port must be the port hub-mcp serve listens on, 1 to 65535 (got "${value}").`,
+    );
   }
   return Number(value);
 }
@@ -138,8 +141,8 @@ async function readableByOthers(file: string): Promise<string | undefined> {
 }
 
 const httpNotes = (client: ClientSpec, port: string | undefined): string[] => [
-  `The entry connects to hub serve: keep it running (hub serve${port === undefined ? '' : ` --port ${port}`}), or ${client.title} shows hub as failed.`,
-  'The token is written into the file (shown here as <token in …>): after hub serve --rotate-token, run this command again.',
+  `The entry connects to hub-mcp serve: keep it running (hub-mcp serve${port === undefined ? '' : ` --port ${port}`}), or ${client.title} shows hub as failed.`,
+  'The token is written into the file (shown here as <token in …>): after hub-mcp serve --rotate-token, run this command again.',
 ];
 
 async function finish(
@@ -187,7 +190,7 @@ async function finish(
   io.out(describe(plan));
   if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
   io.out(
-    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
+    `\n${[...notes, `To merge it into the file (a backup is made first): hub-mcp config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
   );
   if (flags.again === undefined && flags.npx !== true)
     io.out(

@@ -12,6 +12,7 @@ import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
 import { renderTable } from './table.js';
 import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
+import { COMMAND_NAME } from '../core/package-name.js';
 
 const FOLLOW_POLL_MS = 500;
 
@@ -31,11 +32,11 @@ export function openManager() {
 
 export function reference(value: string | undefined, command: string): string {
   if (value === undefined)
-    throw new HubError('INVALID_INPUT', `Usage: hub ${command} <id or name>. Run hub ps to see them.`);
+    throw new HubError('INVALID_INPUT', `Usage: hub-mcp ${command} <id or name>. Run hub-mcp ps to see them.`);
   if (!REFERENCE_PATTERN.test(value))
     throw new HubError(
       'INVALID_INPUT',
-      `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub ps to see them.`,
+      `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub-mcp ps to see them.`,
     );
   return value;
 }
@@ -85,7 +86,9 @@ export const ps: CliCommand = async (argv, io) => {
   const views = (await manager.list({ status: status?.data, tag: values.tag })).map(toProcessView);
   if (values.json) io.out(`${JSON.stringify(views, null, 2)}\n`);
   else
-    io.out(views.length === 0 ? 'No processes. Start one with start_process (through an MCP client).\n' : table(views));
+    io.out(
+      views.length === 0 ? `No processes. Start one: ${COMMAND_NAME} start --name web -- npm run dev\n` : table(views),
+    );
   return 0;
 };
 

@@ -119,7 +119,7 @@ export async function finish(
     missingEnv,
     logFile,
     next: kept
-      ? `The user's earlier decisions about "${record.name}" apply again: ${kept.join('; ')}. Only the user changes them (\`hub servers ${record.name}\` shows them). ${nextStep(record.name, tools, missingEnv, starting, record.package)}`
+      ? `The user's earlier decisions about "${record.name}" apply again: ${kept.join('; ')}. Only the user changes them (\`hub-mcp servers ${record.name}\` shows them). ${nextStep(record.name, tools, missingEnv, starting, record.package)}`
       : nextStep(record.name, tools, missingEnv, starting, record.package),
     ...(kept && { kept }),
     ...(withheld.length > 0 && { withheld }),

@@ -36,5 +36,5 @@ export function settingsCommand(request: SettingsRequest): string {
     ...(allow === undefined ? [] : allow.length === 0 ? ['--no-allow'] : allow.flatMap(p => ['--allow', p])),
     ...(deny === undefined ? [] : deny.length === 0 ? ['--no-deny'] : deny.flatMap(p => ['--deny', p])),
   ];
-  return formatCommandLine('hub', ['servers', 'configure', request.server, ...flags]);
+  return formatCommandLine('hub-mcp', ['servers', 'configure', request.server, ...flags]);
 }

@@ -68,7 +68,7 @@ export async function existingInstall(
     const spec = target.spec?.spec ?? '';
     throw new HubError(
       'ALREADY_EXISTS',
-      `Server "${existing.name}" already runs ${existing.package ?? ''}@${existing.version ?? '?'}; to replace it with ${spec}, call registry.install { package: "${spec}", name: "${existing.name}", upgrade: true } (in a terminal: \`hub upgrade ${existing.name}\`). Its env, args and data are kept.`,
+      `Server "${existing.name}" already runs ${existing.package ?? ''}@${existing.version ?? '?'}; to replace it with ${spec}, call registry.install { package: "${spec}", name: "${existing.name}", upgrade: true } (in a terminal: \`hub-mcp upgrade ${existing.name}\`). Its env, args and data are kept.`,
     );
   }
   return undefined;

@@ -69,7 +69,7 @@ const CLIENTS: Record<string, (home: string, url: string, token: string) => [unk
 };
 
 test.each(Object.keys(CLIENTS))(
-  'hub config %s --http --write: the URL form with the token header, read back from the file',
+  'hub-mcp config %s --http --write: the URL form with the token header, read back from the file',
   async client => {
     const hubHome = await makeHubHome();
     const home = await tempHome();

@@ -67,7 +67,7 @@ test('initialize, tools/list, hub’s own tool and a proxied child’s tool over
   // Ctrl-C: exit 0, and no child server left running.
   const pids = readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).map(Number);
   expect(await served.stop()).toBe(0);
-  expect(served.output()).toContain('hub serve stopped.');
+  expect(served.output()).toContain('hub-mcp serve stopped.');
   await until(() => expect(pids.filter(isAlive)).toEqual([]));
 });
 

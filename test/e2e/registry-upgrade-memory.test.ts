@@ -32,7 +32,7 @@ test.skipIf(process.env.HUB_OFFLINE_TESTS === '1' || process.env.HUB_SOAK !== '1
         server: 'memory',
         tool: 'create_entities',
         arguments: {
-          entities: [{ name: 'kept-across-upgrade', entityType: 'test', observations: ['hub upgrade test'] }],
+          entities: [{ name: 'kept-across-upgrade', entityType: 'test', observations: ['hub-mcp upgrade test'] }],
         },
       });
       expect(created.isError, textOf(created)).toBeFalsy();
