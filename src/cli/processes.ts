@@ -3,6 +3,7 @@ import { errorMessage, HubError } from '../core/errors.js';
 import { REFERENCE_PATTERN } from '../process/ids.js';
 import { compileLinePattern } from '../process/line-match.js';
 import { createProcessManager } from '../process/manager.js';
+import { listeningPortsOf } from '../process/listening-ports.js';
 import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
@@ -55,13 +56,16 @@ function statusText(view: ProcessView): string {
   return `${view.status}${code}${view.signal ? ` ${view.signal}` : ''}`;
 }
 
+// PORTS: what each running process listens on now (its group's LISTEN sockets), not only the
+// ports it was started with.
 function table(views: readonly ProcessView[]): string {
+  const listening = listeningPortsOf(views.filter(view => view.status === 'running').map(view => view.pid));
   const rows = views.map(view => [
     view.id,
     view.name ?? '-',
     statusText(view),
     String(view.pid),
-    view.ports.join(',') || '-',
+    (view.status === 'running' ? listening.get(view.pid) : undefined)?.join(',') || '-',
     ago(view.startedAt),
     [view.command, ...(view.args ?? [])].join(' '),
   ]);

@@ -120,6 +120,27 @@ describe('hub-mcp for people', () => {
     await cli(home, 'kill', env.stdout.match(/Started (\w+)/)![1]!);
   }, 60_000);
 
+  test('the PORTS column shows the ports a process listens on, declared or not', async () => {
+    const home = await makeHubHome();
+    const port = await getPort({ host: '127.0.0.1' });
+    const started = await cli(
+      home,
+      'start',
+      '--name',
+      'quiet',
+      '--wait-for',
+      '^listening',
+      '--',
+      process.execPath,
+      fixture('process-http-server.mjs'),
+      String(port),
+    );
+    expect(started.code, started.stderr).toBe(0);
+    expect((await cli(home, 'ps')).stdout).toMatch(new RegExp(`\\bquiet\\s+running\\s+\\d+\\s+${port}\\s`));
+    await cli(home, 'kill', 'quiet');
+    expect((await cli(home, 'ps')).stdout).toMatch(/\bquiet\s+killed[^\n]*\s-\s/);
+  });
+
   test('ps with no processes says how to start one from the CLI', async () => {
     const home = await makeHubHome();
     const empty = await cli(home, 'ps');
