@@ -11,6 +11,7 @@ import { allowedNames, findInstallScripts, type AllowScripts, type SkippedScript
 import type { NpmSettings } from './npm-config.js';
 import { createNpmOutputReader, describeStep, type NpmStep } from './npm-output.js';
 import { parseNpmSpec } from './npm-spec.js';
+import { nodeHeadersEnv } from './node-headers.js';
 
 export interface InstallPackageOptions {
   readonly spec: string;
@@ -89,13 +90,16 @@ interface NpmRun {
   readonly lines: string[];
 }
 
-type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine' | 'env'>;
+type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine' | 'env'> & {
+  readonly settings?: { readonly nodedir?: string | undefined } | undefined;
+};
 
 async function runNpm(args: string[], cwd: string, options: RunOptions, each: (line: string) => void): Promise<NpmRun> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lines: string[] = [];
   // Loaded on first use: hub's start path does not need execa.
   const { execa } = await import('execa');
+  const headers = nodeHeadersEnv(options.env ?? process.env, options.settings?.nodedir);
   const subprocess = execa('npm', args, {
     cwd,
     all: true,
@@ -104,7 +108,7 @@ async function runNpm(args: string[], cwd: string, options: RunOptions, each: (l
     timeout: timeoutMs,
     forceKillAfterDelay: 2_000,
     // The asking session's npm variables, never the hub process's (another client's).
-    ...(options.env && { env: options.env, extendEnv: false }),
+    ...(options.env ? { env: { ...options.env, ...headers }, extendEnv: false } : { env: headers }),
     ...(options.signal && { cancelSignal: options.signal }),
   });
   try {
