@@ -64,6 +64,12 @@ async function upgradeRecord(record: ServerRecord, context: InstallContext): Pro
 }
 
 const describeResult = (io: CliIo, before: string | undefined, result: InstallResult): void => {
+  if (result.upToDate) {
+    io.out(
+      `${result.name} is already at the latest version (${result.package ?? ''} ${result.version ?? '?'}); nothing changed.\n`,
+    );
+    return;
+  }
   const now = result.version ?? '?';
   const change = before === now ? `already at ${now}; reinstalled` : `${before ?? '?'} → ${now}`;
   const state =

@@ -49,7 +49,7 @@ export interface ServerManager extends ProxiedTools {
   /** Prompts, resources, completions and logging of the installed servers. */
   readonly surface: ProxiedSurface;
   /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
-  start(name: string): Promise<CachedTool[]>;
+  start(name: string, options?: { readonly timeoutMs?: number }): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
   stop(name: string): Promise<void>;
   /** Re-read store.servers (after install/uninstall), stop children whose record is gone, rebuild routes, send tools/list_changed if the exposed list changed. */

@@ -9,6 +9,7 @@ import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
 import { SignInRequired } from '../proxy/oauth-required.js';
 import { restoreKept } from './kept-decisions.js';
+import { FIRST_START_MS } from './first-start.js';
 
 export type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
 
@@ -74,7 +75,8 @@ export async function finish(
   if (starting && missingEnv.length === 0) {
     context.progress?.(`starting ${record.name}`);
     try {
-      await context.manager.start(record.name);
+      // A new local server gets a short first start: a package that is not one fails fast.
+      await context.manager.start(record.name, fresh && !record.remote ? { timeoutMs: FIRST_START_MS } : {});
     } catch (error) {
       // A remote server that needs a sign-in is installed: it starts once the person signs in.
       if (error instanceof SignInRequired) return signInResult(record, error, context);

@@ -78,8 +78,19 @@ export function npmInstallArgs(spec: string): string[] {
 }
 
 // npm's own error lines are what a person needs; the http fetch lines are noise there.
+// npm's advice on a 404 ("you can also install from a tarball, folder, http url, or git url"):
+// hub refuses those specs (npm-spec.ts), so passing it on would send the person the wrong way.
+const REFUSED_ADVICE =
+  /Note that you can also install from a\s*$|^npm (error|ERR!) 404\s+tarball, folder, http url, or git url\.?\s*$/;
+
 function errorTail(lines: readonly string[]): string {
-  const useful = lines.filter(line => line.trim() !== '' && !/^npm (http|verbose|timing|info|notice)\b/.test(line));
+  const useful = lines.filter(
+    line =>
+      line.trim() !== '' &&
+      !/^npm (http|verbose|timing|info|notice)\b/.test(line) &&
+      !REFUSED_ADVICE.test(line) &&
+      !/^npm (error|ERR!) 404\s*$/.test(line),
+  );
   return useful.slice(-ERROR_TAIL_LINES).join('\n');
 }
 

@@ -17,6 +17,7 @@ import { inForeground } from './install-foreground.js';
 import { installPackage, npmInstallLine } from './npm-install.js';
 import { parseNpmSpec } from './npm-spec.js';
 import type { ScriptsChoice } from './scripts-choice.js';
+import { currentResult, nothingToUpgrade } from './upgrade-current.js';
 import { versionMatches } from './version-match.js';
 
 export interface UpgradeOptions {
@@ -130,11 +131,17 @@ export async function upgradeServer(
       onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
       signal: running.signal,
     });
+    let fresh;
     try {
-      await readInstalledPackage(staging, packageName);
+      fresh = await readInstalledPackage(staging, packageName);
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw error;
+    }
+    if (nothingToUpgrade(record, fresh.version, options)) {
+      await rm(staging, { recursive: true, force: true });
+      running.progress?.(`${packageName}@${fresh.version} is already the latest version`);
+      return currentResult(record, running);
     }
     await manager.stop(name);
     // Data a record from before data folders kept inside the package moves out before the swap.
