@@ -2,13 +2,20 @@ import type { ServerRecord } from '../store/schema.js';
 import type { InstallContext } from './install-context.js';
 import type { InstallResult } from './install-result.js';
 import { formatCommandLine } from './install-target.js';
-import type { UpgradeOptions } from './upgrade.js';
+
+/** What an upgrade was asked to change (upgrade.ts UpgradeOptions; kept apart: no import cycle). */
+interface Asked {
+  readonly range?: string | undefined;
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  readonly args?: readonly unknown[] | undefined;
+  readonly allowScripts?: unknown;
+}
 
 /**
  * An upgrade to "latest" that found the installed version, with no setting to change: nothing to
  * swap, restart or re-approve. Other asks (a version, env, args, install scripts) go on as before.
  */
-export function nothingToUpgrade(record: ServerRecord, fresh: string, options: UpgradeOptions): boolean {
+export function nothingToUpgrade(record: ServerRecord, fresh: string, options: Asked): boolean {
   return (
     (options.range === undefined || options.range === 'latest') &&
     fresh === record.version &&

@@ -2,6 +2,10 @@
 // loudly when the process is not ready; every command's --help lists its options and an
 // example; bare hub-mcp in a terminal says what it is; `help <unknown>` is wrong usage.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { renderCliDoc } from '../../src/cli/cli-doc.js';
 import { describe, expect, test, vi } from 'vitest';
 import { COMMANDS } from '../../src/cli/usage.js';
 import { cli } from '../helpers/cli.js';
@@ -146,4 +150,10 @@ describe('hub-mcp for people', () => {
     const empty = await cli(home, 'ps');
     expect(empty.stdout).toBe('No processes. Start one: hub-mcp start --name web -- npm run dev\n');
   });
+});
+
+test('docs/cli.md is the one the usage table and help make (npm run docs:cli)', async () => {
+  const file = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
+  const made = await format(renderCliDoc(), { ...(await resolveConfig(file)), filepath: file });
+  expect(readFileSync(file, 'utf8')).toBe(made);
 });
