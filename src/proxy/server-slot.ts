@@ -232,12 +232,7 @@ export class ServerSlot {
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
       if (thrown instanceof SignInRequired) this.#awaitSignIn(thrown);
-      const failure = await describeStartFailure(
-        this.record,
-        this.ctx.logFile(this.name),
-        error,
-        startTimeoutMs,
-      );
+      const failure = await describeStartFailure(this.record, this.ctx.logFile(this.name), error, startTimeoutMs);
       this.metrics.lastError = failure.message;
       this.#unstableExit(startedAt, `could not start (${errorMessage(error)})`);
       throw failure;
