@@ -12,6 +12,9 @@ import { SERVER_JS } from '../helpers/hub.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fakeNpm } from '../helpers/install.js';
 
+const withoutNodedir = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => key.toLowerCase() !== 'npm_config_nodedir'));
+
 async function nodeInstall(withHeaders: boolean): Promise<string> {
   const prefix = await mkdtemp(join(tmpdir(), 'hub-node-prefix-'));
   onTestFinished(() => rm(prefix, { recursive: true, force: true }));
@@ -36,7 +39,8 @@ test('hub-mcp install runs npm with it', async () => {
   const log = join(home, 'nodedir.log');
   const npm = fakeNpm(home, { FAKE_NPM_NODEDIR_LOG: log });
   await promisify(execFile)(process.execPath, [SERVER_JS, 'install', 'some-server', '--no-start'], {
-    env: { ...process.env, ...npm.env, HUB_HOME: home },
+    // Without the nodedir npm exports to the test run from the user's npmrc (this run's own setting).
+    env: { ...withoutNodedir(process.env), ...npm.env, HUB_HOME: home },
   });
   const prefix = dirname(dirname(process.execPath));
   const expected = existsSync(join(prefix, 'include', 'node', 'node.h')) ? prefix : '(unset)';
