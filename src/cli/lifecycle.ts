@@ -32,7 +32,11 @@ export const uninstall: CliCommand = async (argv, io) => {
         const purge = values.purge === true;
         const result = await uninstallServer(name, { ...context, manager }, { purge, forgetDecisions: purge });
         reports.push(result);
-        if (!values.json)
+        if (result.leftovers && !values.json)
+          io.out(
+            `${name} was not installed; removed what an unfinished install left: ${result.leftovers.join(', ')}.\n`,
+          );
+        else if (!values.json)
           io.out(
             `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.${
               result.dataKept

@@ -15,6 +15,7 @@ import { allWithTools, removeToolCache, withTools } from '../store/tool-cache.js
 import { removeOAuthState } from '../store/oauth-store.js';
 import type { NameMode } from '../core/naming.js';
 import { decisionsOf, describeKept } from './kept-decisions.js';
+import { purgeLeftovers } from './leftovers.js';
 
 export const ServerSummarySchema = z.object({
   name: z.string(),
@@ -171,6 +172,8 @@ export interface UninstallResult {
   logFile: string;
   /** The person's decisions about it, kept for a later install under its name. */
   decisionsKept?: string[];
+  /** Not installed: what an unfinished install had left, removed by --purge. */
+  leftovers?: string[];
 }
 
 /**
@@ -187,7 +190,20 @@ export async function uninstallServer(
   } = {},
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
-  if (!(await store.read()).servers[name]) throw notInstalled(name);
+  if (!(await store.read()).servers[name]) {
+    const removed = options.purge ? await purgeLeftovers(name, config.paths) : [];
+    if (removed.length === 0) throw notInstalled(name);
+    log.info({ server: name, removed }, 'removed what an unfinished install left');
+    return {
+      name,
+      removedTools: [],
+      folderRemoved: removed[0],
+      dataKept: undefined,
+      dataRemoved: removed.at(-1),
+      logFile: config.paths.serverLog(name),
+      leftovers: removed,
+    };
+  }
   const [status] = await manager.status(name);
   await manager.stop(name);
   let decisionsKept: string[] | undefined;

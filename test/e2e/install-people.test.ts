@@ -4,7 +4,7 @@
 // passed on. Fake npm on PATH (test/fixtures/install-fake-npm): no network.
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -67,6 +67,21 @@ describe('installs that fail fast and clean', () => {
     expect(existsSync(join(home, 'servers', 'cowsay'))).toBe(false);
     expect(existsSync(join(home, 'data', 'cowsay'))).toBe(false);
   }, 60_000);
+
+  test('uninstall --purge removes what an install killed midway left under a name with no record', async () => {
+    const { env, home } = await npmHome();
+    await mkdir(join(home, 'servers', 'cowsay', 'node_modules', 'cowsay'), { recursive: true });
+    await mkdir(join(home, 'data', 'cowsay'), { recursive: true });
+    const plain = await cli(env, 'uninstall', 'cowsay');
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/No server named "cowsay" is installed/);
+    const purged = await cli(env, 'uninstall', '--purge', 'cowsay');
+    expect(purged.code, purged.stderr).toBe(0);
+    expect(purged.stdout).toMatch(/^cowsay was not installed; removed what an unfinished install left: /);
+    expect(existsSync(join(home, 'servers', 'cowsay'))).toBe(false);
+    expect(existsSync(join(home, 'data', 'cowsay'))).toBe(false);
+    expect((await cli(env, 'uninstall', '--purge', '../etc')).code).toBe(1);
+  });
 
   test("npm's advice to install from a tarball, folder, http url or git url, which hub refuses, is not passed on", async () => {
     const { env } = await npmHome();
