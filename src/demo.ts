@@ -238,7 +238,7 @@ async function main(): Promise<void> {
       '\nDone: search, install, a proxied call, and a dev server started, followed, and stopped, all through one MCP server.',
     );
     say(
-      'Add hub to your own client with: hub config <claude-code|claude-desktop|cursor|vscode|codex|windsurf|gemini> --write',
+      'Add hub to your own client with: hub-mcp config <claude-code|claude-desktop|cursor|vscode|codex|windsurf|gemini> --write',
     );
   } catch (error) {
     process.exitCode = 1;

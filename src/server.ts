@@ -200,6 +200,11 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // A person in a terminal, not a client: say what this is rather than wait silently.
+  if (process.stdin.isTTY) {
+    process.stderr.write((await import('./cli/intro.js')).terminalIntro());
+    return;
+  }
   await runServer(coldStartLane());
 }
 

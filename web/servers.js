@@ -107,7 +107,7 @@ function Review({ name, integrity }) {
           }
         </div>`,
     )}
-    <p class="sub">Approve after review in a terminal: <code>hub servers approve ${name}</code></p>
+    <p class="sub">Approve after review in a terminal: <code>hub-mcp servers approve ${name}</code></p>
   </div>`;
 }
 

@@ -5,7 +5,7 @@ const STORE = 'hub-session';
 
 let key = sessionStorage.getItem(STORE) ?? undefined;
 
-export const NOT_LOGGED_IN = 'Not logged in: run hub ui and open the one-time URL it prints.';
+export const NOT_LOGGED_IN = 'Not logged in: run hub-mcp ui and open the one-time URL it prints.';
 
 /** The headers that carry the key (none before login). */
 export const authHeaders = () => (key === undefined ? {} : { authorization: `Bearer ${key}` });

@@ -31,7 +31,7 @@ export function StoreView({ store, hubs, sessions }) {
       <dd>
         ${
           sessions === null
-            ? 'this dashboard runs on its own (hub ui --foreground); no sessions attached to it'
+            ? 'this dashboard runs on its own (hub-mcp ui --foreground); no sessions attached to it'
             : sessions.length === 0
               ? 'none'
               : sessions.map(

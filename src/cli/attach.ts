@@ -24,7 +24,7 @@ export const attach: CliCommand = async (argv, io) => {
   if (record.status !== 'running')
     throw new HubError(
       'PROCESS_ENDED',
-      `Process "${record.id}" has ended (${record.status}); hub logs ${record.id} shows its output.`,
+      `Process "${record.id}" has ended (${record.status}); hub-mcp logs ${record.id} shows its output.`,
     );
   const fifo = inputFifo(config.paths, record.id);
   const stdin = process.stdin;

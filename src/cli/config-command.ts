@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ClientIdSchema } from '../clients/types.js';
-import { EXPOSURE_MODES } from '../core/config.js';
+import { EXPOSURE_MODES, loadConfig } from '../core/config.js';
 import { findClient } from '../clients/index.js';
 import {
   applyConfig,
@@ -15,14 +15,15 @@ import { parseCommandArgs } from './args.js';
 import type { CommandDeps } from './command-deps.js';
 import type { CliIo } from './command.js';
 import { defaultServerJs, hubLaunch } from '../clients/launch.js';
+import { inNpxCache, npxLaunch } from '../clients/npx-launch.js';
 import { portableLaunch, type PortableLaunch } from '../clients/portable.js';
 import type { ClientSpec, Scope } from '../clients/types.js';
-import { loadConfig } from '../core/config.js';
 import { HubError } from '../core/errors.js';
+import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, mcpUrl } from '../core/http-endpoint.js';
 import { readOrCreateHttpToken } from '../store/http-token.js';
 
-const USAGE = `Usage: hub config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (docs/exposure.md).\n--http writes the URL of hub serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
+const USAGE = `Usage: hub-mcp config <client> [--scope project|user] [--exposure all|search|auto] [--http [--port N]] [--write | --dry-run] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n--exposure sets HUB_EXPOSURE in the entry: which proxied tools this client lists (docs/exposure.md).\n--http writes the URL of hub-mcp serve (default port ${DEFAULT_HTTP_PORT}) with the token header instead of the stdio command (user scope only).\n`;
 
 const indent = (text: string): string => text.replace(/^/gm, '  ');
 
@@ -51,16 +52,16 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
   }
   const exposure = flags.exposure;
   if (exposure !== undefined && !(EXPOSURE_MODES as readonly string[]).includes(exposure)) {
-    io.err(`hub config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
+    io.err(`hub-mcp config: --exposure must be one of ${EXPOSURE_MODES.join(', ')} (got "${exposure}").\n`);
     return 2;
   }
   if (flags.port !== undefined && !flags.http) {
-    io.err('hub config: --port goes with --http (the port hub serve listens on).\n');
+    io.err('hub-mcp config: --port goes with --http (the port hub-mcp serve listens on).\n');
     return 2;
   }
   if (flags.http && exposure !== undefined) {
     io.err(
-      'hub config: --exposure sets the env of a stdio entry; a URL entry (--http) has none. Leave out one of them.\n',
+      'hub-mcp config: --exposure sets the env of a stdio entry; a URL entry (--http) has none. Leave out one of them.\n',
     );
     return 2;
   }
@@ -71,7 +72,7 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     // The token goes into the file, never to the terminal (scrollback, an agent's transcript).
     const hidden: CommandDeps = { ...deps, io: hideToken(deps.io, tokenFile) };
     const warning = await readableByOthers(plan.document.target.file);
-    if (warning && !flags.json) hidden.io.err(`hub config: warning: ${warning}\n`);
+    if (warning && !flags.json) hidden.io.err(`hub-mcp config: warning: ${warning}\n`);
     return finish(
       plan,
       { ...flags, again: `--http${flags.port === undefined ? '' : ` --port ${flags.port}`}` },
@@ -81,21 +82,26 @@ export async function runConfig(argv: readonly string[], deps: CommandDeps): Pro
     );
   }
   const serverJs = deps.serverJs ?? defaultServerJs();
-  const absolute = hubLaunch(serverJs, deps.nodePath);
-  // A project file is shared through git: a portable `hub` command when this hub is on PATH.
+  const npx = inNpxCache(serverJs);
+  const absolute = npx ? npxLaunch() : hubLaunch(serverJs, deps.nodePath);
+  // A project file is shared through git: a portable command when this hub is on PATH (an npx
+  // entry is portable already).
   const portable: PortableLaunch =
-    scope === 'project' ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
+    scope === 'project' && !npx ? portableLaunch(deps.context, serverJs, absolute) : { launch: absolute };
   const launch = portable.launch;
-  if (portable.warning && !flags.json) io.err(`hub config: warning: ${portable.warning}\n`);
+  if (portable.warning && !flags.json) io.err(`hub-mcp config: warning: ${portable.warning}\n`);
   const plan = await planConfig(client, scope, deps.context, launch, exposure ? { HUB_EXPOSURE: exposure } : {});
   const notes = client.notes?.(launch, scope) ?? [];
-  return finish(plan, flags, deps, notes, portable.warning);
+  return finish(plan, { ...flags, npx }, deps, notes, portable.warning);
 }
 
 function portOf(value: string | undefined): number {
   if (value === undefined) return DEFAULT_HTTP_PORT;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 65_535) {
-    throw new HubError('INVALID_INPUT', `--port must be the port hub serve listens on, 1 to 65535 (got "${value}").`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `--port must be the port hub-mcp serve listens on, 1 to 65535 (got "${value}").`,
+    );
   }
   return Number(value);
 }
@@ -134,13 +140,13 @@ async function readableByOthers(file: string): Promise<string | undefined> {
 }
 
 const httpNotes = (client: ClientSpec, port: string | undefined): string[] => [
-  `The entry connects to hub serve: keep it running (hub serve${port === undefined ? '' : ` --port ${port}`}), or ${client.title} shows hub as failed.`,
-  'The token is written into the file (shown here as <token in …>): after hub serve --rotate-token, run this command again.',
+  `The entry connects to hub-mcp serve: keep it running (hub-mcp serve${port === undefined ? '' : ` --port ${port}`}), or ${client.title} shows hub as failed.`,
+  'The token is written into the file (shown here as <token in …>): after hub-mcp serve --rotate-token, run this command again.',
 ];
 
 async function finish(
   plan: ConfigPlan,
-  flags: { json?: boolean; 'dry-run'?: boolean; write?: boolean; scope?: string; again?: string },
+  flags: { json?: boolean; 'dry-run'?: boolean; write?: boolean; scope?: string; again?: string; npx?: boolean },
   deps: CommandDeps,
   notes: readonly string[],
   warning?: string,
@@ -183,11 +189,11 @@ async function finish(
   io.out(describe(plan));
   if (plan.state === 'unchanged') io.out(`\nThis entry is already in ${file}.\n`);
   io.out(
-    `\n${[...notes, `To merge it into the file (a backup is made first): hub config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
+    `\n${[...notes, `To merge it into the file (a backup is made first): hub-mcp config ${client.id}${flags.scope !== undefined ? ` --scope ${scope}` : ''}${flags.again ? ` ${flags.again}` : ''} --write   (preview: --dry-run)`].join('\n')}\n`,
   );
-  if (flags.again === undefined)
+  if (flags.again === undefined && flags.npx !== true)
     io.out(
-      'If hub is on the PATH of the client (npm install -g), "command": "hub" with no args works too; the absolute node path above also works for apps started outside a shell.\n',
+      `If ${COMMAND_NAME} is on the PATH of the client (npm install -g ${PACKAGE_NAME}), "command": "${COMMAND_NAME}" with no args works too; the absolute node path above also works for apps started outside a shell.\n`,
     );
   return 0;
 }

@@ -1,4 +1,6 @@
 import { HubError } from '../core/errors.js';
+import { COMMAND_NAME } from '../core/package-name.js';
+import { cliWords } from './cli-words.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -8,8 +10,8 @@ export const EXIT_USAGE = 2;
 export const exitCodeFor = (error: unknown): number =>
   error instanceof HubError && error.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILED;
 
-/** The error as a person reads it: `hub <command>: <message>`, no stack, no JSON. */
+/** The error as a person reads it: `hub-mcp <command>: <message>`, no stack, no JSON, CLI commands for tool calls. */
 export function errorLine(command: string, error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).trim();
-  return `hub ${command}: ${message}\n`;
+  return `${COMMAND_NAME} ${command}: ${cliWords(message)}\n`;
 }

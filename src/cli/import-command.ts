@@ -12,7 +12,7 @@ import { redactArgs } from '../clients/redact.js';
 import { readDocument, serversOf } from '../clients/document.js';
 import { probeServers, type ProbeResult } from '../clients/probe.js';
 
-const USAGE = `Usage: hub import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n`;
+const USAGE = `Usage: hub-mcp import <client> [--scope project|user] [--no-start] [--remove [--yes]] [--json]\nClients: ${ClientIdSchema.options.join(', ')}\n`;
 
 const commandLine = (command: string, args: readonly string[]): string => [command, ...redactArgs(args)].join(' ');
 
@@ -149,12 +149,12 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
   if (remove && unchecked.length > 0) {
     const keys = unchecked.map(candidate => candidate.server.key).join(', ');
     io.out(
-      `Kept ${keys} in ${client.title}'s config: they have not started under hub yet (--no-start). Run hub import ${client.id} --remove without --no-start to try them and then remove them.\n`,
+      `Kept ${keys} in ${client.title}'s config: they have not started under hub yet (--no-start). Run hub-mcp import ${client.id} --remove without --no-start to try them and then remove them.\n`,
     );
   }
   if (!remove && removable.length > 0)
     io.out(
-      `They now also run through hub; to drop them from ${client.title}'s config: hub import ${client.id} --remove\n`,
+      `They now also run through hub; to drop them from ${client.title}'s config: hub-mcp import ${client.id} --remove\n`,
     );
   const hubConfigured = await Promise.all(
     client.scopes.map(async s => {
@@ -166,6 +166,6 @@ export async function runImport(argv: readonly string[], deps: CommandDeps): Pro
     }),
   );
   if (!hubConfigured.includes(true))
-    io.out(`${client.title} does not start hub yet: hub config ${client.id} --write\n`);
+    io.out(`${client.title} does not start hub yet: hub-mcp config ${client.id} --write\n`);
   return 0;
 }

@@ -2,6 +2,8 @@
 // lives in its own module, loaded only when used so `hub ps` does not load the proxy.
 import { processIo, type CliCommand, type CliIo } from './command.js';
 import { exitCodeFor, errorLine } from './errors.js';
+import { COMMAND_NAME } from '../core/package-name.js';
+import { renderHelp } from './help.js';
 import { renderTable } from './table.js';
 import { COMMANDS, type CommandName } from './usage.js';
 import { setProcessActor } from '../core/actor.js';
@@ -10,7 +12,7 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
   ps: async () => (await import('./processes.js')).ps,
   logs: async () => (await import('./processes.js')).logs,
   kill: async () => (await import('./processes.js')).kill,
-  start: async () => (await import('./interactive.js')).start,
+  start: async () => (await import('./start-command.js')).start,
   restart: async () => (await import('./interactive.js')).restart,
   send: async () => (await import('./interactive.js')).send,
   attach: async () => (await import('./attach.js')).attach,
@@ -32,17 +34,22 @@ const LOADERS: Record<CommandName, () => Promise<CliCommand>> = {
 
 function usage(): string {
   const commands = renderTable(Object.entries(COMMANDS).map(([name, { summary }]) => [name, summary]));
-  return `Usage: hub [command] [options]\n\nWith no command, hub runs the stdio MCP server (what client configs start).\n\nCommands:\n${commands.replace(/^/gm, '  ')}\n\nhub <command> --help shows a command's options. Exit codes: 0 ok, 1 failed, 2 wrong usage.\n`;
+  return `Usage: hub-mcp [command] [options]\n\nWith no command, hub-mcp runs the stdio MCP server (what client configs start).\n\nCommands:\n${commands.replace(/^/gm, '  ')}\n\nhub-mcp <command> --help shows a command's options. Exit codes: 0 ok, 1 failed, 2 wrong usage.\n`;
 }
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
-    const topic =
-      name === 'help' && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0])
-        ? COMMANDS[rest[0] as CommandName]
-        : undefined;
-    io.out(topic ? `Usage: ${topic.usage}\n${topic.summary}\n` : usage());
+    const topic = name === 'help' ? rest[0] : undefined;
+    if (topic === undefined) {
+      io.out(usage());
+      return 0;
+    }
+    if (!Object.hasOwn(COMMANDS, topic)) {
+      io.err(`${COMMAND_NAME}: no help for "${topic}": it is not a command. ${COMMAND_NAME} --help lists them.\n`);
+      return 2;
+    }
+    io.out(renderHelp(topic as CommandName));
     return 0;
   }
   if (name === '--version' || name === '-v') {
@@ -51,13 +58,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
   const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   if (!command) {
-    io.err(`hub: unknown command "${name ?? ''}".\n\n${usage()}`);
+    io.err(`${COMMAND_NAME}: unknown command "${name ?? ''}".\n\n${usage()}`);
     return 2;
   }
   // Every subcommand answers --help the same way, before its own parsing can refuse anything.
   const end = rest.indexOf('--');
   if ((end === -1 ? rest : rest.slice(0, end)).some(word => word === '--help' || word === '-h')) {
-    io.out(`Usage: ${command.usage}\n${command.summary}\n`);
+    io.out(renderHelp(name as CommandName));
     return 0;
   }
   let code: number;

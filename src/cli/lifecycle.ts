@@ -11,7 +11,7 @@ import { terminalInstallContext, withManager } from './servers.js';
 import { usageOf } from './usage.js';
 
 const notInstalled = (name: string) =>
-  new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub servers to see them.`);
+  new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub-mcp servers to see them.`);
 
 /** hub uninstall <name>...: stop each server and remove its record, tools and package folder. */
 export const uninstall: CliCommand = async (argv, io) => {
@@ -20,7 +20,7 @@ export const uninstall: CliCommand = async (argv, io) => {
     purge: { type: 'boolean' },
   });
   if (positionals.length === 0) {
-    io.err(`hub uninstall: give the name of an installed server.\n${usageOf('uninstall')}\n`);
+    io.err(`hub-mcp uninstall: give the name of an installed server.\n${usageOf('uninstall')}\n`);
     return EXIT_USAGE;
   }
   const reports: unknown[] = [];
@@ -32,17 +32,21 @@ export const uninstall: CliCommand = async (argv, io) => {
         const purge = values.purge === true;
         const result = await uninstallServer(name, { ...context, manager }, { purge, forgetDecisions: purge });
         reports.push(result);
-        if (!values.json)
+        if (result.leftovers && !values.json)
+          io.out(
+            `${name} was not installed; removed what an unfinished install left: ${result.leftovers.join(', ')}.\n`,
+          );
+        else if (!values.json)
           io.out(
             `Uninstalled ${name}${result.folderRemoved ? ` (removed ${result.folderRemoved})` : ''}. Its log stays at ${result.logFile}.${
               result.dataKept
-                ? ` Its data stays in ${result.dataKept} (hub uninstall --purge ${name} deletes it).`
+                ? ` Its data stays in ${result.dataKept} (hub-mcp uninstall --purge ${name} deletes it).`
                 : result.dataRemoved
                   ? ` Deleted its data folder ${result.dataRemoved}.`
                   : ''
             }${
               result.decisionsKept
-                ? ` Your decisions about it are kept for a later install under this name (${result.decisionsKept.join('; ')}); hub servers forget ${name} drops them.`
+                ? ` Your decisions about it are kept for a later install under this name (${result.decisionsKept.join('; ')}); hub-mcp servers forget ${name} drops them.`
                 : ''
             }\n`,
           );
@@ -64,6 +68,12 @@ async function upgradeRecord(record: ServerRecord, context: InstallContext): Pro
 }
 
 const describeResult = (io: CliIo, before: string | undefined, result: InstallResult): void => {
+  if (result.upToDate) {
+    io.out(
+      `${result.name} is already at the latest version (${result.package ?? ''} ${result.version ?? '?'}); nothing changed.\n`,
+    );
+    return;
+  }
   const now = result.version ?? '?';
   const change = before === now ? `already at ${now}; reinstalled` : `${before ?? '?'} → ${now}`;
   const state =
@@ -82,7 +92,7 @@ export const upgrade: CliCommand = async (argv, io) => {
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) {
-    io.err(`hub upgrade: give the name of one installed server.\n${usageOf('upgrade')}\n`);
+    io.err(`hub-mcp upgrade: give the name of one installed server.\n${usageOf('upgrade')}\n`);
     return EXIT_USAGE;
   }
   const name = positionals[0]!;
@@ -92,7 +102,7 @@ export const upgrade: CliCommand = async (argv, io) => {
     if (record.mode !== 'npm' || record.package === undefined)
       throw new HubError(
         'INVALID_INPUT',
-        `Server "${name}" is a registered command, not an npm install: update the program itself, then run hub install again with the same command.`,
+        `Server "${name}" is a registered command, not an npm install: update the program itself, then run hub-mcp install again with the same command.`,
       );
     const before = record.version;
     const installed = await upgradeRecord(

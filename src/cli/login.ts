@@ -18,7 +18,8 @@ async function remoteRecord(command: CommandName, argv: readonly string[]) {
   const name = positionals[0]!;
   const { config, store } = openContext({ log: CLI_LOG });
   const record: ServerRecord | undefined = (await store.read()).servers[name];
-  if (!record) throw new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub servers to see them.`);
+  if (!record)
+    throw new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub-mcp servers to see them.`);
   if (!record.remote)
     throw new HubError(
       'INVALID_INPUT',
@@ -31,7 +32,7 @@ async function remoteRecord(command: CommandName, argv: readonly string[]) {
 export const login: CliCommand = async (argv, io) => {
   const found = await remoteRecord('login', argv);
   if (!found) {
-    io.err(`hub login: give the name of one installed remote server.\n${usageOf('login')}\n`);
+    io.err(`hub-mcp login: give the name of one installed remote server.\n${usageOf('login')}\n`);
     return EXIT_USAGE;
   }
   const { name, record, remote, file } = found;
@@ -70,7 +71,7 @@ export const login: CliCommand = async (argv, io) => {
 export const logout: CliCommand = async (argv, io) => {
   const found = await remoteRecord('logout', argv);
   if (!found) {
-    io.err(`hub logout: give the name of one installed remote server.\n${usageOf('logout')}\n`);
+    io.err(`hub-mcp logout: give the name of one installed remote server.\n${usageOf('logout')}\n`);
     return EXIT_USAGE;
   }
   const { name, record, remote, file } = found;

@@ -4,6 +4,7 @@ import { assertProcessesSupported } from '../core/platform.js';
 import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { createProcessManager } from '../process/manager.js';
+import { listeningPortsOf } from '../process/listening-ports.js';
 import { renderKill } from '../process/render.js';
 import { KILL_SIGNALS, type KillSignal } from '../process/lifecycle/stop.js';
 import { toProcessView, type ProcessView } from '../process/view.js';
@@ -13,6 +14,7 @@ import { parseCommandArgs } from './args.js';
 import { errorLine, EXIT_FAILED, EXIT_OK } from './errors.js';
 import { renderTable } from './table.js';
 import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
+import { COMMAND_NAME } from '../core/package-name.js';
 
 const FOLLOW_POLL_MS = 500;
 
@@ -33,11 +35,11 @@ export function openManager() {
 
 export function reference(value: string | undefined, command: string): string {
   if (value === undefined)
-    throw new HubError('INVALID_INPUT', `Usage: hub ${command} <id or name>. Run hub ps to see them.`);
+    throw new HubError('INVALID_INPUT', `Usage: hub-mcp ${command} <id or name>. Run hub-mcp ps to see them.`);
   if (!REFERENCE_PATTERN.test(value))
     throw new HubError(
       'INVALID_INPUT',
-      `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub ps to see them.`,
+      `"${value}" is not a process id or name (letters, digits, ".", "_", "-"). Run hub-mcp ps to see them.`,
     );
   return value;
 }
@@ -56,13 +58,16 @@ function statusText(view: ProcessView): string {
   return `${view.status}${code}${view.signal ? ` ${view.signal}` : ''}`;
 }
 
+// PORTS: what each running process listens on now (its group's LISTEN sockets), not only the
+// ports it was started with.
 function table(views: readonly ProcessView[]): string {
+  const listening = listeningPortsOf(views.filter(view => view.status === 'running').map(view => view.pid));
   const rows = views.map(view => [
     view.id,
     view.name ?? '-',
     statusText(view),
     String(view.pid),
-    view.ports.join(',') || '-',
+    (view.status === 'running' ? listening.get(view.pid) : undefined)?.join(',') || '-',
     ago(view.startedAt),
     [view.command, ...(view.args ?? [])].join(' '),
   ]);
@@ -87,7 +92,9 @@ export const ps: CliCommand = async (argv, io) => {
   const views = (await manager.list({ status: status?.data, tag: values.tag })).map(toProcessView);
   if (values.json) io.out(`${JSON.stringify(views, null, 2)}\n`);
   else
-    io.out(views.length === 0 ? 'No processes. Start one with start_process (through an MCP client).\n' : table(views));
+    io.out(
+      views.length === 0 ? `No processes. Start one: ${COMMAND_NAME} start --name web -- npm run dev\n` : table(views),
+    );
   return 0;
 };
 

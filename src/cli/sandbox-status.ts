@@ -13,6 +13,6 @@ export async function sandboxStatus(config: HubConfig): Promise<{ kind: string; 
     };
   return {
     kind: 'none',
-    text: `none: ${found.why}. Stdio children do not start; a person allows them unsandboxed with \`hub servers configure <name> --no-sandbox\` or "sandbox": { "enabled": false } in config.json`,
+    text: `none: ${found.why}. Stdio children do not start; a person allows them unsandboxed with \`hub-mcp servers configure <name> --no-sandbox\` or "sandbox": { "enabled": false } in config.json`,
   };
 }

@@ -22,7 +22,7 @@ export function renderSearchTable(output: SearchOutput): string {
       ? [renderTable([['NAME', 'PACKAGE', 'SOURCES', 'DESCRIPTION'], ...rows])]
       : ['No MCP servers found.'];
   if (output.results.some(result => result.installed)) lines.push('', '* installed');
-  else if (output.results.length > 0) lines.push('', 'Install one with: hub install <package>');
+  else if (output.results.length > 0) lines.push('', 'Install one with: hub-mcp install <package>');
   for (const source of output.sources.filter(report => !report.ok))
     lines.push(`note: ${source.source} source failed: ${source.error ?? 'unknown error'}`);
   return `${lines.join('\n')}\n`;
@@ -44,7 +44,7 @@ export const search: CliCommand = async (argv, io) => {
       : badSource !== undefined
         ? `unknown source "${badSource}"`
         : `--limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`;
-    io.err(`hub search: ${why}.\n${USAGE}`);
+    io.err(`hub-mcp search: ${why}.\n${USAGE}`);
     return 2;
   }
 

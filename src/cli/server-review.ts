@@ -19,7 +19,7 @@ export async function reviewServer(name: string, io: CliIo, json: boolean): Prom
   if (!record)
     throw new HubError(
       'NOT_FOUND',
-      `No server named "${name}" is installed; \`hub servers\` lists the installed servers.`,
+      `No server named "${name}" is installed; \`hub-mcp servers\` lists the installed servers.`,
     );
   const integrity = integrityReport(context.config.paths, record, context.config.integrity, 'person');
   if (json) {
@@ -48,7 +48,7 @@ export async function forgetServer(argv: readonly string[], io: CliIo): Promise<
   const { positionals } = parseCommandArgs('servers', argv, {});
   const [name, ...extra] = positionals;
   if (name === undefined || extra.length > 0) {
-    io.err(`hub servers forget: give one server name.\n${usageOf('servers')}\n`);
+    io.err(`hub-mcp servers forget: give one server name.\n${usageOf('servers')}\n`);
     return EXIT_USAGE;
   }
   const context = openContext({ log: CLI_LOG });
@@ -56,7 +56,7 @@ export async function forgetServer(argv: readonly string[], io: CliIo): Promise<
     if (data.servers[name])
       throw new HubError(
         'INVALID_INPUT',
-        `"${name}" is installed: its settings are changed with \`hub servers configure ${name}\`; forget drops the decisions kept after an uninstall.`,
+        `"${name}" is installed: its settings are changed with \`hub-mcp servers configure ${name}\`; forget drops the decisions kept after an uninstall.`,
       );
     const kept = data.kept[name];
     delete data.kept[name];

@@ -112,7 +112,7 @@ export async function serversSettings(argv: readonly string[], io: CliIo): Promi
   const [sub, name, ...rest] = argv;
   if (!SETTINGS_SUBCOMMANDS.includes(sub as Subcommand)) return undefined;
   if (name === undefined || name.startsWith('-')) {
-    io.err(`hub servers ${sub}: give the server's name.\n${usageOf('servers')}\n`);
+    io.err(`hub-mcp servers ${sub}: give the server's name.\n${usageOf('servers')}\n`);
     return EXIT_USAGE;
   }
   const { request: asked, json } = request(sub as Subcommand, name, rest);

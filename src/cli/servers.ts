@@ -95,7 +95,7 @@ export const servers: CliCommand = async (argv, io) => {
     return 0;
   }
   if (list.length === 0 && fresh.length === 0) {
-    io.out('No MCP servers installed. Try: hub search <query>, then hub install <package>.\n');
+    io.out('No MCP servers installed. Try: hub-mcp search <query>, then hub-mcp install <package>.\n');
     return 0;
   }
   const rows = [
@@ -115,7 +115,7 @@ export const servers: CliCommand = async (argv, io) => {
       .filter(s => s.missingEnv.length > 0)
       .map(
         s =>
-          `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
+          `${s.name}: missing ${s.missingEnv.join(', ')}; set it with hub-mcp install ${s.package ?? '<package>'} --name ${s.name} ${s.missingEnv.map(key => `--env ${key}=...`).join(' ')}`,
       ),
     ...pending.map(entry => pendingNote(entry, installed.has(entry.name))),
   ];
@@ -136,7 +136,7 @@ function pendingNote(entry: PendingInstall, installed: boolean): string {
       : `${entry.name}: the install failed: ${entry.step}`;
   return installed
     ? `${entry.name}: an upgrade or build is at work in the background since ${since} UTC (now: ${entry.step})`
-    : `${entry.name}: installing in the background since ${since} UTC (now: ${entry.step}); hub servers shows it once it is ready`;
+    : `${entry.name}: installing in the background since ${since} UTC (now: ${entry.step}); hub-mcp servers shows it once it is ready`;
 }
 
 export const install: CliCommand = async (argv, io) => {
@@ -151,7 +151,7 @@ export const install: CliCommand = async (argv, io) => {
   });
   const [spec, ...extra] = positionals;
   if (spec === undefined || extra.length > 0) {
-    io.err(`hub install: give one package.\n${usageOf('install')}\n`);
+    io.err(`hub-mcp install: give one package.\n${usageOf('install')}\n`);
     return EXIT_USAGE;
   }
   const env: Record<string, string> = {};
@@ -179,7 +179,7 @@ export const install: CliCommand = async (argv, io) => {
     const what = `${result.name} (${result.package ?? spec}@${result.version ?? '?'})`;
     const head =
       result.missingEnv.length > 0
-        ? `Installed ${what}, not started: missing ${result.missingEnv.join(', ')} (run hub install ${spec} --name ${result.name} --env KEY=VALUE).`
+        ? `Installed ${what}, not started: missing ${result.missingEnv.join(', ')} (run hub-mcp install ${spec} --name ${result.name} --env KEY=VALUE).`
         : result.state === 'stopped'
           ? `Installed ${what}; not started (its tools are listed after its first start).`
           : `Installed ${what}: ${result.tools.length} tools.`;

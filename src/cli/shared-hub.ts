@@ -35,10 +35,10 @@ export const status: CliCommand = async (argv, io) => {
     `Shared hub: pid ${record.pid}, version ${record.version}, up ${uptime(record.startedAt)}\nSocket: ${record.socket}\n`,
   );
   if (!report) {
-    io.out('It did not answer on its socket (hub stop ends it).\n');
+    io.out('It did not answer on its socket (hub-mcp stop ends it).\n');
     return EXIT_OK;
   }
-  if (report.dashboard !== undefined) io.out(`Dashboard: ${report.dashboard} (hub ui logs a browser in)\n`);
+  if (report.dashboard !== undefined) io.out(`Dashboard: ${report.dashboard} (hub-mcp ui logs a browser in)\n`);
   io.out(`Sessions: ${report.sessions.length}\n`);
   if (report.sessions.length > 0)
     io.out(

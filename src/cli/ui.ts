@@ -102,12 +102,15 @@ export const ui: CliCommand = async (argv, io) => {
   // stays up with that hub (while a page is open it does not exit idle).
   const reply = await sharedHubDashboard(config.home, sharedHubPaths(config.home), process.env, { host, port });
   if (reply.hub === 'error')
-    throw new HubError('INVALID_INPUT', `${reply.message} (hub ui --foreground serves it from this process instead)`);
+    throw new HubError(
+      'INVALID_INPUT',
+      `${reply.message} (hub-mcp ui --foreground serves it from this process instead)`,
+    );
   const moved = port !== 0 && !reply.url.endsWith(`:${port}`);
   if (reply.already && moved)
     io.err(
-      `hub: the shared hub already serves the dashboard on another port; hub stop, then hub ui --port ${port} moves it.\n`,
+      `hub: the shared hub already serves the dashboard on another port; hub-mcp stop, then hub-mcp ui --port ${port} moves it.\n`,
     );
-  show(io, reply.url, reply.login, open, 'served by the shared hub; hub stop ends it');
+  show(io, reply.url, reply.login, open, 'served by the shared hub; hub-mcp stop ends it');
   return 0;
 };

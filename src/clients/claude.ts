@@ -54,7 +54,7 @@ export const claudeDesktop: ClientSpec = {
   // Its config file takes stdio servers only; remote servers are Connectors added in its
   // settings (support.claude.com "custom connectors"), reached from Anthropic's side, not localhost.
   noUrl:
-    'Claude Desktop starts only stdio servers from claude_desktop_config.json (remote servers are Connectors in its settings, which cannot reach 127.0.0.1). Use hub config claude-desktop without --http: the stdio entry works there.',
+    'Claude Desktop starts only stdio servers from claude_desktop_config.json (remote servers are Connectors in its settings, which cannot reach 127.0.0.1). Use hub-mcp config claude-desktop without --http: the stdio entry works there.',
   notes: () => [
     'Quit and reopen Claude Desktop to load it. Claude Desktop rejects dotted tool names, so hub lists its tools with underscores there (registry_search).',
   ],

@@ -75,7 +75,7 @@ export async function planUrlConfig(
   if (!urlEntry) {
     throw new HubError(
       'INVALID_INPUT',
-      client.noUrl ?? `${client.title} cannot connect to a URL; use hub config ${client.id}.`,
+      client.noUrl ?? `${client.title} cannot connect to a URL; use hub-mcp config ${client.id}.`,
     );
   }
   if (scope !== 'user') {

@@ -1,12 +1,13 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveExecutable } from '../core/executable.js';
+import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import type { ClientContext, Launch } from './types.js';
 
 /** The launch for a file other people share (project scope), and what to tell the person. */
 export interface PortableLaunch {
   readonly launch: Launch;
-  /** Set when the portable `hub` could not be used: why, and what to do. */
+  /** Set when the portable command could not be used: why, and what to do. */
   readonly warning?: string;
 }
 
@@ -19,7 +20,7 @@ const realpathOrSelf = (file: string): string => {
 };
 
 // Ours: the same dist/server.js, or a server.js whose package.json (one folder up from dist/)
-// is this package (another install of hub). GitHub's `hub` CLI, a Go binary, is neither.
+// is this package (another install of hub). Another program of that name is neither.
 function isOurs(found: string, serverJs: string): boolean {
   const real = realpathOrSelf(found);
   if (real === realpathOrSelf(serverJs)) return true;
@@ -36,7 +37,7 @@ function isOurs(found: string, serverJs: string): boolean {
       theirs.name === ownName &&
       typeof theirs.bin === 'object' &&
       theirs.bin !== null &&
-      'hub' in theirs.bin
+      COMMAND_NAME in theirs.bin
     );
   } catch {
     return false;
@@ -45,20 +46,20 @@ function isOurs(found: string, serverJs: string): boolean {
 
 /**
  * A project file (.mcp.json, .cursor/mcp.json...) is committed and read on other machines, so it
- * says `hub` rather than this machine's node and dist paths: used when the `hub` on PATH is this
+ * says the command name rather than this machine's node and dist paths: used when the command on PATH is this
  * package; otherwise the absolute launch stays, with a warning saying what to do.
  */
 export function portableLaunch(context: ClientContext, serverJs: string, absolute: Launch): PortableLaunch {
-  const found = resolveExecutable('hub', context.env.PATH, context.cwd);
-  if (found && isOurs(found, serverJs)) return { launch: { command: 'hub', args: [] } };
+  const found = resolveExecutable(COMMAND_NAME, context.env.PATH, context.cwd);
+  if (found && isOurs(found, serverJs)) return { launch: { command: COMMAND_NAME, args: [] } };
   const paths = 'This project file now holds absolute paths of this machine';
   if (found)
     return {
       launch: absolute,
-      warning: `${paths}: the "hub" on PATH (${found}) is another program (GitHub's hub CLI?), not this MCP hub. Put this hub first on PATH (npm install -g, or a symlink to ${serverJs} named hub in an earlier PATH folder) or edit the command by hand before committing the file.`,
+      warning: `${paths}: the "${COMMAND_NAME}" on PATH (${found}) is another program, not this MCP hub. Put this hub first on PATH (npm install -g ${PACKAGE_NAME}, or a symlink to ${serverJs} named ${COMMAND_NAME} in an earlier PATH folder) or edit the command by hand before committing the file.`,
     };
   return {
     launch: absolute,
-    warning: `${paths}: "hub" is not on PATH. Install it (npm install -g from the hub folder, or npm link) and re-run this command so the file says "command": "hub", or edit it by hand before committing.`,
+    warning: `${paths}: "${COMMAND_NAME}" is not on PATH. Install it (npm install -g ${PACKAGE_NAME}, or npm link in a clone) and re-run this command so the file says "command": "${COMMAND_NAME}", or edit it by hand before committing.`,
   };
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import { readDocument, serversOf, type ConfigDocument } from './document.js';
 import {
   ClientServerEntrySchema,
@@ -86,8 +87,16 @@ function extraFiles(client: ClientSpec, context: ClientContext, scope: Scope | u
   return [{ ...client.locate('user', context), scope: 'local', serversPath: ['projects', context.cwd, 'mcpServers'] }];
 }
 
+// hub's own entry under another key: its server.js, its command, or `npx -y hub-mcp[@version]`.
 const isHubEntry = (key: string, entry: ClientServerEntry, serverJs: string): boolean =>
-  key === 'hub' || [entry.command, ...(entry.args ?? [])].some(word => word === serverJs);
+  key === 'hub' ||
+  [entry.command, ...(entry.args ?? [])].some(
+    word =>
+      word === serverJs ||
+      word === COMMAND_NAME ||
+      word === PACKAGE_NAME ||
+      (typeof word === 'string' && word.startsWith(`${PACKAGE_NAME}@`)),
+  );
 
 function toFound(key: string, raw: unknown, document: ConfigDocument, serverJs: string): FoundServer | SkippedServer {
   const file = document.target.file;

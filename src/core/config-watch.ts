@@ -57,7 +57,7 @@ export function watchConfig(
     log.info(
       { changed: result.changed, ...(later.length > 0 && { afterHubStop: later }) },
       later.length > 0
-        ? `config.json changed: ${result.changed.join(', ')} (${later.join(', ')} applies after \`hub stop\`)`
+        ? `config.json changed: ${result.changed.join(', ')} (${later.join(', ')} applies after \`hub-mcp stop\`)`
         : `config.json changed: ${result.changed.join(', ')} applied`,
     );
     onChange?.(result.changed);

@@ -69,7 +69,7 @@ export function createAuth(port: () => number, now: () => number = Date.now): Da
     check(request, { needsSession, changesState }) {
       const host = request.headers.host ?? '';
       if (!hosts().includes(host))
-        return { status: 403, message: `Host "${host}" is not this dashboard; open the URL hub ui printed.` };
+        return { status: 403, message: `Host "${host}" is not this dashboard; open the URL hub-mcp ui printed.` };
       if (changesState) {
         const origin = request.headers.origin;
         if (origin === undefined || !hosts().some(allowed => origin === `http://${allowed}`))
@@ -81,7 +81,7 @@ export function createAuth(port: () => number, now: () => number = Date.now): Da
       if (needsSession) {
         const key = keyOf(request);
         if (key === undefined || ![...sessions].some(session => same(session, key)))
-          return { status: 401, message: 'Not logged in: run hub ui and open the one-time URL it prints.' };
+          return { status: 401, message: 'Not logged in: run hub-mcp ui and open the one-time URL it prints.' };
       }
       return undefined;
     },

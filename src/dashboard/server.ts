@@ -130,7 +130,7 @@ export async function createDashboard(deps: DashboardDeps, options: DashboardOpt
       const token = ((await readBody(request).catch(() => undefined)) as { token?: unknown } | undefined)?.token;
       const session = typeof token === 'string' ? auth.redeem(token) : undefined;
       if (session === undefined)
-        await send(response, 401, { error: 'This login link was used already or has expired. Run hub ui again.' });
+        await send(response, 401, { error: 'This login link was used already or has expired. Run hub-mcp ui again.' });
       else await send(response, 200, { session });
       return;
     }

@@ -94,7 +94,7 @@ export function checkBearer(header: string | undefined, token: string): Refusal 
     return {
       status: 401,
       message:
-        'Unauthorized: send "Authorization: Bearer <token>"; the token is in $HUB_HOME/http-token (hub config <client> --http writes it for you).',
+        'Unauthorized: send "Authorization: Bearer <token>"; the token is in $HUB_HOME/http-token (hub-mcp config <client> --http writes it for you).',
       headers: challenge,
     };
   }
@@ -102,7 +102,7 @@ export function checkBearer(header: string | undefined, token: string): Refusal 
     return {
       status: 401,
       message:
-        'Unauthorized: wrong token (rotated? read $HUB_HOME/http-token again, or re-run hub config <client> --http).',
+        'Unauthorized: wrong token (rotated? read $HUB_HOME/http-token again, or re-run hub-mcp config <client> --http).',
       headers: challenge,
     };
   }

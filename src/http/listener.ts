@@ -244,9 +244,9 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
   if (!isLoopback(host))
     log.warn(
       { host, port },
-      'hub serve listens beyond this machine (non-loopback bind); the bearer token still guards every request',
+      'hub-mcp serve listens beyond this machine (non-loopback bind); the bearer token still guards every request',
     );
-  log.info({ url }, 'hub serve listening');
+  log.info({ url }, 'hub-mcp serve listening');
 
   const sweep = setInterval(
     () => {
@@ -289,7 +289,7 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   if (error.code === 'EADDRINUSE') {
     return new HubError(
       'LIMIT',
-      `Port ${port} on ${host} is already in use (another hub serve, or another program: ss -ltnp 'sport = :${port}'). Choose another with --port N (--port 0 picks a free one).`,
+      `Port ${port} on ${host} is already in use (another hub-mcp serve, or another program: ss -ltnp 'sport = :${port}'). Choose another with --port N (--port 0 picks a free one).`,
     );
   }
   if (error.code === 'EACCES')

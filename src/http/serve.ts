@@ -55,23 +55,23 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const { config, log, store } = openContext({ log: { name: 'hub-serve', stderr: false } });
   for (const warning of config.warnings) log.warn(warning);
   const made = options.rotateToken ? rotateHttpToken(config.paths) : readOrCreateHttpToken(config.paths);
-  if (made.repaired) options.err(`hub serve: warning: ${made.repaired}\n`);
+  if (made.repaired) options.err(`hub-mcp serve: warning: ${made.repaired}\n`);
   // Another `hub serve` is the shared hub already: a person started it, so it is not taken over.
   const serving = runningServe(config.home);
   if (serving !== undefined) {
     if (options.rotateToken) {
       options.out(
-        `hub serve already runs (pid ${serving}); it takes the new token at once (new: clients with the old one get 401).\n`,
+        `hub-mcp serve already runs (pid ${serving}); it takes the new token at once (new: clients with the old one get 401).\n`,
       );
       return 0;
     }
     options.err(
-      `hub serve: it already runs for this HUB_HOME (pid ${serving}); stop it first (Ctrl-C there, or hub stop).\n`,
+      `hub-mcp serve: it already runs for this HUB_HOME (pid ${serving}); stop it first (Ctrl-C there, or hub-mcp stop).\n`,
     );
     return 1;
   }
   // As the stdio hub does (server.ts): one failing child or request must not end every session.
-  const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub serve keeps running)');
+  const uncaught = (error: unknown) => log.error({ err: error }, 'uncaught error (hub-mcp serve keeps running)');
   process.on('uncaughtException', uncaught);
   process.on('unhandledRejection', uncaught);
   try {
@@ -99,7 +99,7 @@ async function takeOver(
 ): Promise<SharedHub> {
   const paths = sharedHubPaths(config.home);
   for (let attempt = 1; ; attempt++) {
-    await stopSharedHub(paths, log, 'hub serve takes over');
+    await stopSharedHub(paths, log, 'hub-mcp serve takes over');
     try {
       return await runSharedHub({ config, log, store, extensions: [listen], idleExit: false });
     } catch (error) {
@@ -139,7 +139,7 @@ async function serveUntilStopped(
       `Token: ${made.file}${made.created ? (options.rotateToken ? ' (new: clients with the old one get 401)' : ' (created now)') : ''}`,
       '',
       'Add it to a client that connects by URL (writes the URL and the token header):',
-      `  hub config claude-code --http${options.port === DEFAULT_HTTP_PORT ? '' : ` --port ${listener.port}`} --write`,
+      `  hub-mcp config claude-code --http${options.port === DEFAULT_HTTP_PORT ? '' : ` --port ${listener.port}`} --write`,
       'or by hand, e.g. Claude Code:',
       `  claude mcp add --scope user --transport http hub ${listener.url} --header "Authorization: Bearer $(cat ${made.file})"`,
       '',
@@ -149,8 +149,8 @@ async function serveUntilStopped(
   );
   // Ctrl-C, or `hub stop` / a newer hub ending the shared hub.
   const reason = await Promise.race([options.stopped, shared.done.then(() => 'the shared hub was stopped')]);
-  log.info({ reason }, 'hub serve stopping');
+  log.info({ reason }, 'hub-mcp serve stopping');
   await shared.shutdown(reason);
-  options.out('hub serve stopped.\n');
+  options.out('hub-mcp serve stopped.\n');
   return 0;
 }

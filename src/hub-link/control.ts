@@ -47,7 +47,7 @@ export async function sharedHubStatus(
 export async function stopSharedHub(
   paths: SharedHubPaths,
   log: Logger,
-  reason = 'hub stop',
+  reason = 'hub-mcp stop',
 ): Promise<number | undefined> {
   const record = readHubRecord(paths.record);
   let stopped: number | undefined;

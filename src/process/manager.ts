@@ -134,7 +134,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
         const outcome = wait && isRunning() ? await waitForReady(wait, earlier.logFile, isRunning, signal) : undefined;
         log.info(
           { process: earlier.id },
-          'start_process sent again after a hub restart: returning the process it started',
+          'start_process sent again after a hub-mcp restart: returning the process it started',
         );
         const record = findRecord(await records(), earlier.id);
         return { record, wait: outcome, tail: tail(record, START_TAIL_LINES), alreadyStarted: true };

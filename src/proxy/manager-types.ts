@@ -5,8 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { CachedTool } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { BackoffPolicy } from './slots/backoff.js';
-import type { ClientSide } from './sessions/client-side.js';
-import type { ServerExtra } from './sessions/client-side.js';
+import type { ServerExtra, ClientSide } from './sessions/client-side.js';
 import type { ServerState } from './slots/state.js';
 import type { ServerStatusView } from './slots/status-view.js';
 import type { ProxiedTools } from './types.js';
@@ -29,7 +28,7 @@ export interface ServerManager extends ProxiedTools {
   /** Prompts, resources, completions and logging of the installed servers. */
   readonly surface: ProxiedSurface;
   /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
-  start(name: string): Promise<CachedTool[]>;
+  start(name: string, options?: { readonly timeoutMs?: number }): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
   stop(name: string): Promise<void>;
   /** Re-read store.servers (after install/uninstall), stop children whose record is gone, rebuild routes, send tools/list_changed if the exposed list changed. */

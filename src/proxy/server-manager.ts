@@ -126,7 +126,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     routes: () => listing.table,
     refresh: sync.refresh,
     find: name => forwarding.find(name),
-    async start(name): Promise<CachedTool[]> {
+    async start(name, options): Promise<CachedTool[]> {
       if (slots.closed) throw new HubError('CHILD_UNAVAILABLE', 'hub is shutting down; no server can be started now.');
       await sync.reload();
       const slot = slots.require(name);
@@ -135,6 +135,8 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
       if (slot.state !== 'starting') {
         await slot.stop();
         slot.reset();
+        // An install's first start: a package that is not an MCP server fails fast (registry/first-start.ts).
+        slot.nextStartMs = options?.timeoutMs;
       }
       await slot.connection();
       return slot.record.tools;

@@ -170,8 +170,8 @@ export async function runSharedHub({
     }
     // Another ask started it meanwhile: its failure was told to that ask; this one just tries again.
     const opened = await dashboard.catch(() => undefined);
-    if (!opened) return { hub: 'error', message: 'the dashboard could not start; run hub ui again.' };
-    if (closing) return { hub: 'error', message: 'the shared hub is stopping; run hub ui again.' };
+    if (!opened) return { hub: 'error', message: 'the dashboard could not start; run hub-mcp ui again.' };
+    if (closing) return { hub: 'error', message: 'the shared hub is stopping; run hub-mcp ui again.' };
     return { hub: 'ui', url: opened.url, login: opened.oneTimeLoginUrl(), already };
   };
 

@@ -60,7 +60,7 @@ function describe(file: string, db: string, current: StoreData | undefined): str
       : '';
   return (
     `${db} was damaged${what}; hub recovered what it could, record by record and from ${basename(db)}.bak, and kept the damaged file as ${file}.${lostText}` +
-    ` Check list_processes and registry.list (hub ps, hub servers), re-create what is missing, then delete ${basename(file)} or move it out of ${file.slice(0, -basename(file).length - 1)} to clear this warning.`
+    ` Check list_processes and registry.list (hub-mcp ps, hub-mcp servers), re-create what is missing, then delete ${basename(file)} or move it out of ${file.slice(0, -basename(file).length - 1)} to clear this warning.`
   );
 }
 

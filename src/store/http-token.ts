@@ -31,7 +31,7 @@ function readToken(file: string): string | undefined {
   if (!TOKEN.test(text)) {
     throw new HubError(
       'INVALID_INPUT',
-      `${file} does not hold a hub token (32+ base64url characters). Make a new one with: hub serve --rotate-token`,
+      `${file} does not hold a hub token (32+ base64url characters). Make a new one with: hub-mcp serve --rotate-token`,
     );
   }
   return text;
@@ -42,7 +42,7 @@ function narrow(file: string): string | undefined {
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) === 0) return undefined;
   chmodSync(file, 0o600);
-  return `${file} was readable by others (mode ${mode.toString(8)}); hub set it to 600. Consider hub serve --rotate-token.`;
+  return `${file} was readable by others (mode ${mode.toString(8)}); hub set it to 600. Consider hub-mcp serve --rotate-token.`;
 }
 
 /** The token, made on first use. Two hubs making it at once end with one token (O_EXCL). */

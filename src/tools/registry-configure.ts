@@ -63,7 +63,7 @@ export const ConfigureOutputSchema = z.object({
 const APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 const terminalWay = (server: string) =>
-  `Ask the user to review registry.list { server: "${server}" } and run \`hub servers approve ${server}\` in a terminal.`;
+  `Ask the user to review registry.list { server: "${server}" } and run \`hub-mcp servers approve ${server}\` in a terminal.`;
 
 /** Approval by the person through elicitation; never by the agent alone, whatever config install.confirm says. */
 export function askApproval(server: Server, signal: AbortSignal): NonNullable<ConfigureDeps['confirmApproval']> {
@@ -207,7 +207,7 @@ export function settingsView(
   const sandbox = sandboxView(record, config);
   const lines = [
     ...(settings?.enabled === false
-      ? [`disabled: not started, nothing listed (hub servers enable ${record.name})`]
+      ? [`disabled: not started, nothing listed (hub-mcp servers enable ${record.name})`]
       : []),
     ...(settings?.allow ? [`allow: ${settings.allow.join(', ')}`] : []),
     ...(settings?.deny ? [`deny: ${settings.deny.join(', ')}`] : []),

@@ -224,7 +224,7 @@ export function createRegistryTools(
         ...(result.dataKept !== undefined && { dataKept: result.dataKept }),
         ...(result.dataRemoved !== undefined && { dataRemoved: result.dataRemoved }),
         next: result.decisionsKept
-          ? `The user's decisions about "${result.name}" are kept and apply again if it is installed under this name (${result.decisionsKept.join('; ')}); only the user drops them (\`hub servers forget ${result.name}\`).`
+          ? `The user's decisions about "${result.name}" are kept and apply again if it is installed under this name (${result.decisionsKept.join('; ')}); only the user drops them (\`hub-mcp servers forget ${result.name}\`).`
           : 'registry.list shows the servers still installed; registry.search finds new ones.',
       };
       const data = result.dataKept

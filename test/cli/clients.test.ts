@@ -21,7 +21,7 @@ const run = (machine: Machine, args: string[]) =>
     }),
   );
 
-test('hub config cursor --write writes ~/.cursor/mcp.json under $HOME, pointing at this node and dist/server.js', async () => {
+test('hub-mcp config cursor --write writes ~/.cursor/mcp.json under $HOME, pointing at this node and dist/server.js', async () => {
   const machine = await makeMachine();
   const result = await run(machine, ['config', 'cursor', '--write']);
   expect(result.code).toBe(0);
@@ -31,7 +31,7 @@ test('hub config cursor --write writes ~/.cursor/mcp.json under $HOME, pointing 
   expect(data.mcpServers.hub).toEqual({ command: process.execPath, args: [SERVER_JS] });
 });
 
-test('hub config vscode --write uses the working directory as the project', async () => {
+test('hub-mcp config vscode --write uses the working directory as the project', async () => {
   const machine = await makeMachine();
   expect((await run(machine, ['config', 'vscode', '--write'])).code).toBe(0);
   expect(JSON.parse(await readFile(join(machine.project, '.vscode', 'mcp.json'), 'utf8'))).toMatchObject({
@@ -39,7 +39,7 @@ test('hub config vscode --write uses the working directory as the project', asyn
   });
 });
 
-test('hub import --remove with no terminal and no --yes exits non-zero and says why', async () => {
+test('hub-mcp import --remove with no terminal and no --yes exits non-zero and says why', async () => {
   const machine = await makeMachine();
   await machine.place('cursor-mcp.json', join(machine.home, '.cursor', 'mcp.json'));
   const result = await run(machine, ['import', 'cursor', '--no-start', '--remove']);

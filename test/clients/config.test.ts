@@ -16,7 +16,7 @@ async function backupsOf(file: string): Promise<string[]> {
   return (await readdir(folder)).filter(name => name.startsWith(`${base}.bak-`)).map(name => join(folder, name));
 }
 
-describe('hub config --write merges hub into an existing client file', () => {
+describe('hub-mcp config --write merges hub into an existing client file', () => {
   const cases = [
     {
       client: 'cursor',
@@ -162,7 +162,7 @@ describe('hub config --write merges hub into an existing client file', () => {
   });
 });
 
-describe('hub config file handling', () => {
+describe('hub-mcp config file handling', () => {
   test('creates a missing file and its folder, private to the user', async () => {
     const machine = await makeMachine();
     expect(await runConfig(['gemini', '--scope', 'project', '--write'], machine.deps())).toBe(0);
@@ -286,7 +286,7 @@ describe('hub config file handling', () => {
   });
 });
 
-describe('hub config without --write', () => {
+describe('hub-mcp config without --write', () => {
   test('prints the entry, where it goes and the claude mcp add command, and writes nothing', async () => {
     const machine = await makeMachine();
     expect(await runConfig(['claude-code'], machine.deps())).toBe(0);
@@ -344,7 +344,7 @@ describe('hub config without --write', () => {
     await expect(runConfig(['cursor', '--frobnicate'], machine.deps())).rejects.toThrow(/Unknown option --frobnicate/);
     // The one parser (cli/args.ts): the flag named as typed, and the command's usage as the fix.
     await expect(runConfig(['cursor', '--scope'], machine.deps())).rejects.toThrow(
-      '--scope needs a value. Usage: hub config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',
+      '--scope needs a value. Usage: hub-mcp config <client> [--scope project|user] [--http [--port N]] [--write | --dry-run] [--json]',
     );
     await expect(runConfig(['cursor', '--json=yes'], machine.deps())).rejects.toThrow(
       /^--json takes no value\. Usage: /,

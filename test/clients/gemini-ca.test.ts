@@ -23,7 +23,7 @@ const GEMINI_STRIPS = [
   /CERT/i,
 ];
 
-test('hub config gemini carries NODE_EXTRA_CA_CERTS as npm_config_cafile, a name Gemini keeps and npm reads', async () => {
+test('hub-mcp config gemini carries NODE_EXTRA_CA_CERTS as npm_config_cafile, a name Gemini keeps and npm reads', async () => {
   const machine = await makeMachine();
   const caFile = join(machine.root, 'corp-ca.pem');
   expect(await runConfig(['gemini', '--write'], machine.deps({ env: { NODE_EXTRA_CA_CERTS: caFile } }))).toBe(0);

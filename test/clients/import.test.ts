@@ -40,7 +40,7 @@ async function markStarted(machine: Machine, names: readonly string[]): Promise<
 }
 const backupsIn = async (folder: string) => (await readdir(folder)).filter(name => name.includes('.bak-'));
 
-describe('hub import', () => {
+describe('hub-mcp import', () => {
   test('registers stdio servers in command mode with command, args, env and cwd kept, names normalised; URL servers as remote', async () => {
     const machine = await makeMachine();
     await machine.place('cursor-mcp.json', cursorFile(machine));

@@ -58,7 +58,7 @@ async function markStarted(machine: Machine, names: readonly string[]): Promise<
 }
 
 describe('JSONC client files', () => {
-  test('hub config vscode --write adds hub to a file with comments, trailing commas, tabs and CRLF, changing nothing else', async () => {
+  test('hub-mcp config vscode --write adds hub to a file with comments, trailing commas, tabs and CRLF, changing nothing else', async () => {
     const machine = await makeMachine();
     const file = await place(join(machine.project, '.vscode', 'mcp.json'), VSCODE);
     expect(await runConfig(['vscode', '--write'], machine.deps())).toBe(0);
@@ -79,7 +79,7 @@ describe('JSONC client files', () => {
     expect(await readFile(file, 'utf8')).toBe(after);
   });
 
-  test('hub config --dry-run shows the one added entry as the diff', async () => {
+  test('hub-mcp config --dry-run shows the one added entry as the diff', async () => {
     const machine = await makeMachine();
     await place(join(machine.home, '.cursor', 'mcp.json'), CURSOR);
     expect(await runConfig(['cursor', '--dry-run'], machine.deps())).toBe(0);
@@ -98,7 +98,7 @@ describe('JSONC client files', () => {
     expect(machine.output()).not.toContain('could not be edited in place');
   });
 
-  test('hub import cursor --remove drops the imported servers and keeps the comments of everything else', async () => {
+  test('hub-mcp import cursor --remove drops the imported servers and keeps the comments of everything else', async () => {
     const machine = await makeMachine();
     const file = await place(join(machine.home, '.cursor', 'mcp.json'), CURSOR);
     expect(await runImport(['cursor', '--no-start'], machine.deps())).toBe(0);

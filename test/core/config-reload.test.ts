@@ -70,7 +70,7 @@ test('a file that does not validate or parse keeps the last good settings and na
   expect(config.install.confirm).toBe('if-supported');
 });
 
-test('watchConfig applies an edit and warns once per problem, with what applies after hub stop', async () => {
+test('watchConfig applies an edit and warns once per problem, with what applies after hub-mcp stop', async () => {
   const home = await homeWith({});
   const config = loadConfig({ HUB_HOME: home });
   const lines: { level: number; msg: string }[] = [];
@@ -82,7 +82,7 @@ test('watchConfig applies an edit and warns once per problem, with what applies 
     await vi.waitFor(() => expect(config.install.confirm).toBe('never'), { timeout: 10_000, interval: 20 });
     await vi.waitFor(() => expect(changes).toEqual([['callTimeoutMs', 'install.confirm']]), { timeout: 10_000 });
     expect(lines.at(-1)?.msg).toBe(
-      'config.json changed: callTimeoutMs, install.confirm (callTimeoutMs applies after `hub stop`)',
+      'config.json changed: callTimeoutMs, install.confirm (callTimeoutMs applies after `hub-mcp stop`)',
     );
 
     await write(home, JSON.stringify({ install: { confirm: 'sometimes' } }));

@@ -89,9 +89,9 @@ describe('docs/cli.md', () => {
     const page = await readFile(join(ROOT, 'docs/cli.md'), 'utf8');
     const dir = await tempDir();
     const dropped = join(dir, 'dropped.md');
-    await writeFile(dropped, page.replace(/### hub stop\n\n```text\n[^`]*```\n\n/, ''));
+    await writeFile(dropped, page.replace(/### hub-mcp stop\n\n```text\n[^`]*```\n\n/, ''));
     const edited = join(dir, 'edited.md');
-    await writeFile(edited, page.replace('Usage: hub ps [', 'Usage: hub ps [--all] ['));
+    await writeFile(edited, page.replace('Usage: hub-mcp ps [', 'Usage: hub-mcp ps [--all] ['));
     for (const file of [dropped, edited]) {
       expect(await readFile(file, 'utf8')).not.toBe(page);
       const run = node('scripts/docs-cli.mjs', '--check', '--file', file);

@@ -50,8 +50,8 @@ export async function startDashboard(
   const login = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
-    child.once('exit', code => reject(new Error(`hub ui exited (${code}) before printing its URL: ${stderr}`)));
-    setTimeout(() => reject(new Error(`hub ui printed no URL in 30 s: ${stderr}`)), 30_000).unref();
+    child.once('exit', code => reject(new Error(`hub-mcp ui exited (${code}) before printing its URL: ${stderr}`)));
+    setTimeout(() => reject(new Error(`hub-mcp ui printed no URL in 30 s: ${stderr}`)), 30_000).unref();
   });
   return { child, base: new URL(login).origin, login, stop };
 }

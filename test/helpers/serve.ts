@@ -43,7 +43,7 @@ export async function startServe(home: string, ...args: string[]): Promise<Serve
     }, 20);
     void exited.then(code => {
       clearInterval(timer);
-      reject(new Error(`hub serve exited (${code}) before listening:\n${output}`));
+      reject(new Error(`hub-mcp serve exited (${code}) before listening:\n${output}`));
     });
   });
   return {

@@ -142,7 +142,7 @@ test('a session with no request and no open stream for sessionIdleMs is closed (
   expect(core.sessionCount()).toBe(0);
 });
 
-test('hub serve takes its bounds from config.json serve.sessionIdleMs and serve.maxSessions (10 minutes and 64 by default)', async () => {
+test('hub-mcp serve takes its bounds from config.json serve.sessionIdleMs and serve.maxSessions (10 minutes and 64 by default)', async () => {
   const home = await makeHubHome();
   expect(loadConfig({ HUB_HOME: home }).serve).toEqual({ sessionIdleMs: 600_000, maxSessions: 64 });
   await writeFile(join(home, 'config.json'), JSON.stringify({ serve: { sessionIdleMs: 120_000, maxSessions: 8 } }));

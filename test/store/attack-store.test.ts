@@ -141,7 +141,7 @@ describe('a damaged db.json', () => {
     expect(textOf(after)).not.toContain('warning');
   });
 
-  test('hub ps on a db.json with a typo says what and where and exits non-zero, until acknowledged', async () => {
+  test('hub-mcp ps on a db.json with a typo says what and where and exits non-zero, until acknowledged', async () => {
     const home = await filledHome();
     const db = hubPaths(home).db;
     writeFileSync(db, readFileSync(db, 'utf8').replace('"version": 1,', '"version": 1;'));
@@ -156,7 +156,7 @@ describe('a damaged db.json', () => {
 });
 
 describe.skipIf(!canMount)('a HUB_HOME that cannot be written', () => {
-  test('read-only: hub answers reads over stdio and says why writes fail; hub ps works', async () => {
+  test('read-only: hub answers reads over stdio and says why writes fail; hub-mcp ps works', async () => {
     const fs = mountSmallFs(1024);
     const home = join(fs.dir, 'home');
     const store = openStore(hubPaths(home));

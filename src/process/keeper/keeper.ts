@@ -27,15 +27,18 @@ export const KEEPER_SCRIPT = [
   'k=$$; q=0; d=0.2; w=; P=/usr/bin:/bin:$PATH',
   // Settings come in the environment (the argv positions are read back by keeper/scan.ts) and
   // are removed from it, so the command does not see them.
-  'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}; z=${HUB_KEEPER_SCRIPT-}',
-  'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS HUB_KEEPER_SCRIPT',
+  'i=${HUB_KEEPER_IN-}; p=${HUB_KEEPER_PTY-}; r=${HUB_KEEPER_RESTART:-no}; x=${HUB_KEEPER_MAX:-0}; n=${HUB_KEEPER_RUNS:-0}; z=${HUB_KEEPER_TTY-}',
+  'unset HUB_KEEPER_IN HUB_KEEPER_PTY HUB_KEEPER_RESTART HUB_KEEPER_MAX HUB_KEEPER_RUNS HUB_KEEPER_SCRIPT HUB_KEEPER_TTY',
+  // The keeper's own stderr goes nowhere: sh reports a command the group's SIGTERM ended
+  // ("Terminated", at every restart and kill) on it, into the log. The command's is the log (fd 4).
+  'exec 4>&2 2>/dev/null',
   'b=${f%.exit}; j=0; g=1',
   'capcheck() { s=$(PATH=$P wc -c <"$l" 2>/dev/null) || return 0; d=1; [ $((s - q)) -gt $((cap / 8)) ] && d=0.1; q=$s; if [ "$s" -gt "$cap" ]; then "$node" "$cut" "$l" "$cap" >/dev/null 2>&1; q=0; fi; return 0; }',
   'if [ "$cap" -gt 0 ]; then',
   '  ( p=; trap \'[ -n "$p" ] && kill $p 2>/dev/null; exit 0\' TERM',
   // Its stderr goes nowhere: dash reports a `sleep` the group's SIGTERM ended ("Terminated"),
   // which would land in the log as if the command had said it.
-  '    while kill -0 $k 2>/dev/null; do PATH=$P sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null 2>/dev/null &',
+  '    while kill -0 $k 2>/dev/null; do PATH=$P sleep $d & p=$!; wait $p; p=; capcheck; done ) </dev/null 2>/dev/null 4>&- &',
   '  w=$!',
   'fi',
   // stdin: a FIFO the keeper holds open read-write, so it never reaches end of input and any
@@ -49,9 +52,12 @@ export const KEEPER_SCRIPT = [
   '  [ "$r" = no ] || t0=$(PATH=$P date +%s)',
   // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs); BSD's
   // (macOS) takes the command as argv and flushes with -t 0 (core/platform.ts says which).
-  '  if [ "$z" = bsd ]; then PATH=$P script -q -t 0 /dev/null /bin/sh -c "$p" <"$i" 3<&-',
-  '  elif [ -n "$p" ]; then SHELL=/bin/sh PATH=$P script -qfec "$p" /dev/null <"$i" 3<&-',
-  '  elif [ "$m" = shell ]; then "${SHELL:-/bin/sh}" -c "$1" <"$i" 3<&-; else "$@" <"$i" 3<&-; fi',
+  // In a subshell that execs it: sh applies a command's own redirections in the keeper itself
+  // while it waits, so a 2>&4 there would send the report to the log after all.
+  '  if [ "$z" = bsd ]; then ( export PATH=$P; exec script -q -t 0 /dev/null /bin/sh -c "$p" <"$i" 2>&4 3<&- 4>&- )',
+  '  elif [ -n "$p" ]; then ( export SHELL=/bin/sh PATH=$P; exec script -qfec "$p" /dev/null <"$i" 2>&4 3<&- 4>&- )',
+  '  elif [ "$m" = shell ]; then ( exec "${SHELL:-/bin/sh}" -c "$1" <"$i" 2>&4 3<&- 4>&- )',
+  '  else ( exec "$@" <"$i" 2>&4 3<&- 4>&- ); fi',
   '  c=$?',
   // restart.ts: a kill marker ends the loop; a restart request runs the command again at once;
   // the restart policy with its backoff (1 s doubling to 60 s) and its most consecutive restarts.
@@ -79,6 +85,9 @@ export const KEEPER_SCRIPT = [
   't=$(PATH=$P date +%s%3N 2>/dev/null)',
   'printf "%s %s%s\\n" "$c" "$t" "${F-}" >"$f.tmp" && PATH=$P mv -f "$f.tmp" "$f"',
 ].join('\n');
+
+/** argv[2] of a keeper: runs KEEPER_SCRIPT from its environment (positional parameters kept). */
+export const KEEPER_EVAL = 'eval "$HUB_KEEPER_SCRIPT"';
 
 // The argv positions (after `-c <script>`), shared with keeper/scan.ts, which reads them back.
 export const KEEPER_ARGV = { name: 3, exitFile: 4, mode: 5, command: 10 } as const;
@@ -118,9 +127,11 @@ export interface KeeperSpec {
 export function spawnKeeper(spec: KeeperSpec): number {
   const tail: string[] = spec.args === undefined ? ['shell', spec.command] : ['argv', spec.command, ...spec.args];
   const cap = LOG_CAP_MAIN === undefined ? 0 : spec.logCapBytes;
+  // The script travels in the environment, not argv: ps shows a short line, not 2.5 KB of sh.
+  // Keepers started before this carry it inline; both have the same argv positions after it.
   const argv: string[] = [
     '-c',
-    KEEPER_SCRIPT,
+    KEEPER_EVAL,
     KEEPER_NAME,
     spec.exitFile,
     tail[0] ?? 'shell',
@@ -146,7 +157,8 @@ export function spawnKeeper(spec: KeeperSpec): number {
         HUB_KEEPER_RESTART: spec.restart?.policy ?? 'no',
         HUB_KEEPER_MAX: String(spec.restart?.max ?? 0),
         HUB_KEEPER_RUNS: String(spec.runs ?? 0),
-        HUB_KEEPER_SCRIPT: spec.ptyLine && platform().tools.flavour === 'bsd' ? 'bsd' : '',
+        HUB_KEEPER_SCRIPT: KEEPER_SCRIPT,
+        HUB_KEEPER_TTY: spec.ptyLine && platform().tools.flavour === 'bsd' ? 'bsd' : '',
       },
       detached: true,
       stdio: ['ignore', fd, fd],

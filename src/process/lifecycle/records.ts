@@ -104,7 +104,7 @@ export function findRecord(records: readonly ProcessRecord[], reference: string)
   if (!found)
     throw new HubError(
       'NOT_FOUND',
-      `No process with id or name "${reference}" is known; list_processes (or "hub ps" in a terminal) shows the ids and names.`,
+      `No process with id or name "${reference}" is known; list_processes (or "hub-mcp ps" in a terminal) shows the ids and names.`,
     );
   return found;
 }

@@ -121,7 +121,7 @@ export async function forwardCall(
       return errorResult(
         new HubError(
           'CHILD_TIMEOUT',
-          `${label} did not answer within ${timeoutMs} ms (and sent no progress); the call was cancelled in server "${slot.name}". Try again, or raise callTimeoutMs in config.json (it applies after \`hub stop\`).`,
+          `${label} did not answer within ${timeoutMs} ms (and sent no progress); the call was cancelled in server "${slot.name}". Try again, or raise callTimeoutMs in config.json (it applies after \`hub-mcp stop\`).`,
         ),
       );
     }

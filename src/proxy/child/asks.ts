@@ -62,7 +62,7 @@ export function wireChild(
     throw new McpError(
       ErrorCode.InvalidRequest,
       `hub relays requests to the person from server "${record.name}" only while one of its tool calls is in progress ` +
-        '(config.json proxy.allowUnsolicitedRequests: true allows them at any time; it applies after `hub stop`).',
+        '(config.json proxy.allowUnsolicitedRequests: true allows them at any time; it applies after `hub-mcp stop`).',
     );
   });
   client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {

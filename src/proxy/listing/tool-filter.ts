@@ -65,10 +65,10 @@ export function globMatch(pattern: string, name: string): boolean {
 export const isDisabled = (record: Pick<FilterRecord, 'settings'>): boolean => record.settings?.enabled === false;
 
 export const disabledMessage = (server: string): string =>
-  `Server "${server}" is disabled, so it is not started and none of its tools, prompts or resources are listed. Enable it with registry.configure { server: "${server}", enabled: true } or, in a terminal, \`hub servers enable ${server}\`.`;
+  `Server "${server}" is disabled, so it is not started and none of its tools, prompts or resources are listed. Enable it with registry.configure { server: "${server}", enabled: true } or, in a terminal, \`hub-mcp servers enable ${server}\`.`;
 
 const settingsHint = (server: string) =>
-  `registry.configure { server: "${server}", tools: { allow, deny } } or \`hub servers configure ${server} --allow … --deny …\` changes it`;
+  `registry.configure { server: "${server}", tools: { allow, deny } } or \`hub-mcp servers configure ${server} --allow … --deny …\` changes it`;
 
 const refusal = (message: string): Refusal => ({ code: 'TOOL_REFUSED', message });
 
@@ -114,7 +114,7 @@ export function toolVerdicts(record: FilterRecord, integrity: IntegrityMode): Ma
       drift === 'new'
         ? "is new since the server's tools were approved"
         : 'changed its description or schema since it was approved';
-    const approve = `registry.list { server: "${server}" } shows what changed; a person approves it with \`hub servers approve ${server} --tool ${name}\`, or registry.configure { server: "${server}", approve: ["${name}"] } asks them`;
+    const approve = `registry.list { server: "${server}" } shows what changed; a person approves it with \`hub-mcp servers approve ${server} --tool ${name}\`, or registry.configure { server: "${server}", approve: ["${name}"] } asks them`;
     verdicts.set(
       name,
       integrity === 'withhold'

@@ -14,7 +14,7 @@ export class SignInRequired extends HubError {
     super(
       'AUTH_REQUIRED',
       `Server "${server}" needs you to sign in: open ${authorizationUrl} in a browser (it returns to hub on 127.0.0.1). ` +
-        `Its tools appear once you are signed in (tools/list_changed); \`hub login ${server}\` does the same from a terminal.`,
+        `Its tools appear once you are signed in (tools/list_changed); \`hub-mcp login ${server}\` does the same from a terminal.`,
     );
   }
 }

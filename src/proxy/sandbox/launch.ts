@@ -51,7 +51,7 @@ async function sessionRoots(client: ClientSide, from: RelaySource | undefined): 
 
 /** How to run a server without its sandbox: the person's two ways. */
 export const unsandboxedHow = (name: string): string =>
-  `to run it unsandboxed, a person runs \`hub servers configure ${name} --no-sandbox\` (this server) or sets "sandbox": { "enabled": false } in config.json (every server)`;
+  `to run it unsandboxed, a person runs \`hub-mcp servers configure ${name} --no-sandbox\` (this server) or sets "sandbox": { "enabled": false } in config.json (every server)`;
 
 export interface LaunchInput {
   readonly record: ServerRecord;

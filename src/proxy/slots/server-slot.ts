@@ -41,6 +41,8 @@ export class ServerSlot {
   readonly #inFlight = new CallsInFlight();
   #generation = 0;
   #starting: Promise<ChildConnection> | undefined;
+  /** The start deadline of the next start only (an install's first start); then ctx.startTimeoutMs. */
+  nextStartMs: number | undefined;
   #wake: (() => void) | undefined;
   #idle: IdleStop;
   #failure: string | undefined;
@@ -149,6 +151,8 @@ export class ServerSlot {
 
   async #attempt(): Promise<ChildConnection> {
     const generation = ++this.#generation;
+    const startTimeoutMs = this.nextStartMs ?? this.ctx.startTimeoutMs;
+    this.nextStartMs = undefined;
     this.#setState('starting');
     const startedAt = Date.now();
     let conn: ChildConnection | undefined;
@@ -160,7 +164,7 @@ export class ServerSlot {
         record: this.record,
         logFile: this.ctx.logFile(this.name),
         log: this.ctx.log,
-        startTimeoutMs: this.ctx.startTimeoutMs,
+        startTimeoutMs: startTimeoutMs,
         from: this.relaySource,
         onAsks: need => this.#asked(need),
         onToolsChanged: () => this.#onToolsChanged(generation),
@@ -169,7 +173,7 @@ export class ServerSlot {
         onLost: reason => this.#onExit(generation, null, null, reason),
       });
       // One deadline for the whole start: no state stays "starting" past the start timeout.
-      const left = Math.max(1, startedAt + this.ctx.startTimeoutMs - Date.now());
+      const left = Math.max(1, startedAt + startTimeoutMs - Date.now());
       tools = await conn.listTools(left);
     } catch (thrown) {
       // Read before close(), which ends the process itself: a child that died after the handshake.
@@ -178,12 +182,7 @@ export class ServerSlot {
       await conn?.close().catch(() => undefined);
       if (generation !== this.#generation) throw stoppedError(this.name);
       if (thrown instanceof SignInRequired) this.#awaitSignIn(thrown);
-      const failure = await describeStartFailure(
-        this.record,
-        this.ctx.logFile(this.name),
-        error,
-        this.ctx.startTimeoutMs,
-      );
+      const failure = await describeStartFailure(this.record, this.ctx.logFile(this.name), error, startTimeoutMs);
       this.metrics.lastError = failure.message;
       this.#unstableExit(startedAt, `could not start (${errorMessage(error)})`);
       throw failure;

@@ -229,7 +229,7 @@ const stillRunning = (route: TaskRoute, settings: TaskRunSettings) =>
     new HubError(
       'CHILD_TIMEOUT',
       `${route.label} did not finish within ${settings.maxWaitMs} ms (tasks.maxWaitMs); it goes on in server "${route.server}" as task ${route.id}. ` +
-        `A client that supports MCP tasks reads it with tasks/get and tasks/result {"taskId": "${route.id}"}; or raise tasks.maxWaitMs in config.json (it applies after \`hub stop\`) and call again.`,
+        `A client that supports MCP tasks reads it with tasks/get and tasks/result {"taskId": "${route.id}"}; or raise tasks.maxWaitMs in config.json (it applies after \`hub-mcp stop\`) and call again.`,
     ),
   );
 

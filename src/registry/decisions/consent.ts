@@ -48,8 +48,8 @@ const UNSEEN_DECLINE_MS = 1_000;
 
 // The terminal command that approves this very install by typing it (none for a bare command).
 function terminalCommand(plan: InstallPlan): string | undefined {
-  if (plan.upgradeFrom) return `hub upgrade ${plan.name}`;
-  return plan.package ? `hub install ${plan.package}` : undefined;
+  if (plan.upgradeFrom) return `hub-mcp upgrade ${plan.name}`;
+  return plan.package ? `hub-mcp install ${plan.package}` : undefined;
 }
 
 // The ways to approve an install when this client cannot ask the person. config.json applies to

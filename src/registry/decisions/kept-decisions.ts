@@ -74,7 +74,7 @@ export function restoreKept(data: StoreData, record: ServerRecord, drop: boolean
   return undone.length > 0 ? undone : ['the approved tool definitions'];
 }
 
-export const forgetCommand = (name: string) => `hub servers forget ${name}`;
+export const forgetCommand = (name: string) => `hub-mcp servers forget ${name}`;
 
 /**
  * Before installing another server (another package, command or URL) under a name whose decisions

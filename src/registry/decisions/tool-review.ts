@@ -211,7 +211,7 @@ export function reportLines(server: string, report: IntegrityReport): string[] {
       lines.push(`! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')}`);
   if ((report.changed ?? []).length > 0)
     lines.push(
-      `Approve after review: \`hub servers approve ${server}\` in a terminal, or registry.configure { server: "${server}", approve: ["*"] } (asks the user).`,
+      `Approve after review: \`hub-mcp servers approve ${server}\` in a terminal, or registry.configure { server: "${server}", approve: ["*"] } (asks the user).`,
     );
   return lines;
 }

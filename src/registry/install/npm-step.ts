@@ -1,5 +1,6 @@
 // registry.install's npm path after consent: install (npm step), record, first start; answered
 // within config.install.foregroundMs, else it goes on in the background (install/background.ts).
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { latestRunLines } from '../../proxy/child/server-log.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
@@ -68,6 +69,9 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
     });
     running.progress?.(`installed ${spec.name}@${installed.version}`);
     // Its own data folder is its working directory too, so relative files never land in the package.
+    // Made by this install (not kept from an earlier one): removed with it if it fails.
+    const dataDir = config.paths.serverDataDir(target.name);
+    const newData = !existsSync(dataDir);
     const data = await serverDataFields(config.paths.serverDataDir(target.name), target.dataEnv, env, target.args);
     const record = await saveRecord(
       running,
@@ -92,6 +96,9 @@ export async function installFromNpmStep(request: NpmStepRequest, context: Insta
       // fresh: a first start that fails removes the record it just wrote (nothing stays listed).
       result = await finish(record, target.requiredEnv, start, running, true);
     } catch (error) {
+      // Not installed: the package folder goes, and the data folder when this install made it.
+      await rm(prefix, { recursive: true, force: true });
+      if (newData) await rm(dataDir, { recursive: true, force: true });
       const explained = await explainStartFailure(
         error,
         installed.skippedScripts,

@@ -9,6 +9,7 @@ import type { InstallResult } from './result.js';
 import { formatCommandLine } from '../../core/shell-quote.js';
 import { SignInRequired } from '../../proxy/oauth/required.js';
 import { restoreKept } from '../decisions/kept-decisions.js';
+import { FIRST_START_MS } from './first-start.js';
 
 export type NewRecord = Omit<ServerRecord, 'installedAt' | 'order' | 'autoStart' | 'tools'>;
 
@@ -74,7 +75,8 @@ export async function finish(
   if (starting && missingEnv.length === 0) {
     context.progress?.(`starting ${record.name}`);
     try {
-      await context.manager.start(record.name);
+      // A new local server gets a short first start: a package that is not one fails fast.
+      await context.manager.start(record.name, fresh && !record.remote ? { timeoutMs: FIRST_START_MS } : {});
     } catch (error) {
       // A remote server that needs a sign-in is installed: it starts once the person signs in.
       if (error instanceof SignInRequired) return signInResult(record, error, context);
@@ -119,7 +121,7 @@ export async function finish(
     missingEnv,
     logFile,
     next: kept
-      ? `The user's earlier decisions about "${record.name}" apply again: ${kept.join('; ')}. Only the user changes them (\`hub servers ${record.name}\` shows them). ${nextStep(record.name, tools, missingEnv, starting, record.package)}`
+      ? `The user's earlier decisions about "${record.name}" apply again: ${kept.join('; ')}. Only the user changes them (\`hub-mcp servers ${record.name}\` shows them). ${nextStep(record.name, tools, missingEnv, starting, record.package)}`
       : nextStep(record.name, tools, missingEnv, starting, record.package),
     ...(kept && { kept }),
     ...(withheld.length > 0 && { withheld }),

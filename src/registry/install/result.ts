@@ -21,6 +21,10 @@ export const InstallResultSchema = z.object({
     .optional()
     .describe('True when the install took too long to wait for and goes on in the background'),
   step: z.string().optional().describe('With background: what the install was doing when this answer was sent'),
+  upToDate: z
+    .boolean()
+    .optional()
+    .describe('An upgrade that found the installed version already the latest: nothing was changed'),
   skippedScripts: z
     .array(SkippedScriptSchema)
     .optional()

@@ -18,6 +18,7 @@ import { inForeground } from './foreground.js';
 import { installPackage, npmInstallLine } from '../npm/install.js';
 import { parseNpmSpec } from '../npm/spec.js';
 import type { ScriptsChoice } from '../decisions/scripts-choice.js';
+import { currentResult, nothingToUpgrade } from './upgrade-current.js';
 import { versionMatches } from './version-match.js';
 
 export interface UpgradeOptions {
@@ -69,7 +70,7 @@ export async function existingInstall(
     const spec = target.spec?.spec ?? '';
     throw new HubError(
       'ALREADY_EXISTS',
-      `Server "${existing.name}" already runs ${existing.package ?? ''}@${existing.version ?? '?'}; to replace it with ${spec}, call registry.install { package: "${spec}", name: "${existing.name}", upgrade: true } (in a terminal: \`hub upgrade ${existing.name}\`). Its env, args and data are kept.`,
+      `Server "${existing.name}" already runs ${existing.package ?? ''}@${existing.version ?? '?'}; to replace it with ${spec}, call registry.install { package: "${spec}", name: "${existing.name}", upgrade: true } (in a terminal: \`hub-mcp upgrade ${existing.name}\`). Its env, args and data are kept.`,
     );
   }
   return undefined;
@@ -140,11 +141,17 @@ async function upgradeOnce(context: InstallContext, name: string, options: Upgra
       onStep: (message, heartbeat) => running.progress?.(message, heartbeat),
       signal: running.signal,
     });
+    let fresh;
     try {
-      await readInstalledPackage(staging, packageName);
+      fresh = await readInstalledPackage(staging, packageName);
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw error;
+    }
+    if (nothingToUpgrade(record, fresh.version, options)) {
+      await rm(staging, { recursive: true, force: true });
+      running.progress?.(`${packageName}@${fresh.version} is already the latest version`);
+      return currentResult(record, running);
     }
     await manager.stop(name);
     // Data a record from before data folders kept inside the package moves out before the swap.

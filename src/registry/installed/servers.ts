@@ -16,6 +16,7 @@ import { allWithTools, removeToolCache, withTools } from '../../store/tool-cache
 import { removeOAuthState } from '../../store/oauth-store.js';
 import type { NameMode } from '../../core/naming.js';
 import { decisionsOf, describeKept } from '../decisions/kept-decisions.js';
+import { purgeLeftovers } from '../install/leftovers.js';
 
 export const ServerSummarySchema = z.object({
   name: z.string(),
@@ -172,6 +173,8 @@ export interface UninstallResult {
   logFile: string;
   /** The person's decisions about it, kept for a later install under its name. */
   decisionsKept?: string[];
+  /** Not installed: what an unfinished install had left, removed by --purge. */
+  leftovers?: string[];
 }
 
 /**
@@ -196,7 +199,20 @@ async function uninstallOnce(
   options: { purge?: boolean | undefined; forgetDecisions?: boolean | undefined },
 ): Promise<UninstallResult> {
   const { config, log, store, manager } = deps;
-  if (!(await store.read()).servers[name]) throw notInstalled(name);
+  if (!(await store.read()).servers[name]) {
+    const removed = options.purge ? await purgeLeftovers(name, config.paths) : [];
+    if (removed.length === 0) throw notInstalled(name);
+    log.info({ server: name, removed }, 'removed what an unfinished install left');
+    return {
+      name,
+      removedTools: [],
+      folderRemoved: removed[0],
+      dataKept: undefined,
+      dataRemoved: removed.at(-1),
+      logFile: config.paths.serverLog(name),
+      leftovers: removed,
+    };
+  }
   const [status] = await manager.status(name);
   await manager.stop(name);
   let decisionsKept: string[] | undefined;

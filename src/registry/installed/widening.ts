@@ -55,5 +55,5 @@ export function settingsCommand(request: SettingsRequest): string {
     ...(deny === undefined ? [] : deny.length === 0 ? ['--no-deny'] : deny.flatMap(p => ['--deny', p])),
     ...sandboxFlags(request.sandbox),
   ];
-  return formatCommandLine('hub', ['servers', 'configure', request.server, ...flags]);
+  return formatCommandLine('hub-mcp', ['servers', 'configure', request.server, ...flags]);
 }

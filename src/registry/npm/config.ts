@@ -17,6 +17,8 @@ export interface NpmSettings {
   /** npm 11's per-project install-script approvals (package.json "allowScripts"). */
   readonly hasAllowScripts: boolean;
   readonly npmVersion: string | undefined;
+  /** Where node-gyp finds Node's headers, when the user set it (node-headers.ts). */
+  readonly nodedir?: string | undefined;
 }
 
 const text = (value: unknown): string | undefined =>
@@ -38,6 +40,7 @@ export function parseNpmConfig(json: string): NpmSettings {
   return {
     registry: text(all.registry),
     globalconfig: text(all.globalconfig),
+    nodedir: text(all.nodedir),
     cafile: text(all.cafile),
     ca: list(all.ca),
     httpsProxy: text(all['https-proxy']),

@@ -11,6 +11,7 @@ import { allowedNames, findInstallScripts, type AllowScripts, type SkippedScript
 import type { NpmSettings } from './config.js';
 import { createNpmOutputReader, describeStep, type NpmStep } from './output.js';
 import { parseNpmSpec } from './spec.js';
+import { nodeHeadersEnv } from './node-headers.js';
 
 export interface InstallPackageOptions {
   readonly spec: string;
@@ -77,8 +78,19 @@ export function npmInstallArgs(spec: string): string[] {
 }
 
 // npm's own error lines are what a person needs; the http fetch lines are noise there.
+// npm's advice on a 404 ("you can also install from a tarball, folder, http url, or git url"):
+// hub refuses those specs (npm-spec.ts), so passing it on would send the person the wrong way.
+const REFUSED_ADVICE =
+  /Note that you can also install from a\s*$|^npm (error|ERR!) 404\s+tarball, folder, http url, or git url\.?\s*$/;
+
 function errorTail(lines: readonly string[]): string {
-  const useful = lines.filter(line => line.trim() !== '' && !/^npm (http|verbose|timing|info|notice)\b/.test(line));
+  const useful = lines.filter(
+    line =>
+      line.trim() !== '' &&
+      !/^npm (http|verbose|timing|info|notice)\b/.test(line) &&
+      !REFUSED_ADVICE.test(line) &&
+      !/^npm (error|ERR!) 404\s*$/.test(line),
+  );
   return useful.slice(-ERROR_TAIL_LINES).join('\n');
 }
 
@@ -89,13 +101,16 @@ interface NpmRun {
   readonly lines: string[];
 }
 
-type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine' | 'env'>;
+type RunOptions = Pick<InstallPackageOptions, 'timeoutMs' | 'signal' | 'onLine' | 'env'> & {
+  readonly settings?: { readonly nodedir?: string | undefined } | undefined;
+};
 
 async function runNpm(args: string[], cwd: string, options: RunOptions, each: (line: string) => void): Promise<NpmRun> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lines: string[] = [];
   // Loaded on first use: hub's start path does not need execa.
   const { execa } = await import('execa');
+  const headers = nodeHeadersEnv(options.env ?? process.env, options.settings?.nodedir);
   const subprocess = execa('npm', args, {
     cwd,
     all: true,
@@ -104,7 +119,7 @@ async function runNpm(args: string[], cwd: string, options: RunOptions, each: (l
     timeout: timeoutMs,
     forceKillAfterDelay: 2_000,
     // The asking session's npm variables, never the hub process's (another client's).
-    ...(options.env && { env: options.env, extendEnv: false }),
+    ...(options.env ? { env: { ...options.env, ...headers }, extendEnv: false } : { env: headers }),
     ...(options.signal && { cancelSignal: options.signal }),
   });
   try {

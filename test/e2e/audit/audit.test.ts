@@ -27,7 +27,7 @@ const auditJson = async (home: string, ...filters: string[]): Promise<Line[]> =>
     .filter(Boolean)
     .map(line => JSON.parse(line) as Line);
 
-test('a line of each kind is read back through hub audit --json, with who did it and no secret value', async () => {
+test('a line of each kind is read back through hub-mcp audit --json, with who did it and no secret value', async () => {
   const home = await makeHubHome();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
@@ -177,7 +177,7 @@ test('four hubs × 500 calls on one HUB_HOME give 2,000 whole lines', async () =
   }
 }, 180_000);
 
-test('hub audit -f --json prints each new line as it is written, filtered', async () => {
+test('hub-mcp audit -f --json prints each new line as it is written, filtered', async () => {
   const home = await makeHubHome();
   const follower = spawn(process.execPath, [SERVER_JS, 'audit', '-f', '--json', '--kind', 'process'], {
     env: { ...process.env, HUB_HOME: home },

@@ -34,7 +34,7 @@ describe('hub CLI', () => {
     const results = await Promise.all(names.map(name => cli(env, name, name === 'kill' ? '-h' : '--help')));
     results.forEach((result, index) => {
       expect(result).toMatchObject({ code: 0, stderr: '' });
-      expect(result.stdout).toMatch(new RegExp(`^Usage: hub ${names[index]}\\b`));
+      expect(result.stdout).toMatch(new RegExp(`^Usage: hub-mcp ${names[index]}\\b`));
     });
     expect(await npm.runs()).toEqual([]);
   });
@@ -43,12 +43,14 @@ describe('hub CLI', () => {
     const { env } = await npmHome();
     const unknownOption = await cli(env, 'ps', '--zzz');
     expect(unknownOption.code).toBe(2);
-    expect(unknownOption.stderr).toMatch(/^hub ps: Unknown option --zzz\. Usage: hub ps \[--status S\][^\n]*\n$/);
+    expect(unknownOption.stderr).toMatch(
+      /^hub-mcp ps: Unknown option --zzz\. Usage: hub-mcp ps \[--status S\][^\n]*\n$/,
+    );
     expect((await cli(env, 'frobnicate')).code).toBe(2);
     expect((await cli(env, 'uninstall')).code).toBe(2);
     const missing = await cli(env, 'logs', 'nobody');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^hub logs: No process with id or name "nobody"[^\n]*\n$/);
+    expect(missing.stderr).toMatch(/^hub-mcp logs: No process with id or name "nobody"[^\n]*\n$/);
   });
 
   test("install: npm http lines only with --verbose; a failed install shows npm's error once, no JSON log lines", async () => {
@@ -63,7 +65,7 @@ describe('hub CLI', () => {
     const failed = await cli(env, 'install', 'fail-server');
     expect(failed.code).toBe(1);
     expect(failed.stderr.split('npm error code E404')).toHaveLength(2);
-    expect(failed.stderr).toMatch(/^hub install: npm install of "fail-server" failed/m);
+    expect(failed.stderr).toMatch(/^hub-mcp install: npm install of "fail-server" failed/m);
     expect(failed.stderr.split('\n').filter(line => line.startsWith('{'))).toEqual([]);
   });
 
@@ -90,7 +92,7 @@ describe('hub CLI', () => {
     expect(JSON.parse((await cli(env, 'servers', '--json')).stdout)).toEqual([]);
     const again = await cli(env, 'uninstall', 'some');
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^hub uninstall: No server named "some" is installed[^\n]*\n$/);
+    expect(again.stderr).toMatch(/^hub-mcp uninstall: No server named "some" is installed[^\n]*\n$/);
   });
 
   test('upgrade installs the package at @latest under the same name, with its env and args', async () => {
@@ -151,7 +153,7 @@ describe('hub CLI', () => {
     expect(record.allowScripts).toEqual(['sqlite3']);
   });
 
-  test('hub install in a terminal waits for a long install instead of leaving it in the background', async () => {
+  test('hub-mcp install in a terminal waits for a long install instead of leaving it in the background', async () => {
     const { env, home } = await npmHome();
     await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 200 } }));
     const installed = await cli(

@@ -23,7 +23,7 @@ const isNode = (pid: number): boolean => {
 };
 const CHROMIUM = process.env.HUB_CHROMIUM ?? '/usr/bin/chromium';
 
-describe('hub ui security', () => {
+describe('hub-mcp ui security', () => {
   test('one-time login, session key, Host and Origin checks', async () => {
     const home = await makeHubHome();
     const ui = await startDashboard(home);
@@ -216,7 +216,7 @@ describe('hub ui security', () => {
   });
 });
 
-describe('hub ui arguments', () => {
+describe('hub-mcp ui arguments', () => {
   test('a busy port or a non-loopback host is refused with the flag named', async () => {
     const home = await makeHubHome();
     const busy = createServer();

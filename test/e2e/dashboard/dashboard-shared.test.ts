@@ -30,7 +30,7 @@ const status = async (home: string) =>
   };
 
 test(
-  'hub ui asks the shared hub: the page lists its sessions live; hub status names it; a second hub ui logs in again',
+  'hub-mcp ui asks the shared hub: the page lists its sessions live; hub-mcp status names it; a second hub-mcp ui logs in again',
   {
     timeout: 90_000,
   },

@@ -34,7 +34,7 @@ interface Entry {
   env?: Record<string, string>;
 }
 
-test('hub config cursor --exposure search writes HUB_EXPOSURE, and a hub started from the entry lists in search mode', async () => {
+test('hub-mcp config cursor --exposure search writes HUB_EXPOSURE, and a hub started from the entry lists in search mode', async () => {
   const machine = await makeMachine();
   await putRecords(openStore(loadConfig({ HUB_HOME: machine.hubHome }).paths), ...toolListRecords());
   expect((await run(machine, ['config', 'cursor', '--write', '--exposure', 'search'])).code).toBe(0);

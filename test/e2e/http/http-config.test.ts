@@ -69,7 +69,7 @@ const CLIENTS: Record<string, (home: string, url: string, token: string) => [unk
 };
 
 test.each(Object.keys(CLIENTS))(
-  'hub config %s --http --write: the URL form with the token header, read back from the file',
+  'hub-mcp config %s --http --write: the URL form with the token header, read back from the file',
   async client => {
     const hubHome = await makeHubHome();
     const home = await tempHome();
@@ -135,7 +135,9 @@ test('refusals: Claude Desktop (stdio only), a project-scope file (shared throug
   const home = await tempHome();
   const desktop = await config(hubHome, home, 'claude-desktop', '--http', '--write');
   expect(desktop.code).toBe(2);
-  expect(desktop.stderr).toMatch(/Claude Desktop starts only stdio servers.*hub config claude-desktop without --http/s);
+  expect(desktop.stderr).toMatch(
+    /Claude Desktop starts only stdio servers.*hub-mcp config claude-desktop without --http/s,
+  );
   expect(existsSync(join(home, '.config', 'Claude'))).toBe(false);
   expect(existsSync(join(hubHome, 'http-token'))).toBe(false);
 

@@ -69,7 +69,7 @@ test('initialize, tools/list, hub’s own tool and a proxied child’s tool over
   const pids = pidsWithEnv(`ECHO_SPAWN_LOG=${spawnLog}`);
   expect(pids.length).toBeGreaterThanOrEqual(1);
   expect(await served.stop()).toBe(0);
-  expect(served.output()).toContain('hub serve stopped.');
+  expect(served.output()).toContain('hub-mcp serve stopped.');
   await until(() => expect(pids.filter(isAlive)).toEqual([]));
 });
 

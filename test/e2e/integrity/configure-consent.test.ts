@@ -34,13 +34,17 @@ test('a client that cannot ask: narrowing applies, widening is refused with the 
     expect(await settingsOf(hub)).toEqual(settings);
 
     const cases: [object, string, string][] = [
-      [{ enabled: true }, 'enable it', 'hub servers configure chg --enable'],
-      [{ tools: { deny: ['greet'] } }, 'stop denying: a*', 'hub servers configure chg --deny greet'],
-      [{ tools: { deny: [] } }, 'stop denying: greet, a*', 'hub servers configure chg --no-deny'],
-      [{ tools: { allow: ['add', 'env'] } }, 'also allow: env', 'hub servers configure chg --allow add --allow env'],
-      [{ tools: { allow: [] } }, 'drop the allow-list', 'hub servers configure chg --no-allow'],
+      [{ enabled: true }, 'enable it', 'hub-mcp servers configure chg --enable'],
+      [{ tools: { deny: ['greet'] } }, 'stop denying: a*', 'hub-mcp servers configure chg --deny greet'],
+      [{ tools: { deny: [] } }, 'stop denying: greet, a*', 'hub-mcp servers configure chg --no-deny'],
+      [
+        { tools: { allow: ['add', 'env'] } },
+        'also allow: env',
+        'hub-mcp servers configure chg --allow add --allow env',
+      ],
+      [{ tools: { allow: [] } }, 'drop the allow-list', 'hub-mcp servers configure chg --no-allow'],
       // A narrowing part does not carry a widening one through.
-      [{ enabled: true, tools: { deny: ['*'] } }, 'enable it', "hub servers configure chg --enable --deny '*'"],
+      [{ enabled: true, tools: { deny: ['*'] } }, 'enable it', "hub-mcp servers configure chg --enable --deny '*'"],
     ];
     for (const [change, why, command] of cases) {
       const refused = await hub.call('registry_configure', { server: 'chg', ...change });
@@ -88,7 +92,7 @@ test('a client that can ask: the user is asked only for widening; decline change
     expect(textOf(declined)).toMatch(/^CONSENT_DECLINED: The user did not approve this change of "chg"/);
     expect(declined.structuredContent).toMatchObject({
       enabled: false,
-      next: expect.stringContaining('hub servers configure chg --enable --no-deny'),
+      next: expect.stringContaining('hub-mcp servers configure chg --enable --no-deny'),
     });
     expect(questions).toEqual([
       'The agent asks to change MCP server "chg" in every hub:\n- enable it (it is disabled now)\n- stop denying: greet\nApprove?',

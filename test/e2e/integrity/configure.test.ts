@@ -84,7 +84,7 @@ test('allow, deny and disable made in one hub or the CLI apply in a second runni
     await until(async () => expect(await names(a)).toEqual([]));
     for (const hub of [a, b]) {
       const call = await hub.call('chg_add', { a: 1, b: 2 });
-      expect(textOf(call)).toMatch(/^SERVER_DISABLED: Server "chg" is disabled.*`hub servers enable chg`/);
+      expect(textOf(call)).toMatch(/^SERVER_DISABLED: Server "chg" is disabled.*`hub-mcp servers enable chg`/);
       const viaRegistry = await hub.call('registry_call', { server: 'chg', tool: 'add', arguments: { a: 1, b: 2 } });
       expect(textOf(viaRegistry)).toContain('SERVER_DISABLED');
       const listed = await hub.call('registry_list', { server: 'chg' });

@@ -20,7 +20,7 @@ afterAll(async () => {
   await registry.close();
 });
 
-test('codex-mcp-client declines by itself; the `hub install` command the error names installs it for that session', async () => {
+test('codex-mcp-client declines by itself; the `hub-mcp install` command the error names installs it for that session', async () => {
   const home = await makeHubHome();
   const hub = await spawnHub(home, {
     clientName: 'codex-mcp-client',
@@ -31,8 +31,8 @@ test('codex-mcp-client declines by itself; the `hub install` command the error n
   try {
     const declined = textOf(await hub.call('registry_install', { package: 'hub-test-echo' }));
     expect(declined).toMatch(/^CONSENT_DECLINED: Install of "hub-test-echo" was declined; nothing was installed\./);
-    const command = /run `(hub install [^`]+)` in a terminal/.exec(declined)?.[1];
-    expect(command).toBe('hub install hub-test-echo');
+    const command = /run `(hub-mcp install [^`]+)` in a terminal/.exec(declined)?.[1];
+    expect(command).toBe('hub-mcp install hub-test-echo');
 
     // The person types it: the CLI's own install, no prompt (typing it is the approval).
     const env: NodeJS.ProcessEnv = { ...process.env, HUB_HOME: home };

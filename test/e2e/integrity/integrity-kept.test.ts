@@ -53,7 +53,7 @@ test('uninstall then install keeps what the person decided: disabled, deny, with
       kept: ['it was disabled', 'tools.deny ["add"]', 'withheld tools (changed since the user approved them): greet'],
     });
     expect(await record(home)).toMatchObject({ settings: { enabled: false, deny: ['add'] } });
-    expect(textOf(removed)).toContain('`hub servers forget chg`');
+    expect(textOf(removed)).toContain('`hub-mcp servers forget chg`');
     expect((await listed(hub)).size).toBe(0);
     expect(textOf(await hub.call('registry_call', { server: 'chg', tool: 'relist' }))).toMatch(/^SERVER_DISABLED/);
 
@@ -88,7 +88,7 @@ test('another server under a kept name asks the person, naming what it undoes; o
     // `node` on PATH is another command than this node's absolute path: another server.
     const refused = await silent.call('registry_install', installArgs(home, 'node'));
     expect(textOf(refused)).toMatch(
-      /^CONSENT_UNAVAILABLE: Nothing was installed: .*would undo the user's decisions .*\(it was disabled\).*`hub servers forget chg`/,
+      /^CONSENT_UNAVAILABLE: Nothing was installed: .*would undo the user's decisions .*\(it was disabled\).*`hub-mcp servers forget chg`/,
     );
     expect(await record(home)).toBeUndefined();
 

@@ -65,7 +65,7 @@ test('a description changed between two starts is withheld (both lanes, every ca
 
     const refused = await hub.call('chg_greet', { name: 'x' });
     expect(textOf(refused)).toMatch(
-      /^TOOL_REFUSED: Tool "greet" of server "chg" is withheld by hub: it changed its description or schema since it was approved.*`hub servers approve chg --tool greet`.*registry_configure/,
+      /^TOOL_REFUSED: Tool "greet" of server "chg" is withheld by hub: it changed its description or schema since it was approved.*`hub-mcp servers approve chg --tool greet`.*registry_configure/,
     );
     expect(textOf(await hub.call('registry_call', { server: 'chg', tool: 'greet', arguments: {} }))).toContain(
       'is withheld by hub',
@@ -152,7 +152,7 @@ test('a tool changed or added while running is withheld; the agent can only get 
 
     // A client that cannot ask the user: nothing approved, and the terminal way is named.
     const cannot = await silent.call('registry_configure', { server: 'chg', approve: ['*'] });
-    expect(textOf(cannot)).toMatch(/^CONSENT_UNAVAILABLE: Nothing was approved.*`hub servers approve chg`/);
+    expect(textOf(cannot)).toMatch(/^CONSENT_UNAVAILABLE: Nothing was approved.*`hub-mcp servers approve chg`/);
     const unknown = await silent.call('registry_configure', { server: 'chg', approve: ['add'] });
     expect(textOf(unknown)).toMatch(
       /^INVALID_INPUT: Field "approve": "add" is not waiting for approval .*greet, sneaky/,
@@ -162,7 +162,7 @@ test('a tool changed or added while running is withheld; the agent can only get 
     const declined = await asking.call('registry_configure', { server: 'chg', approve: ['greet', 'sneaky'] });
     expect(textOf(declined)).toMatch(/^CONSENT_DECLINED/);
     // A client may decline for nobody (codex exec): the terminal way is named with every decline.
-    expect(textOf(declined)).toContain('run `hub servers approve chg` in a terminal');
+    expect(textOf(declined)).toContain('run `hub-mcp servers approve chg` in a terminal');
     expect((await listed(asking)).has('chg_greet')).toBe(false);
     answer = { action: 'accept', content: { approve: true } };
     const approved = await asking.call('registry_configure', { server: 'chg', approve: ['*'] });

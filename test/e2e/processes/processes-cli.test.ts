@@ -5,7 +5,7 @@ import { startHubInProcess } from '../../helpers/hub.js';
 import { cli } from '../../helpers/cli.js';
 import { groupMembers } from '../../helpers/processes.js';
 
-describe('hub ps, logs, kill', () => {
+describe('hub-mcp ps, logs, kill', () => {
   test('ps shows a table and JSON, logs -f follows until the process ends, kill stops a group', async () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home);
@@ -71,7 +71,7 @@ describe('hub ps, logs, kill', () => {
       expect(groupMembers(b)).toEqual([]);
       const mixed = await cli(home, 'kill', 'nobody', 'c', '--json');
       expect(mixed.code).toBe(1);
-      expect(mixed.stderr).toMatch(/^hub kill: No process with id or name "nobody"[^\n]*\n$/);
+      expect(mixed.stderr).toMatch(/^hub-mcp kill: No process with id or name "nobody"[^\n]*\n$/);
       expect(JSON.parse(mixed.stdout)).toEqual([
         { reference: 'nobody', error: expect.stringContaining('nobody') },
         expect.objectContaining({ process: expect.objectContaining({ name: 'c', status: 'killed' }) }),

@@ -6,8 +6,8 @@ import { SERVER_JS } from '../../helpers/hub.js';
 import { cli } from '../../helpers/cli.js';
 import { groupMembers } from '../../helpers/processes.js';
 
-describe('hub start, send, attach, restart', () => {
-  test('a REPL started in a terminal answers hub send, is driven through hub attach, detaches with Ctrl-] and restarts', async () => {
+describe('hub-mcp start, send, attach, restart', () => {
+  test('a REPL started in a terminal answers hub-mcp send, is driven through hub-mcp attach, detaches with Ctrl-] and restarts', async () => {
     const home = await makeHubHome();
     const started = await cli(
       home,

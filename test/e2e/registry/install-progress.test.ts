@@ -11,7 +11,7 @@ import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf } from '../../helpers/hub.js';
 import { fakeNpm } from '../../helpers/install.js';
 
-test('hub servers shows an install still running in the background, with its step, then the server', async () => {
+test('hub-mcp servers shows an install still running in the background, with its step, then the server', async () => {
   const home = await makeHubHome();
   await writeFile(join(home, 'config.json'), JSON.stringify({ install: { foregroundMs: 500 } }));
   const npm = fakeNpm(home, { FAKE_NPM_SLOW_MS: '10000' });

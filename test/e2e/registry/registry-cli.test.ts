@@ -8,7 +8,7 @@ import { fakeNpm } from '../../helpers/install.js';
 
 const run = promisify(execFile);
 
-test('hub install shows npm output on stderr and hub servers lists the result', async () => {
+test('hub-mcp install shows npm output on stderr and hub-mcp servers lists the result', async () => {
   const home = await makeHubHome();
   const npm = fakeNpm(home);
   const env = { ...process.env, ...npm.env, HUB_HOME: home, HUB_LOG_LEVEL: 'error' };
@@ -51,6 +51,6 @@ test('hub install shows npm output on stderr and hub servers lists the result', 
     (error: { code: number; stderr: string }) => error,
   );
   expect(refused).toMatchObject({ code: 2 });
-  expect((refused as { stderr: string }).stderr).toMatch(/^hub install: Field "package" "\.\.\/x" is a path/);
+  expect((refused as { stderr: string }).stderr).toMatch(/^hub-mcp install: Field "package" "\.\.\/x" is a path/);
   expect(await npm.runs()).toHaveLength(1);
 });

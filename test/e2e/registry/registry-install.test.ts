@@ -152,7 +152,7 @@ describe('registry.install consent', () => {
         expect(textOf(result)).toMatch(
           /^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined; nothing was installed\. The decline came back after \d+ ms/,
         );
-        expect(textOf(result)).toContain('run `hub install some-server@1.0.0` in a terminal');
+        expect(textOf(result)).toContain('run `hub-mcp install some-server@1.0.0` in a terminal');
         expect(childrenOf(hub.pid ?? 0)).toEqual([]);
       },
       { capabilities: { elicitation: {} } },

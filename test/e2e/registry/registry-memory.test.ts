@@ -18,7 +18,7 @@ const NETWORK_ENV = Object.fromEntries(
 );
 
 test.skipIf(!NPM_ONLINE)(
-  `installs server-memory from npm, calls it, and after a hub restart lists its tools with no child running until the next call${npmSkipped()}`,
+  `installs server-memory from npm, calls it, and after a hub-mcp restart lists its tools with no child running until the next call${npmSkipped()}`,
   async () => {
     const home = await makeHubHome();
     const folder = join(home, 'servers', 'memory');

@@ -33,7 +33,7 @@ test.skipIf(!NPM_ONLINE || process.env.HUB_SOAK !== '1')(
         server: 'memory',
         tool: 'create_entities',
         arguments: {
-          entities: [{ name: 'kept-across-upgrade', entityType: 'test', observations: ['hub upgrade test'] }],
+          entities: [{ name: 'kept-across-upgrade', entityType: 'test', observations: ['hub-mcp upgrade test'] }],
         },
       });
       expect(created.isError, textOf(created)).toBeFalsy();

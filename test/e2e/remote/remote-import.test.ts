@@ -10,7 +10,7 @@ import { startRemoteFixture } from '../../helpers/remote-fixture.js';
 
 const SECRET = 'import-secret-5e1b';
 
-describe('hub import of URL servers', () => {
+describe('hub-mcp import of URL servers', () => {
   test('imported with headers, started once, and only the one that connected leaves the client', async () => {
     const server = await startRemoteFixture('remote-server.mjs', ['--require-header', `X-Api-Key=${SECRET}`]);
     const machine = await makeMachine();

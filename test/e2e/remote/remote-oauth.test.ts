@@ -106,7 +106,7 @@ describe('OAuth sign-in of a remote server', () => {
     }
   });
 
-  test('hub logout forgets the sign-in; hub login signs in from a terminal and a waiting hub starts the server; a revoked sign-in is asked for again by URL elicitation', async () => {
+  test('hub-mcp logout forgets the sign-in; hub-mcp login signs in from a terminal and a waiting hub starts the server; a revoked sign-in is asked for again by URL elicitation', async () => {
     const home = await makeHubHome();
     const server = await startRemoteFixture('remote-oauth-server.mjs');
     // A client that takes URL-mode elicitation is asked to open the sign-in URL.

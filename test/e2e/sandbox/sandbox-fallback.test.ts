@@ -18,7 +18,7 @@ const run = promisify(execFile);
 // No bwrap on it (node is started by its absolute path, the child too).
 const NO_BWRAP = '/nonexistent';
 
-test('no sandbox here: the start fails saying why and how to allow it; hub status says so; the person allows it', async () => {
+test('no sandbox here: the start fails saying why and how to allow it; hub-mcp status says so; the person allows it', async () => {
   const home = await makeHubHome();
   await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), commandRecord('echo', [ECHO]));
   const status = await run(process.execPath, [SERVER_JS, 'status'], {
@@ -33,7 +33,7 @@ test('no sandbox here: the start fails saying why and how to allow it; hub statu
     expect(textOf(refused)).toMatch(
       /server "echo" was not started: no sandbox can run here \(bubblewrap \(bwrap\) is not installed: install bubblewrap/,
     );
-    expect(textOf(refused)).toContain('hub servers configure echo --no-sandbox');
+    expect(textOf(refused)).toContain('hub-mcp servers configure echo --no-sandbox');
     expect(textOf(refused)).toContain('"sandbox": { "enabled": false } in config.json');
 
     // The person's choice, for every server: applies at the next start, no restart of hub.

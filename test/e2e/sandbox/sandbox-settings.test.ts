@@ -73,7 +73,7 @@ test('the agent narrows a sandbox alone; widening asks the person; bad paths cha
       const refused = await hub.call('registry_configure', { server: 'files', sandbox });
       expect(textOf(refused)).toMatch(/^CONSENT_UNAVAILABLE: Nothing changed/);
       expect(textOf(refused)).toContain(why);
-      expect(refused.structuredContent?.next).toContain(`hub servers configure files ${flags}`);
+      expect(refused.structuredContent?.next).toContain(`hub-mcp servers configure files ${flags}`);
     }
     expect((await hub.call('registry_list', { server: 'files' })).structuredContent?.settings).toEqual({
       sandbox: { network: 'none' },

@@ -19,7 +19,7 @@ const servers = async (home: string): Promise<Line[]> =>
     (await run(process.execPath, [SERVER_JS, 'servers', '--json'], { env: { ...process.env, HUB_HOME: home } })).stdout,
   ) as Line[];
 
-test('hub servers shows the state and calls of the hub that runs the server, then stopped when it closes', async () => {
+test('hub-mcp servers shows the state and calls of the hub that runs the server, then stopped when it closes', async () => {
   const home = await makeHubHome();
   const tools = [{ name: 'echo', inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } } } }];
   await putRecords(openStore(loadConfig({ HUB_HOME: home }).paths), commandRecord('echo', [ECHO], { tools }));
@@ -76,7 +76,7 @@ test('a server whose required env is missing is shown as needing it, with the co
     .stdout;
   expect(table).toMatch(/^github\s+@modelcontextprotocol\/server-github@1\.0\.0\s+needs env\s/m);
   expect(table).toContain(
-    'github: missing GITHUB_PERSONAL_ACCESS_TOKEN; set it with hub install @modelcontextprotocol/server-github --name github --env GITHUB_PERSONAL_ACCESS_TOKEN=...',
+    'github: missing GITHUB_PERSONAL_ACCESS_TOKEN; set it with hub-mcp install @modelcontextprotocol/server-github --name github --env GITHUB_PERSONAL_ACCESS_TOKEN=...',
   );
 });
 

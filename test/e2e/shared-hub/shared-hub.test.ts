@@ -54,7 +54,7 @@ const echoName = async (hub: HubSession, tool: string) =>
     .name;
 const childPid = async (hub: HubSession) => Number(textOf(await hub.call(await echoName(hub, 'pid'))));
 
-test('two stdio entries attach to one shared hub; hub status lists both sessions; hub stop ends it', async () => {
+test('two stdio entries attach to one shared hub; hub-mcp status lists both sessions; hub-mcp stop ends it', async () => {
   const home = await homeWithEcho();
   const [a, b] = [await spawnHub(home, { clientName: 'client-a' }), await spawnHub(home, { clientName: 'client-b' })];
   try {
@@ -238,7 +238,7 @@ test('an older shared hub hands over to a newer entry; its own sessions carry on
   }
 });
 
-test('hub stop with no shared hub says so; the test cleanup leaves no shared hub behind', async () => {
+test('hub-mcp stop with no shared hub says so; the test cleanup leaves no shared hub behind', async () => {
   const home = await makeHubHome();
   const { stdout } = await run(process.execPath, [SERVER_JS, 'stop'], { env: { ...process.env, HUB_HOME: home } });
   expect(stdout).toContain('No shared hub was running');
@@ -252,7 +252,7 @@ test('hub stop with no shared hub says so; the test cleanup leaves no shared hub
 
 // Issue 15 items 4 and 7: `hub serve` is the same shared hub (a background one hands over, its
 // entry re-attaches), so two stdio entries and one Streamable HTTP session share one child.
-test('hub serve takes over the shared hub: two stdio sessions and one HTTP session use one child process', async () => {
+test('hub-mcp serve takes over the shared hub: two stdio sessions and one HTTP session use one child process', async () => {
   const home = await homeWithEcho();
   const a = await spawnHub(home);
   try {

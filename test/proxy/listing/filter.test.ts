@@ -70,7 +70,7 @@ describe('toolVerdicts', () => {
     const verdicts = toolVerdicts(record('fs', tools, { settings: { enabled: false } }), 'withhold');
     expect(verdicts.size).toBe(3);
     expect(verdicts.get('get_file')?.refused).toMatchObject({ code: 'SERVER_DISABLED' });
-    expect(verdicts.get('get_file')?.refused?.message).toContain('hub servers enable fs');
+    expect(verdicts.get('get_file')?.refused?.message).toContain('hub-mcp servers enable fs');
   });
 
   test('a changed or new tool is withheld, flagged or let through by the integrity mode', () => {
@@ -83,7 +83,7 @@ describe('toolVerdicts', () => {
     const changed = record('fs', now, { fingerprints: approved });
     const withheld = toolVerdicts(changed, 'withhold');
     expect([...withheld.keys()].sort()).toEqual(['get_file', 'new_one']);
-    expect(withheld.get('get_file')?.refused?.message).toContain('hub servers approve fs --tool get_file');
+    expect(withheld.get('get_file')?.refused?.message).toContain('hub-mcp servers approve fs --tool get_file');
     expect(withheld.get('new_one')?.refused?.message).toContain('is new since');
     expect(toolVerdicts(changed, 'flag').get('get_file')?.flag).toContain('not yet approved');
     expect(toolVerdicts(changed, 'off').size).toBe(0);

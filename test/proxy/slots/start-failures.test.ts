@@ -140,7 +140,7 @@ describe('slow crash loops', () => {
   // stableMs stays far above a run's length, so a loaded machine cannot make a run look stable.
   const SLOW = { baseMs: 20, capMs: 100, stableMs: 20_000, windowMs: 1000 };
 
-  test('a server that fails soon after each start, its exits farther apart than the old window, ends failed after 5 unstable runs; a hub restart clears it', async () => {
+  test('a server that fails soon after each start, its exits farther apart than the old window, ends failed after 5 unstable runs; a hub-mcp restart clears it', async () => {
     const home = await makeHubHome();
     const spawns = join(await makeScratchDir(), 'spawns');
     const hub = await startHarness(home, { manager: { backoff: SLOW } });

@@ -16,7 +16,7 @@ async function servers(home: string): Promise<Record<string, unknown>> {
 }
 
 describe('registry.install consent through a real client', () => {
-  test('a cancelled prompt (claude -p) is CONSENT_UNAVAILABLE and names hub install and install.confirm', async () => {
+  test('a cancelled prompt (claude -p) is CONSENT_UNAVAILABLE and names hub-mcp install and install.confirm', async () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home, { capabilities: { elicitation: {} } });
     try {
@@ -27,7 +27,9 @@ describe('registry.install consent through a real client', () => {
       expect(text).toMatch(/^CONSENT_UNAVAILABLE: .*cancelled without an answer/);
       expect(text).toContain(`"install": { "confirm": "never" } in ${join(home, 'config.json')}`);
       const npmResult = await hub.call('registry.install', { package: 'some-server@1.0.0' });
-      expect(textOf(npmResult)).toMatch(/^CONSENT_UNAVAILABLE: .*run `hub install some-server@1\.0\.0` in a terminal/);
+      expect(textOf(npmResult)).toMatch(
+        /^CONSENT_UNAVAILABLE: .*run `hub-mcp install some-server@1\.0\.0` in a terminal/,
+      );
     } finally {
       await hub.close();
     }
@@ -75,7 +77,7 @@ describe('registry.install consent through a real client', () => {
 });
 
 describe('a decline where no person may have answered (issue 27)', () => {
-  test('codex-mcp-client declining a package install: said so, with `hub install` and the setting', async () => {
+  test('codex-mcp-client declining a package install: said so, with `hub-mcp install` and the setting', async () => {
     const home = await makeHubHome();
     const hub = await startHubInProcess(home, { clientName: 'codex-mcp-client', capabilities: { elicitation: {} } });
     try {
@@ -84,7 +86,7 @@ describe('a decline where no person may have answered (issue 27)', () => {
       expect(text).toMatch(/^CONSENT_DECLINED: Install of "some-server@1\.0\.0" was declined; nothing was installed\./);
       expect(text).toContain('codex-mcp-client may have declined without showing anyone the question');
       expect(text).toContain(
-        'If they want it, run `hub install some-server@1.0.0` in a terminal (typing it is the approval)',
+        'If they want it, run `hub-mcp install some-server@1.0.0` in a terminal (typing it is the approval)',
       );
       expect(text).toContain('"install": { "confirm": "never" }');
       expect(text).toContain('applies it within a second, no restart');

@@ -61,7 +61,7 @@ describe('data folders and upgrades', () => {
 
       const vague = await hub.call('registry.install', { package: `${MEMORY}@2.0.0` });
       expect(textOf(vague)).toMatch(
-        /^ALREADY_EXISTS: Server "memory" already runs @modelcontextprotocol\/server-memory@1\.0\.0; to replace it with .*@2\.0\.0, call registry\.install \{ package: ".*@2\.0\.0", name: "memory", upgrade: true \} \(in a terminal: `hub upgrade memory`\)/,
+        /^ALREADY_EXISTS: Server "memory" already runs @modelcontextprotocol\/server-memory@1\.0\.0; to replace it with .*@2\.0\.0, call registry\.install \{ package: ".*@2\.0\.0", name: "memory", upgrade: true \} \(in a terminal: `hub-mcp upgrade memory`\)/,
       );
 
       const upgraded = await hub.call('registry.install', { package: `${MEMORY}@2.0.0`, upgrade: true });

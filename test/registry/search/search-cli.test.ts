@@ -36,7 +36,7 @@ async function hubSearch(args: string[], setup?: (registry: RegistryServer, home
   return { exitCode, stdout, stderr };
 }
 
-describe('hub search', () => {
+describe('hub-mcp search', () => {
   test('the bin prints a table of merged results', async () => {
     const env = await prepare();
     const run = await execa(process.execPath, [SERVER_JS, 'search', 'memory', '--limit', '4'], {
@@ -53,7 +53,7 @@ describe('hub search', () => {
       /^memory\s+@modelcontextprotocol\/server-memory@2026\.8\.31\s+catalog,official,npm\s+Knowledge-graph/,
     );
     expect(lines.filter(line => /^\S+\s+\S+\s+(catalog|official|npm)/.test(line))).toHaveLength(4);
-    expect(run.stdout).toContain('hub install <package>');
+    expect(run.stdout).toContain('hub-mcp install <package>');
     expect(run.stdout).not.toContain('note:');
   });
 
@@ -110,7 +110,7 @@ describe('hub search', () => {
     for (const args of [['--limit', 'lots', 'x'], [], ['x', '--source', 'pypi'], ['x', '--frobnicate']]) {
       let stderr = '';
       expect(await runCli(['search', ...args], { out: () => undefined, err: text => void (stderr += text) })).toBe(2);
-      expect(stderr).toMatch(/Usage: hub search/);
+      expect(stderr).toMatch(/Usage: hub-mcp search/);
     }
   });
 });
