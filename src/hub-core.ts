@@ -1,8 +1,8 @@
-import type { HubConfig } from './core/config.js';
-import { watchConfig } from './core/config-watch.js';
+import type { HubConfig } from './core/config/config.js';
+import { watchConfig } from './core/config/watch.js';
 import type { Logger } from './core/logger.js';
 import { pickNameMode, spellText } from './core/naming.js';
-import { startTelemetry } from './core/telemetry-start.js';
+import { startTelemetry } from './core/telemetry/start.js';
 import type { ProcessManager } from './process/manager.js';
 import { clientSessions, type ClientSessions } from './proxy/sessions/client-sessions.js';
 import type { ResourceSource } from './proxy/surface/resource-source.js';
@@ -10,7 +10,7 @@ import { createServerManager, type ServerManager } from './proxy/server-manager.
 import { sharedSubscriptions, type SharedSubscriptions } from './proxy/surface/shared-subscriptions.js';
 import { exposedSpelling } from './registry/installed/servers.js';
 import type { Store } from './store/store.js';
-import { openAudit } from './store/audit-log.js';
+import { openAudit } from './store/audit/log.js';
 import { createHubResources } from './tools/hub-resources.js';
 import { lazyProcessManager } from './tools/processes.js';
 import { serverListResult } from './tools/server-list.js';

@@ -17,7 +17,7 @@ import { pickNameMode, spellText } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
 import type { ClientSide } from './proxy/sessions/client-side.js';
 import type { SessionExtra } from './proxy/calls/forward.js';
-import { sessionConfig } from './core/config.js';
+import { sessionConfig } from './core/config/config.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
 import { exposeTools } from './tools/exposed-tools.js';
@@ -31,9 +31,9 @@ import { withModernListeners } from './proxy/sessions/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
 import { listingDigest } from './core/listing-digest.js';
-import { nameSession, tracedCall } from './core/telemetry.js';
+import { nameSession, tracedCall } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';
-import { auditLog, labelSession } from './store/audit-log.js';
+import { auditLog, labelSession } from './store/audit/log.js';
 import {
   coreInternals,
   createHubCore,

@@ -93,7 +93,7 @@ function hungMsFrom(value: string | undefined): number | undefined {
 async function settingsRefusal(): Promise<string | undefined> {
   const { leanSettingsValid } = await import('./store/cold-read.js');
   if (leanSettingsValid(process.env)) return undefined;
-  const { loadConfig } = await import('./core/config.js');
+  const { loadConfig } = await import('./core/config/config.js');
   try {
     loadConfig(process.env);
     return undefined;
@@ -109,7 +109,7 @@ async function entrySettings(): Promise<{ home: string; shared: boolean }> {
   const home = leanHome(process.env);
   const shared = home === undefined ? undefined : leanShared(process.env, home);
   if (home !== undefined && shared !== undefined) return { home, shared };
-  const { loadConfig } = await import('./core/config.js');
+  const { loadConfig } = await import('./core/config/config.js');
   const config = loadConfig(process.env);
   return { home: config.home, shared: config.sharedHub.enabled };
 }
@@ -166,7 +166,7 @@ async function runDaemon(): Promise<void> {
   ]);
   // Started by an entry for a HUB_HOME removed since (its entry gone too): nothing to serve, and
   // opening the store would create the folder again.
-  const { loadConfig } = await import('./core/config.js');
+  const { loadConfig } = await import('./core/config/config.js');
   if (!existsSync(loadConfig(process.env).home)) return;
   const { config, log, store } = openContext({ log: { name: 'shared-hub', stderr: false } });
   for (const warning of config.warnings) log.warn(warning);

@@ -1,8 +1,8 @@
 import { HubError } from '../core/errors.js';
-import { auditLog } from '../store/audit-log.js';
-import { followAudit } from '../store/audit-follow.js';
-import { parseAuditTime, readAudit, type AuditEntry, type AuditFilter } from '../store/audit-read.js';
-import type { AuditKind } from '../store/audit-line.js';
+import { auditLog } from '../store/audit/log.js';
+import { followAudit } from '../store/audit/follow.js';
+import { parseAuditTime, readAudit, type AuditEntry, type AuditFilter } from '../store/audit/read.js';
+import type { AuditKind } from '../store/audit/line.js';
 import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';
 import { CLI_LOG, type CliCommand, type CliIo } from './command.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ClientIdSchema } from '../clients/types.js';
-import { EXPOSURE_MODES, loadConfig } from '../core/config.js';
+import { EXPOSURE_MODES, loadConfig } from '../core/config/config.js';
 import { findClient } from '../clients/index.js';
 import {
   applyConfig,

@@ -1,5 +1,5 @@
 import { HubError } from '../core/errors.js';
-import { loadConfig } from '../core/config.js';
+import { loadConfig } from '../core/config/config.js';
 import { ClientIdSchema } from '../clients/types.js';
 import { findClient } from '../clients/index.js';
 import { HUB_KEY, pickScope } from '../clients/configure.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HubError } from '../core/errors.js';
-import { assertProcessesSupported } from '../core/platform.js';
+import { assertProcessesSupported } from '../core/platform/platform.js';
 import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { createProcessManager } from '../process/manager.js';

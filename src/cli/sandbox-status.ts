@@ -1,4 +1,4 @@
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { sandboxProbe } from '../core/sandbox-probe.js';
 
 /** `hub status`'s sandbox line: what the stdio children of this HUB_HOME run in, or why they do not start. */

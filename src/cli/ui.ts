@@ -10,7 +10,7 @@ import { createServerManager } from '../proxy/server-manager.js';
 import { openContext } from '../store/open-context.js';
 import { parseCommandArgs } from './args.js';
 import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
-import { platform } from '../core/platform.js';
+import { platform } from '../core/platform/platform.js';
 
 export interface ForegroundOptions {
   readonly host: string;
@@ -61,7 +61,7 @@ export async function runDashboardForeground(io: CliIo, options: ForegroundOptio
 
 /** Opens the login URL in the person's browser when there is one; the URL alone goes to stdout. */
 function show(io: CliIo, url: string, login: string, open: boolean, lifetime: string): void {
-  // xdg-open needs a display; macOS's open does not (core/platform.ts).
+  // xdg-open needs a display; macOS's open does not (core/platform/platform.ts).
   const { command, needsDisplay } = platform().tools.opener;
   const opener = open ? resolveExecutable(command, process.env.PATH, process.cwd()) : undefined;
   if (opener && (!needsDisplay || process.env.DISPLAY || process.env.WAYLAND_DISPLAY)) {

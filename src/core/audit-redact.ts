@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isSecretName, maskSecretText } from './secret-names.js';
 
 // How much of a tool call's arguments the audit log keeps: enough to tell what was asked, never a
-// secret, never a file's worth of text. Every line stays well under AUDIT_LINE_MAX (store/audit-log.ts).
+// secret, never a file's worth of text. Every line stays well under AUDIT_LINE_MAX (store/audit/log.ts).
 const MAX_STRING = 200;
 const KEEP_OF_CUT = 80;
 const MAX_ARGS_JSON = 2048;

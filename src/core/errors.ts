@@ -34,7 +34,7 @@ export type HubErrorCode =
   | 'PROCESS_ENDED'
   /** A process did not read the input sent to it in time. */
   | 'INPUT_TIMEOUT'
-  /** Dev processes on a system hub cannot manage them on yet (core/platform.ts). */
+  /** Dev processes on a system hub cannot manage them on yet (core/platform/platform.ts). */
   | 'UNSUPPORTED_PLATFORM'
   | 'INTERNAL';
 

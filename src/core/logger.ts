@@ -1,6 +1,6 @@
 import { mkdirSync, writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
-import type { HubConfig } from './config.js';
+import type { HubConfig } from './config/config.js';
 
 export type { Logger } from 'pino';
 

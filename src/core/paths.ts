@@ -18,7 +18,7 @@ export interface HubPaths {
   readonly dataDir: string;
   /** OAuth tokens and client registrations of remote servers (store/oauth-store.ts), 0700. */
   readonly authDir: string;
-  /** The audit log's JSON-lines files (store/audit-log.ts), 0700. */
+  /** The audit log's JSON-lines files (store/audit/log.ts), 0700. */
   readonly auditDir: string;
   /** The bearer token `hub serve` asks of every HTTP request (store/http-token.ts), 0600. */
   readonly httpToken: string;

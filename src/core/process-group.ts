@@ -1,7 +1,7 @@
-import { platform } from './platform.js';
-import type { ProcessIdentity } from './platform-types.js';
+import { platform } from './platform/platform.js';
+import type { ProcessIdentity } from './platform/types.js';
 
-// Members of a process group (core/platform.ts: /proc on Linux, one ps elsewhere). Zombies are not members: they
+// Members of a process group (core/platform/platform.ts: /proc on Linux, one ps elsewhere). Zombies are not members: they
 // have ended, they only wait to be reaped (a reparented zombie may linger under some inits).
 export function liveGroupMembers(pgid: number): number[] {
   return liveProcesses(identity => identity.pgid === pgid).map(identity => identity.pid);

@@ -1,9 +1,9 @@
-import { platform } from './platform.js';
-import type { ProcessIdentity } from './platform-types.js';
+import { platform } from './platform/platform.js';
+import type { ProcessIdentity } from './platform/types.js';
 
-// Who a pid is right now (core/platform.ts: /proc/<pid>/stat on Linux, ps elsewhere): a pid alone
+// Who a pid is right now (core/platform/platform.ts: /proc/<pid>/stat on Linux, ps elsewhere): a pid alone
 // is a hint (pids are recycled); pid + start time + boot id names one process for good.
-export type { ProcessIdentity } from './platform-types.js';
+export type { ProcessIdentity } from './platform/types.js';
 
 export const readProcessIdentity = (pid: number): ProcessIdentity | undefined => platform().processes.identity(pid);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { HubError } from '../core/errors.js';
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { tailLog } from '../process/logs/read.js';

@@ -1,7 +1,7 @@
 import { HubError } from '../core/errors.js';
-import { auditLog } from '../store/audit-log.js';
-import type { AuditKind } from '../store/audit-line.js';
-import { parseAuditTime, readAudit, type AuditEntry } from '../store/audit-read.js';
+import { auditLog } from '../store/audit/log.js';
+import type { AuditKind } from '../store/audit/line.js';
+import { parseAuditTime, readAudit, type AuditEntry } from '../store/audit/read.js';
 import type { HubPaths } from '../core/paths.js';
 
 const KINDS: readonly string[] = ['call', 'process', 'install', 'uninstall', 'upgrade', 'configure', 'decision'];

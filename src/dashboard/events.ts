@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
 import { createLogWatch } from '../process/log-watch.js';
 import type { ProcessManager } from '../process/manager.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { extname } from 'node:path';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { errorMessage, isHubError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ProcessManager } from '../process/manager.js';

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { ProcessManager } from '../process/manager.js';
 import type { ServerManager } from '../proxy/manager-types.js';
 import { readSharedStates } from '../store/shared-state.js';
 import { quarantinedFiles, storeHealth } from '../store/health.js';
-import { lockWaits, type LockWaits } from '../store/lock-stats.js';
+import { lockWaits, type LockWaits } from '../store/lock/stats.js';
 import { storeLockFile, type Store } from '../store/store.js';
 import { processListResult, type ListProcessesResult } from '../tools/process-list.js';
 import { serverListResult } from '../tools/server-list.js';

@@ -9,10 +9,10 @@ import { stopSharedHub } from '../hub-link/control.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
 import { isLiveHub, readHubRecord } from '../hub-link/record.js';
 import type { Store } from '../store/store.js';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { isLoopback } from './guard.js';
 import { listenHttp } from './listener.js';
-import { platform } from '../core/platform.js';
+import { platform } from '../core/platform/platform.js';
 
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { platform } from '../core/platform.js';
+import { platform } from '../core/platform/platform.js';
 
 // Where the shared hub of one HUB_HOME lives (docs/shared-hub.md "Discovery, races, death").
 
@@ -31,7 +31,7 @@ export interface SocketCandidate {
   readonly inTmp: boolean;
 }
 
-// sun_path: 107 bytes on Linux, 103 on macOS (core/platform.ts).
+// sun_path: 107 bytes on Linux, 103 on macOS (core/platform/platform.ts).
 const fits = (path: string): boolean => Buffer.byteLength(path) <= platform().tools.socketPathMax;
 
 export function sharedHubPaths(home: string, env: NodeJS.ProcessEnv = process.env): SharedHubPaths {

@@ -1,7 +1,7 @@
 import { currentActor } from '../core/actor.js';
 import { errorMessage, isHubError } from '../core/errors.js';
-import type { AuditLog } from '../store/audit-log.js';
-import type { ProcessActionRecord } from '../store/audit-line.js';
+import type { AuditLog } from '../store/audit/log.js';
+import type { ProcessActionRecord } from '../store/audit/line.js';
 import type { ProcessRecord } from '../store/schema.js';
 import type { KillSpec } from './lifecycle/kill.js';
 import type { SendSpec } from './terminal/send.js';

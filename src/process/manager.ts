@@ -18,7 +18,7 @@ import { readProcessIdentity } from '../core/process-identity.js';
 import { createInteractive } from './terminal/interactive.js';
 import { tracedActions } from './traced-actions.js';
 import { withAudit } from './audit-actions.js';
-import { auditLog } from '../store/audit-log.js';
+import { auditLog } from '../store/audit/log.js';
 
 const CAP_CHECK_MS = 5_000;
 // A shell line whose program could not be checked up front gets this long to fail with 127.

@@ -1,4 +1,4 @@
-import { traced } from '../core/telemetry.js';
+import { traced } from '../core/telemetry/telemetry.js';
 
 // What the process manager does, as OpenTelemetry spans (docs/telemetry.md) when telemetry is
 // on: start, kill and restart, named by the process, never by its command line or environment

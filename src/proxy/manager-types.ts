@@ -1,6 +1,6 @@
 import type { LineKind } from '../wire/stdio-transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
 import type { CachedTool } from '../store/schema.js';
 import type { Store } from '../store/store.js';

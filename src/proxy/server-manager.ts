@@ -15,7 +15,7 @@ import { syncWithStore } from './slots/store-sync.js';
 import { createProxiedSurface } from './surface/proxied-surface.js';
 import { SurfaceListing } from './surface/routes.js';
 import { isDisabled } from './listing/tool-filter.js';
-import { auditLog } from '../store/audit-log.js';
+import { auditLog } from '../store/audit/log.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
 import { createTaskForwarding } from './tasks/forward.js';
 import { TaskRoutes } from './tasks/task-routes.js';

@@ -1,7 +1,7 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../hub.js';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
 import { HUB_VERSION } from '../core/version.js';
 import type { Store } from '../store/store.js';
@@ -13,7 +13,7 @@ import { HelloSchema } from '../hub-link/hello.js';
 import { HEARTBEAT_MS, HELLO_MAX_BYTES, type StatusReport, type UiReply } from '../hub-link/protocol.js';
 import type { Dashboard } from '../dashboard/server.js';
 import { isLiveHub, myHubRecord, readHubRecord, removeMyHubRecord, writeHubRecord } from '../hub-link/record.js';
-import { platform } from '../core/platform.js';
+import { platform } from '../core/platform/platform.js';
 
 /** Something else served from the same hub (Streamable HTTP, the dashboard), plugged in at start. */
 export type SharedHubExtension = (core: HubCore) => Promise<{ close(): Promise<void> }>;

@@ -1,7 +1,7 @@
 import { linkSync, renameSync, unlinkSync } from 'node:fs';
 import type { SyncAdapter } from 'lowdb';
 import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';
-import { readIfExists } from './lock-file.js';
+import { readIfExists } from './lock/file.js';
 
 // The bottom of the store's lowdb stack (lowdb's core ← adapters ← presets): text in and out of
 // one file, replaced atomically (core/write-atomic.ts), with the file it replaces kept as a backup.

@@ -1,7 +1,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { HubPaths } from '../core/paths.js';
-import { readIfExists } from './lock-file.js';
+import { readIfExists } from './lock/file.js';
 import { decodeStore, type Damage } from './recover.js';
 import type { StoreData } from './schema.js';
 

@@ -1,6 +1,6 @@
-import { loadConfig, type HubConfig } from '../core/config.js';
+import { loadConfig, type HubConfig } from '../core/config/config.js';
 import { createLogger, silentLogger, type Logger } from '../core/logger.js';
-import { openAudit } from './audit-log.js';
+import { openAudit } from './audit/log.js';
 import { openStore, type Store } from './store.js';
 
 /** What every entry point works with: the settings, a logger, and the store. */

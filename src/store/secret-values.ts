@@ -1,6 +1,6 @@
 import type { StoreData } from './schema.js';
 
-// The dashboard never sends a secret, nor does the audit log (store/audit-log.ts) keep one. Views
+// The dashboard never sends a secret, nor does the audit log (store/audit/log.ts) keep one. Views
 // already carry env keys only (process/view.ts) and
 // server summaries no env or headers; as a second line of defence every body is scrubbed of the
 // values the store holds as secrets (server env values, header values), wherever they appear.

@@ -1,7 +1,7 @@
 import type { SyncAdapter } from 'lowdb';
 import { HubError } from '../core/errors.js';
 import type { AtomicTextFile } from './atomic-text-file.js';
-import { readIfExists } from './lock-file.js';
+import { readIfExists } from './lock/file.js';
 import { decodeStore, type Decoded } from './recover.js';
 import { STORE_VERSION, StoreDataSchema, type StoreData } from './schema.js';
 

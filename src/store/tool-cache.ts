@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';
-import { readIfExists } from './lock-file.js';
+import { readIfExists } from './lock/file.js';
 import {
   ToolCacheFileSchema,
   type CachedSurface,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { HubPaths } from '../core/paths.js';
 import { writeFileAtomic } from '../core/write-atomic.js';
-import { withLock } from './lock.js';
+import { withLock } from './lock/lock.js';
 
 // HUB_HOME/tool-usage.json: how often each proxied tool was called, over every hub and session,
 // so a capped client lists the tools people actually use first (proxy/exposure/plan.ts). Advisory:

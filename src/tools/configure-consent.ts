@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { HubError, errorMessage } from '../core/errors.js';
 import type { ConfigureDeps } from '../registry/installed/settings.js';
 

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
 import { spell, type NameMode } from '../core/naming.js';
 import type { ClientSide } from '../proxy/sessions/client-side.js';

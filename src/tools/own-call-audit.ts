@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runAs } from '../core/actor.js';
-import type { AuditLog } from '../store/audit-log.js';
+import type { AuditLog } from '../store/audit/log.js';
 import { callOutcome } from '../proxy/calls/audit.js';
 
 // send_input's text is the person's business (docs/audit.md): its process line keeps keys and

@@ -1,5 +1,5 @@
 import { compileLinePattern } from '../process/logs/line-match.js';
-import { assertProcessesSupported } from '../core/platform.js';
+import { assertProcessesSupported } from '../core/platform/platform.js';
 import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessManager } from '../process/manager.js';
 import { renderKill, renderLogs, renderStart } from '../process/render.js';

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import { HubError, errorMessage, isHubError } from '../core/errors.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { elicitationConfirm } from '../registry/decisions/consent.js';

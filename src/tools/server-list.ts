@@ -1,4 +1,4 @@
-import type { HubConfig } from '../core/config.js';
+import type { HubConfig } from '../core/config/config.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { listPendingInstalls } from '../registry/install/background.js';
 import { toSummary, withMissingEnv, withOtherHubs, type ServerSummary } from '../registry/installed/servers.js';

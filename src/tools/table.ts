@@ -7,7 +7,7 @@ import type { CallContext, HubTool } from './define.js';
 import { listedInputSchema } from './listed-schema.js';
 import { spell, spellText, type NameMode, type Spelling } from '../core/naming.js';
 import { describeInputIssues, errorResult, successResult } from '../core/tool-result.js';
-import type { AuditLog } from '../store/audit-log.js';
+import type { AuditLog } from '../store/audit/log.js';
 import { auditedOwnCall } from './own-call-audit.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -76,7 +76,7 @@ export function createToolTable(
     spelling: () => Spelling;
     /** The store's warning, while there is one. */
     warning?: () => Promise<string | undefined>;
-    /** Where calls are recorded (store/audit-log.ts). */
+    /** Where calls are recorded (store/audit/log.ts). */
     audit?: AuditLog;
     /** What the result carries besides (the session's process events, tools/process-events.ts). */
     decorate?: (result: CallToolResult) => CallToolResult;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, test, vi } from 'vitest';
 import { runImport } from '../../src/cli/import-command.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/hub.js';
 import { isAlive } from '../helpers/processes.js';

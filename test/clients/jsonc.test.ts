@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { runConfig } from '../../src/cli/config-command.js';
 import { runImport } from '../../src/cli/import-command.js';
 import { parseJsonc } from '../../src/clients/json-edit.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { openStore } from '../../src/store/store.js';
 import { makeMachine, NODE, SERVER_JS, type Machine } from './machine.js';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, expect, test, vi } from 'vitest';
-import { loadConfig, reloadConfig, sessionConfig } from '../../src/core/config.js';
-import { watchConfig } from '../../src/core/config-watch.js';
+import { loadConfig, reloadConfig, sessionConfig } from '../../src/core/config/config.js';
+import { watchConfig } from '../../src/core/config/watch.js';
 
 const homes: string[] = [];
 afterEach(async () => {

@@ -6,8 +6,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
-import { choosePlatform } from '../../src/core/platform.js';
-import { linuxProcesses } from '../../src/core/platform-linux.js';
+import { choosePlatform } from '../../src/core/platform/platform.js';
+import { linuxProcesses } from '../../src/core/platform/linux.js';
 import {
   parseBoottime,
   parseEnvListing,
@@ -17,7 +17,7 @@ import {
   parsePsLines,
   parseSigcatch,
   psProcesses,
-} from '../../src/core/platform-ps.js';
+} from '../../src/core/platform/ps.js';
 
 const recorded = (name: string): string =>
   readFileSync(new URL(`../fixtures/platform/${name}`, import.meta.url), 'utf8');

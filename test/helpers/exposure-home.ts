@@ -3,7 +3,7 @@
 // real and answers calls.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { openStore } from '../../src/store/store.js';
 import { commandRecord, ECHO, putRecords } from '../proxy/harness.js';
 import { makeHubHome } from './home.js';

@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { createHubCore } from '../../src/hub.js';
 import { listenHttp } from '../../src/http/listener.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { isHubRecord } from '../../src/hub-link/record.js';
 import { leanShared } from '../../src/store/cold-read.js';
 

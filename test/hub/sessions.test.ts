@@ -17,7 +17,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../../src/hub.js';
 import { openStore } from '../../src/store/store.js';

@@ -14,7 +14,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished, vi } from 'vitest';
-import { loadConfig, type HubConfig } from '../../src/core/config.js';
+import { loadConfig, type HubConfig } from '../../src/core/config/config.js';
 import { silentLogger, type Logger } from '../../src/core/logger.js';
 import { createServerManager, type ServerManager, type ServerManagerOptions } from '../../src/proxy/server-manager.js';
 import { hubPaths } from '../../src/core/paths.js';

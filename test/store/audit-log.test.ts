@@ -3,10 +3,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { hubPaths } from '../../src/core/paths.js';
-import type { AuditSettings } from '../../src/core/config.js';
-import { AuditLog } from '../../src/store/audit-log.js';
-import { AUDIT_LINE_MAX } from '../../src/store/audit-line.js';
-import { readAudit } from '../../src/store/audit-read.js';
+import type { AuditSettings } from '../../src/core/config/config.js';
+import { AuditLog } from '../../src/store/audit/log.js';
+import { AUDIT_LINE_MAX } from '../../src/store/audit/line.js';
+import { readAudit } from '../../src/store/audit/read.js';
 import { makeHubHome } from '../helpers/home.js';
 
 const settings = (over: Partial<AuditSettings> = {}): AuditSettings => ({

@@ -4,7 +4,7 @@
 // servers. A new tool or a longer description that breaks them fails here, not only in the bench.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test } from 'vitest';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config/config.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { startHubInProcess } from '../helpers/hub.js';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../../core/errors.js';
 import { clip } from '../../core/clip.js';
 import { liveGroupMembers } from '../../core/process-group.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 
 // The keeper: a POSIX sh (dash: ~1.7 MB RSS, against ~40 MB for a Node keeper) that leads the
 // process group, runs the command as its foreground child and, once the child is really gone,
@@ -51,7 +51,7 @@ export const KEEPER_SCRIPT = [
   // Only with a policy: a process that is never restarted gets no extra fork beside it.
   '  [ "$r" = no ] || t0=$(PATH=$P date +%s)',
   // tty: util-linux script holds the pseudo-terminal (pty.ts builds the line it runs); BSD's
-  // (macOS) takes the command as argv and flushes with -t 0 (core/platform.ts says which).
+  // (macOS) takes the command as argv and flushes with -t 0 (core/platform/platform.ts says which).
   // In a subshell that execs it: sh applies a command's own redirections in the keeper itself
   // while it waits, so a 2>&4 there would send the report to the log after all.
   '  if [ "$z" = bsd ]; then ( export PATH=$P; exec script -q -t 0 /dev/null /bin/sh -c "$p" <"$i" 2>&4 3<&- 4>&- )',

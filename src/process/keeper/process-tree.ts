@@ -1,8 +1,8 @@
-import { platform } from '../../core/platform.js';
-import type { OpenFile } from '../../core/platform-types.js';
+import { platform } from '../../core/platform/platform.js';
+import type { OpenFile } from '../../core/platform/types.js';
 import { readProcessIdentity } from '../../core/process-identity.js';
 
-// A keeper's live descendants (core/platform.ts: /proc/<pid>/task/<pid>/children on Linux, one
+// A keeper's live descendants (core/platform/platform.ts: /proc/<pid>/task/<pid>/children on Linux, one
 // ps elsewhere). Bounded: a fork bomb under a keeper costs at most MAX_DESCENDANTS reads.
 const MAX_DESCENDANTS = 4_096;
 

@@ -3,11 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { HubError } from '../../core/errors.js';
 import { resolveExecutable } from '../../core/executable.js';
 import type { ProcessRecord } from '../../store/schema.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 import { descendantsOf, openFilesOf } from './process-tree.js';
 
 // tty processes run under `script` (util-linux's on Linux, present on every mainstream
-// distribution, in Debian's essential bsdutils; BSD's on macOS: core/platform.ts): it holds the pseudo-terminal's master, copies the keeper's stdin
+// distribution, in Debian's essential bsdutils; BSD's on macOS: core/platform/platform.ts): it holds the pseudo-terminal's master, copies the keeper's stdin
 // FIFO into it and its output into the log. No native module and no Node process stays
 // resident: the keeper stays a ~2 MB shell plus a ~1 MB script. Resizing needs no helper
 // either: `stty -F` (`-f` on macOS) on the terminal's slave sets its size, and the kernel sends SIGWINCH.

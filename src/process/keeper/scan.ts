@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import type { HubPaths } from '../../core/paths.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 import { readProcessIdentity } from '../../core/process-identity.js';
 import { ID_PATTERN } from './ids.js';
 import { KEEPER_ARGV, KEEPER_NAME } from './keeper.js';

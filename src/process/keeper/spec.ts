@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { HubPaths } from '../../core/paths.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 import type { ProcessRecord } from '../../store/schema.js';
 import { ID_PATTERN } from './ids.js';
 import { KEEPER_NAME } from './keeper.js';

@@ -1,5 +1,5 @@
 import { liveProcesses } from '../../core/process-group.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 import type { ProcessIdentity } from '../../core/process-identity.js';
 
 // Every process hub starts carries HUB_PROCESS_ID=<record id> in its environment (set on the

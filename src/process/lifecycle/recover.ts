@@ -1,7 +1,7 @@
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord, StoreData } from '../../store/schema.js';
 import { readExitFile } from '../keeper/exit-file.js';
-import { platform } from '../../core/platform.js';
+import { platform } from '../../core/platform/platform.js';
 import { bootId, isSameProcess } from '../../core/process-identity.js';
 import type { FoundKeeper } from '../keeper/scan.js';
 
@@ -11,7 +11,7 @@ import type { FoundKeeper } from '../keeper/scan.js';
 // - a live keeper of this HUB_HOME with no record, or whose record says it ended, is recorded
 //   (again) as running: no process a hub started can run on unseen.
 
-// When a keeper started, from its start ticks (core/platform.ts: /proc/stat's boot time on Linux).
+// When a keeper started, from its start ticks (core/platform/platform.ts: /proc/stat's boot time on Linux).
 function startedAtOf(keeper: FoundKeeper, nowMs: number): string {
   const ms = platform().processes.startedAtMs(keeper.startTicks) ?? nowMs;
   return new Date(Math.min(Math.round(ms), nowMs)).toISOString();

@@ -1,7 +1,7 @@
 import { currentActor } from '../../core/actor.js';
 import { errorMessage, isHubError } from '../../core/errors.js';
-import type { AuditLog } from '../../store/audit-log.js';
-import type { AuditOutcome } from '../../store/audit-line.js';
+import type { AuditLog } from '../../store/audit/log.js';
+import type { AuditOutcome } from '../../store/audit/line.js';
 import { CallCancelledError } from '../../wire/fast-calls.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -36,7 +36,7 @@ export function callOutcome(
 }
 
 /**
- * A proxied call's audit record, queued (store/audit-log.ts writes it later, redacted): this runs
+ * A proxied call's audit record, queued (store/audit/log.ts writes it later, redacted): this runs
  * on the tools/call path, so it only gathers references and never touches the disk.
  */
 export function auditCall(

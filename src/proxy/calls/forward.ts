@@ -1,6 +1,6 @@
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
-import { telemetry } from '../../core/telemetry.js';
+import { telemetry } from '../../core/telemetry/telemetry.js';
 import { callHistory } from './history.js';
 import { callSpan } from './span.js';
 import { errorResult } from '../../core/tool-result.js';

@@ -1,4 +1,4 @@
-import { errorType, telemetry, type OpenSpan } from '../../core/telemetry.js';
+import { errorType, telemetry, type OpenSpan } from '../../core/telemetry/telemetry.js';
 import type { Caller, ToolReply } from '../../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError } from '../../wire/fast-calls.js';
 

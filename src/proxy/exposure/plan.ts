@@ -1,4 +1,4 @@
-import type { ExposureMode } from '../../core/config.js';
+import type { ExposureMode } from '../../core/config/config.js';
 import { clientProfile } from './known-clients.js';
 
 // Which proxied tools one client session lists (docs/exposure.md "Many servers, few tools"). Pure, zod-free

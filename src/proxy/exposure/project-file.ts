@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { z } from 'zod';
-import { EXPOSURE_MODES, type ExposureMode } from '../../core/config.js';
+import { EXPOSURE_MODES, type ExposureMode } from '../../core/config/config.js';
 import { readProjectText } from './project-file-read.js';
 import { findProjectFile, lookupFolders, PROJECT_FILE } from './project-lookup.js';
 

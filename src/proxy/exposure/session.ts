@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ExposureSettings, HubConfig } from '../../core/config.js';
+import type { ExposureSettings, HubConfig } from '../../core/config/config.js';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { NameMode } from '../../core/naming.js';

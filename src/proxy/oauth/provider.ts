@@ -11,7 +11,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { HUB_VERSION } from '../../core/version.js';
-import { withLock } from '../../store/lock.js';
+import { withLock } from '../../store/lock/lock.js';
 import { readOAuthState, updateOAuthState, type OAuthState } from '../../store/oauth-store.js';
 import type { ConfiguredClient } from './client.js';
 

@@ -1,6 +1,6 @@
 import type { ServerState } from './state.js';
 import { writeSharedState } from '../../store/shared-state.js';
-import type { AuditLog } from '../../store/audit-log.js';
+import type { AuditLog } from '../../store/audit/log.js';
 
 const RESERVOIR_SIZE = 512;
 // Calls are published at most this often; a state change is published at once.

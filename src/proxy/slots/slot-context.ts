@@ -1,7 +1,7 @@
 // What a server slot is given by the manager that makes it: its settings, and the hooks through
 // which it reports what its child told (generic over the slot, so this file needs no import of it).
 import type { Logger } from '../../core/logger.js';
-import type { AuditLog } from '../../store/audit-log.js';
+import type { AuditLog } from '../../store/audit/log.js';
 import type { CachedTool } from '../../store/schema.js';
 import type { ToolNeed } from '../listing/tool-needs.js';
 import type { BackoffPolicy } from './backoff.js';

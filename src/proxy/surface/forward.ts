@@ -2,7 +2,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { errorMessage, isHubError } from '../../core/errors.js';
-import { telemetry } from '../../core/telemetry.js';
+import { telemetry } from '../../core/telemetry/telemetry.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import { requestSpan } from '../calls/span.js';
 import type { ReadCall } from './resource-source.js';

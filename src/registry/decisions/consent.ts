@@ -53,7 +53,7 @@ function terminalCommand(plan: InstallPlan): string | undefined {
 }
 
 // The ways to approve an install when this client cannot ask the person. config.json applies to
-// the running hub at once (core/config-watch.ts), so calling again works without a restart.
+// the running hub at once (core/config/watch.ts), so calling again works without a restart.
 function waysOut(plan: InstallPlan, configFile: string, setting = '"never"', lead = 'To install anyway'): string {
   const command = terminalCommand(plan);
   const terminal = command ? `run \`${command}\` in a terminal (typing it is the approval), or ` : '';

@@ -1,8 +1,8 @@
 import { currentActor } from '../../core/actor.js';
 import { errorMessage, isHubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';
-import { auditLog } from '../../store/audit-log.js';
-import type { AuditBy, DecisionRecord, ServerActionRecord } from '../../store/audit-line.js';
+import { auditLog } from '../../store/audit/log.js';
+import type { AuditBy, DecisionRecord, ServerActionRecord } from '../../store/audit/line.js';
 import { describePlan, NOT_ASKED, type InstallPlan } from '../decisions/consent.js';
 import type { InstallContext } from '../install/context.js';
 import { describeUndo, type UndoQuestion } from '../decisions/kept-decisions.js';

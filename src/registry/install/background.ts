@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { pidAlive } from '../../core/process-identity.js';
 import { writeFileAtomic } from '../../core/write-atomic.js';
 

@@ -1,4 +1,4 @@
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServerManager } from '../../proxy/server-manager.js';
 import type { Store } from '../../store/store.js';

@@ -18,7 +18,7 @@ import { parseNpmSpec, type NpmSpec } from '../npm/spec.js';
 import { ScriptsChoiceSchema } from '../decisions/scripts-choice.js';
 import { existingInstall } from './upgrade.js';
 import { versionMatches } from './version-match.js';
-import { traced } from '../../core/telemetry.js';
+import { traced } from '../../core/telemetry/telemetry.js';
 
 export type { CatalogHints, InstallContext, InstallRequest } from './context.js';
 import { audited, withAskedOnRecord } from './audit.js';

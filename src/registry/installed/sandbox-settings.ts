@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { z } from 'zod';
 import { HubError } from '../../core/errors.js';
 import { grantProblem } from '../../proxy/sandbox/plan.js';

@@ -3,7 +3,7 @@ import { audited } from '../install/audit.js';
 import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { HubError } from '../../core/errors.js';
 import type { ServerRecord } from '../../store/schema.js';
 import type { Logger } from '../../core/logger.js';

@@ -1,4 +1,4 @@
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { HubError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServerManager } from '../../proxy/server-manager.js';

@@ -2,7 +2,7 @@ import type { ServerSettings } from '../../store/schema.js';
 import { formatCommandLine } from '../../core/shell-quote.js';
 import type { SandboxRequest } from './sandbox-settings.js';
 
-// `hub servers configure` flags of a sandbox request (cli/servers-settings.ts reads them back).
+// `hub servers configure` flags of a sandbox request (cli/servers/servers-settings.ts reads them back).
 const sandboxFlags = (sandbox: SandboxRequest | undefined): string[] => [
   ...(sandbox?.enabled === undefined ? [] : [sandbox.enabled ? '--sandbox' : '--no-sandbox']),
   ...(sandbox?.read === undefined

@@ -1,4 +1,4 @@
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Store } from '../../store/store.js';

@@ -1,4 +1,4 @@
-import type { HubConfig } from '../../core/config.js';
+import type { HubConfig } from '../../core/config/config.js';
 import { HubError, errorMessage } from '../../core/errors.js';
 
 // The npm registry search talks to: HUB_NPM_REGISTRY (config), else what npm itself is

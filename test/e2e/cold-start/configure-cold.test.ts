@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { askHub } from '../../../src/cold-start/ask-hub.js';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { fingerprintsOf } from '../../../src/proxy/listing/tool-integrity.js';
 import type { CachedTool } from '../../../src/store/schema.js';
 import { openStore } from '../../../src/store/store.js';

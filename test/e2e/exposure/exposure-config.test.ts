@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeMachine, type Machine } from '../../clients/machine.js';
 import { SERVER_JS } from '../../helpers/hub.js';

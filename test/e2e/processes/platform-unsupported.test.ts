@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { SERVER_JS, spawnHub, textOf } from '../../helpers/hub.js';

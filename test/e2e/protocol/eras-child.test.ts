@@ -8,7 +8,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { MAX_INPUT_ROUNDS } from '../../../src/proxy/child/input-required.js';
 import { PROBE_TIMEOUT_MS } from '../../../src/proxy/child/modern.js';
 import { openStore } from '../../../src/store/store.js';

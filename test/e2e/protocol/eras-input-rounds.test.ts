@@ -4,7 +4,7 @@
 // the SDK's v2 client pinned to 2026-07-28, which fulfils input_required with its own handlers.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { fixture } from '../../helpers/hub.js';

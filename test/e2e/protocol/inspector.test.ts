@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import { INSPECTOR_BIN, inspect } from '../../helpers/inspector.js';
 import { fixture } from '../../helpers/hub.js';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { writeToolCache } from '../../../src/store/tool-cache.js';
 import { commandRecord, putRecords } from '../../proxy/harness.js';

@@ -15,7 +15,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { baseDottedName, underscoreName } from '../../../src/core/exposed-names.js';
 import { START_MARKER } from '../../../src/proxy/child/server-log.js';
 import { openStore } from '../../../src/store/store.js';

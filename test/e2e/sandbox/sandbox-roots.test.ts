@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, onTestFinished, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { SERVER_JS, fixture, spawnHub, textOf } from '../../helpers/hub.js';

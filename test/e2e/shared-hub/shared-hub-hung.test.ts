@@ -3,7 +3,7 @@
 // is kept. HUB_HUNG_MS shortens the 15 s window so each case takes seconds.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, onTestFinished, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';

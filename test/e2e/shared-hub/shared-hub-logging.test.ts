@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome, sharedFile } from '../../helpers/home.js';
 import { fixture, spawnHub, type HubSession } from '../../helpers/hub.js';

@@ -11,7 +11,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, onTestFinished, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { bootId, readProcessIdentity } from '../../../src/core/process-identity.js';
 import { HUB_VERSION } from '../../../src/core/version.js';
 import { sharedHubPaths } from '../../../src/hub-link/paths.js';

@@ -10,7 +10,7 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { expect, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { fixture, spawnHub, textOf, type HubSession } from '../../helpers/hub.js';

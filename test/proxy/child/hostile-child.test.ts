@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pino } from 'pino';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import type { Logger } from '../../../src/core/logger.js';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { fastResponse, objectEnd } from '../../../src/wire/raw-result.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';

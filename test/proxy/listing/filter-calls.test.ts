@@ -3,7 +3,7 @@
 // with no child started.
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { fingerprintsOf } from '../../../src/proxy/listing/tool-integrity.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';

@@ -4,7 +4,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { askHub } from '../../../src/cold-start/ask-hub.js';
 import { SECTION_BUDGET_CHARS, instructionsSection } from '../../../src/proxy/listing/instructions-section.js';
 import { openStore } from '../../../src/store/store.js';

@@ -10,7 +10,7 @@ import {
   type LoggingMessageNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, startHubInProcess, textOf, type HubSession } from '../../helpers/hub.js';

@@ -16,7 +16,7 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome, makeScratchDir } from '../../helpers/home.js';
 import { fixture, startHubInProcess, textOf, type HubSession } from '../../helpers/hub.js';

@@ -1,7 +1,7 @@
 // registry.search's engine against a real HTTP fixture registry on 127.0.0.1: three sources
 // merged and ranked, and each failure mode (500, too slow, malformed) confined to its source.
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../../src/core/config.js';
+import { loadConfig } from '../../../src/core/config/config.js';
 import { silentLogger } from '../../../src/core/logger.js';
 import { createSearch } from '../../../src/registry/search/search.js';
 import type { SearchOutput, SearchSource } from '../../../src/registry/sources/candidate.js';

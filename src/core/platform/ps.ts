@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { OpenFile, PlatformProcesses, ProcessIdentity } from './platform-types.js';
+import type { OpenFile, PlatformProcesses, ProcessIdentity } from './types.js';
 
 // Without /proc (macOS; Linux with HUB_PLATFORM=portable): ps, sysctl and lsof, which macOS and
 // Linux both have, each run once per question with a fixed PATH, C locale and UTC (so `lstart`

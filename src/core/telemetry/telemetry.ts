@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The seam between hub and OpenTelemetry (docs/telemetry.md). Zero dependencies: with no OTEL_*
 // variable set nothing else is ever loaded, and each hook below costs one variable read.
-// core/otel-sdk.ts, imported by core/telemetry-start.ts only when configured, fills it in.
+// core/telemetry/otel-sdk.ts, imported by core/telemetry/start.ts only when configured, fills it in.
 
 /** How a traced piece of work ended. */
 export interface SpanEnd {

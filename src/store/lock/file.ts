@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../core/process-identity.js';
-import { writePrivate } from '../core/write-atomic.js';
-import { platform } from '../core/platform.js';
+import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../../core/process-identity.js';
+import { writePrivate } from '../../core/write-atomic.js';
+import { platform } from '../../core/platform/platform.js';
 
 // The small file operations the lock is built from. They are synchronous on purpose: each is a
 // single fast syscall on a tiny local file, and a lock is held for less time when its holder
@@ -54,7 +54,7 @@ const UNPARSABLE_STALE_MS = 1_000;
 
 /** True when pid (started at startTicks in boot, when given) no longer runs. */
 export function isGone(pid: number, startTicks?: number, boot?: string): boolean {
-  // Where start times cannot be read (core/platform.ts), "is the pid alive" is all there is.
+  // Where start times cannot be read (core/platform/platform.ts), "is the pid alive" is all there is.
   return platform().processes.source !== 'none' ? !isSameProcess(pid, startTicks, boot) : !pidAlive(pid);
 }
 

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { matchesAudit, parseAuditLine, type AuditEntry, type AuditFilter } from './audit-read.js';
-import { AUDIT_FILE } from './audit-rotate.js';
+import { matchesAudit, parseAuditLine, type AuditEntry, type AuditFilter } from './read.js';
+import { AUDIT_FILE } from './rotate.js';
 
 const POLL_MS = 250;
 const READ_BYTES = 256 * 1024;

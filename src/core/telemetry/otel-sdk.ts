@@ -12,7 +12,7 @@ import { W3CTraceContextPropagator, setGlobalErrorHandler } from '@opentelemetry
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import type { OtelSettings, OtlpProtocol } from './otel-env.js';
 import {
   activeSpan,
@@ -22,7 +22,7 @@ import {
   type SpanEnd,
   type Telemetry,
 } from './telemetry.js';
-import { HUB_VERSION } from './version.js';
+import { HUB_VERSION } from '../version.js';
 
 // Loaded by telemetry-start.ts with import(), only when OTEL_* asks for it (docs/telemetry.md).
 // The exporters read OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT and their per-signal forms

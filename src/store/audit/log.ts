@@ -1,14 +1,14 @@
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
-import type { AuditSettings, HubConfig } from '../core/config.js';
-import type { Logger } from '../core/logger.js';
-import { silentLogger } from '../core/logger.js';
-import type { HubPaths } from '../core/paths.js';
-import { auditLine, type AuditRecord } from './audit-line.js';
-import { AUDIT_FILE, rotateIfDue, sweepOld } from './audit-rotate.js';
-import { secretValues } from './secret-values.js';
-import type { Store } from './store.js';
+import type { AuditSettings, HubConfig } from '../../core/config/config.js';
+import type { Logger } from '../../core/logger.js';
+import { silentLogger } from '../../core/logger.js';
+import type { HubPaths } from '../../core/paths.js';
+import { auditLine, type AuditRecord } from './line.js';
+import { AUDIT_FILE, rotateIfDue, sweepOld } from './rotate.js';
+import { secretValues } from '../secret-values.js';
+import type { Store } from '../store.js';
 
-export { labelSession, type AuditRecord } from './audit-line.js';
+export { labelSession, type AuditRecord } from './line.js';
 
 // Busy hubs flush in batches; a quiet one within this long. The tools/call path never waits on it.
 const FLUSH_MS = 100;

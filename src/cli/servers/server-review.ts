@@ -1,13 +1,13 @@
-import { sandboxLine, sandboxView } from '../registry/installed/sandbox-settings.js';
-import { HubError } from '../core/errors.js';
-import { describeKept } from '../registry/decisions/kept-decisions.js';
-import { integrityReport, reportLines } from '../registry/decisions/tool-review.js';
-import { openContext } from '../store/open-context.js';
-import { parseCommandArgs } from './args.js';
-import type { CliIo } from './command.js';
-import { CLI_LOG } from './command.js';
-import { EXIT_USAGE } from './errors.js';
-import { usageOf } from './usage.js';
+import { sandboxLine, sandboxView } from '../../registry/installed/sandbox-settings.js';
+import { HubError } from '../../core/errors.js';
+import { describeKept } from '../../registry/decisions/kept-decisions.js';
+import { integrityReport, reportLines } from '../../registry/decisions/tool-review.js';
+import { openContext } from '../../store/open-context.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo } from '../command.js';
+import { CLI_LOG } from '../command.js';
+import { EXIT_USAGE } from '../errors.js';
+import { usageOf } from '../usage.js';
 
 // `hub servers <name>`: what a person decided about one server and what waits for them, read
 // from the store only (nothing is started). Unlike registry.list for the agent, the new text of a

@@ -1,6 +1,6 @@
 import { existsSync, fstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditSettings } from '../core/config.js';
+import type { AuditSettings } from '../../core/config/config.js';
 
 /** The file every hub appends to; rotated ones are audit-<time>-<pid>.jsonl beside it. */
 export const AUDIT_FILE = 'audit.jsonl';

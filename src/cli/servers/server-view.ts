@@ -1,8 +1,8 @@
-import type { HubPaths } from '../core/paths.js';
-import { mergeSharedStates, readSharedStates } from '../store/shared-state.js';
-import { catalogHints } from '../registry/install/hints.js';
-import type { ServerSummary } from '../registry/installed/servers.js';
-import type { ServerRecord } from '../store/schema.js';
+import type { HubPaths } from '../../core/paths.js';
+import { mergeSharedStates, readSharedStates } from '../../store/shared-state.js';
+import { catalogHints } from '../../registry/install/hints.js';
+import type { ServerSummary } from '../../registry/installed/servers.js';
+import type { ServerRecord } from '../../store/schema.js';
 
 export type ServerLine = ServerSummary & { missingEnv: string[] };
 

@@ -1,4 +1,4 @@
-import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, unlinkIfMine } from './lock-file.js';
+import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, unlinkIfMine } from './file.js';
 
 // Breaking a dead holder's lock. Two waiters may both see the same dead holder; if both
 // removed "the lock", the second could remove the one a live process has just taken. So a

@@ -1,4 +1,4 @@
-// The platform seam's shapes (core/platform.ts picks the implementation). Everything hub reads
+// The platform seam's shapes (core/platform/platform.ts picks the implementation). Everything hub reads
 // about processes that differs between Linux (/proc) and other systems (ps, sysctl, lsof) goes
 // through a PlatformProcesses; the tools that differ (script, stty, the browser opener, the
 // socket path limit) through PlatformTools.

@@ -1,4 +1,4 @@
-import type { CliIo } from './command.js';
+import type { CliIo } from '../command.js';
 
 // npm's `http fetch` lines are one per request (hundreds for a big tree): only with --verbose.
 // Its `error` lines come back once, in the install error hub prints at the end.

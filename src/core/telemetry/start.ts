@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 import { otelSettings } from './otel-env.js';
 import { setTelemetry, telemetry } from './telemetry.js';
 

@@ -1,5 +1,5 @@
 // config.json: what a person may put in it (the schema) and reading it, bounded, with every
-// problem named by file and field. core/config.ts turns it into settings.
+// problem named by file and field. core/config/config.ts turns it into settings.
 import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 

@@ -1,15 +1,15 @@
-import { HubError } from '../core/errors.js';
-import { configureServer, type ConfigureRequest, type ConfigureResult } from '../registry/installed/settings.js';
-import { reportLines, toolChanges } from '../registry/decisions/tool-review.js';
-import { parseCommandArgs } from './args.js';
-import type { CliIo } from './command.js';
-import { EXIT_USAGE } from './errors.js';
-import { noClient } from '../proxy/sessions/client-side.js';
-import { createServerManager } from '../proxy/server-manager.js';
-import { openContext } from '../store/open-context.js';
-import { CLI_LOG } from './command.js';
-import { usageOf } from './usage.js';
-import { sandboxLine } from '../registry/installed/sandbox-settings.js';
+import { HubError } from '../../core/errors.js';
+import { configureServer, type ConfigureRequest, type ConfigureResult } from '../../registry/installed/settings.js';
+import { reportLines, toolChanges } from '../../registry/decisions/tool-review.js';
+import { parseCommandArgs } from '../args.js';
+import type { CliIo } from '../command.js';
+import { EXIT_USAGE } from '../errors.js';
+import { noClient } from '../../proxy/sessions/client-side.js';
+import { createServerManager } from '../../proxy/server-manager.js';
+import { openContext } from '../../store/open-context.js';
+import { CLI_LOG } from '../command.js';
+import { usageOf } from '../usage.js';
+import { sandboxLine } from '../../registry/installed/sandbox-settings.js';
 import { sandboxRequest } from './sandbox-flags.js';
 
 // `hub servers configure|enable|disable|approve <name>`: per-server settings from a terminal, the

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HubError } from '../core/errors.js';
-import { readProcessIdentity } from '../core/process-identity.js';
-import { breakStaleLock } from './lock-break.js';
+import { HubError } from '../../core/errors.js';
+import { readProcessIdentity } from '../../core/process-identity.js';
+import { breakStaleLock } from './break.js';
 import {
   createExclusive,
   isStale,
@@ -11,9 +11,9 @@ import {
   removeIfStill,
   statOrUndefined,
   unlinkIfMine,
-} from './lock-file.js';
-import { noteLockTaken } from './lock-stats.js';
-import { watchNames, type Waker } from './lock-wait.js';
+} from './file.js';
+import { noteLockTaken } from './stats.js';
+import { watchNames, type Waker } from './wait.js';
 
 // Hand-written on purpose: proper-lockfile judges staleness by mtime, so a slow holder loses its
 // lock and a dead one holds it until the timeout; this breaks a lock only when its holder is

@@ -4,7 +4,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { reloadConfig, type HubConfig } from './config.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logger.js';
 
 // Several events come for one save (write, rename): read once they have settled.
 const SETTLE_MS = 50;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import type { OpenFile, PlatformProcesses, ProcessIdentity } from './platform-types.js';
+import type { OpenFile, PlatformProcesses, ProcessIdentity } from './types.js';
 
 // Linux: everything from /proc, no subprocess. A start time is field 22 of /proc/<pid>/stat
 // (clock ticks since boot), the boot id /proc/sys/kernel/random/boot_id, the boot time /proc/stat.

@@ -1,11 +1,11 @@
-import { createSearch, MAX_SEARCH_LIMIT } from '../registry/search/search.js';
-import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../registry/sources/candidate.js';
-import { openContext } from '../store/open-context.js';
-import type { CliCommand } from './command.js';
-import { parseCommandArgs } from './args.js';
-import { renderTable } from './table.js';
-import { usageOf } from './usage.js';
-import { fit } from '../core/clip.js';
+import { createSearch, MAX_SEARCH_LIMIT } from '../../registry/search/search.js';
+import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../../registry/sources/candidate.js';
+import { openContext } from '../../store/open-context.js';
+import type { CliCommand } from '../command.js';
+import { parseCommandArgs } from '../args.js';
+import { renderTable } from '../table.js';
+import { usageOf } from '../usage.js';
+import { fit } from '../../core/clip.js';
 
 const USAGE = `${usageOf('search')}\n`;
 

@@ -1,6 +1,6 @@
 import { readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isGone } from './lock-file.js';
+import { isGone } from './file.js';
 
 // `<lock>[.next|.break].<pid>.<hex>` (createExclusive) and `….stale-<pid>-<hex>` (removeIfStill).
 const LITTER = /^(?:\.next|\.break)?(?:\.|\.stale-)(\d+)[.-][0-9a-f]{8}$/;

@@ -1,5 +1,5 @@
-import { HubError } from '../core/errors.js';
-import type { SandboxRequest } from '../registry/installed/sandbox-settings.js';
+import { HubError } from '../../core/errors.js';
+import type { SandboxRequest } from '../../registry/installed/sandbox-settings.js';
 
 // `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network none|all`.
 

@@ -1,8 +1,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { HubError } from '../core/errors.js';
-import type { AuditKind } from './audit-line.js';
-import { auditFiles } from './audit-rotate.js';
+import { HubError } from '../../core/errors.js';
+import type { AuditKind } from './line.js';
+import { auditFiles } from './rotate.js';
 
 /** One line of the log as read back (hub audit, the dashboard): the fields audit-line.ts writes. */
 export type AuditEntry = Record<string, unknown> & { readonly t: string; readonly kind: AuditKind };

@@ -1,14 +1,14 @@
-import { errorMessage, HubError } from '../core/errors.js';
-import { installServer } from '../registry/install/install.js';
-import type { InstallContext } from '../registry/install/context.js';
-import type { InstallResult } from '../registry/install/result.js';
-import { uninstallServer } from '../registry/installed/servers.js';
-import type { ServerRecord } from '../store/schema.js';
-import { parseCommandArgs } from './args.js';
-import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors.js';
-import type { CliCommand, CliIo } from './command.js';
+import { errorMessage, HubError } from '../../core/errors.js';
+import { installServer } from '../../registry/install/install.js';
+import type { InstallContext } from '../../registry/install/context.js';
+import type { InstallResult } from '../../registry/install/result.js';
+import { uninstallServer } from '../../registry/installed/servers.js';
+import type { ServerRecord } from '../../store/schema.js';
+import { parseCommandArgs } from '../args.js';
+import { errorLine, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import type { CliCommand, CliIo } from '../command.js';
 import { terminalInstallContext, withManager } from './servers.js';
-import { usageOf } from './usage.js';
+import { usageOf } from '../usage.js';
 
 const notInstalled = (name: string) =>
   new HubError('NOT_FOUND', `No server named "${name}" is installed. Run hub-mcp servers to see them.`);

@@ -1,18 +1,18 @@
-import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
-import { HubError } from '../core/errors.js';
-import { noClient } from '../proxy/sessions/client-side.js';
-import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
-import { listPendingInstalls, type PendingInstall } from '../registry/install/background.js';
-import { catalogHints, suggestServerName } from '../registry/install/hints.js';
-import { installServer, type InstallContext } from '../registry/install/install.js';
-import { toSummary } from '../registry/installed/servers.js';
-import { openContext, type HubContext } from '../store/open-context.js';
+import { scriptsChoiceOf } from '../../registry/decisions/scripts-choice.js';
+import { HubError } from '../../core/errors.js';
+import { noClient } from '../../proxy/sessions/client-side.js';
+import { createServerManager, type ServerManager } from '../../proxy/server-manager.js';
+import { listPendingInstalls, type PendingInstall } from '../../registry/install/background.js';
+import { catalogHints, suggestServerName } from '../../registry/install/hints.js';
+import { installServer, type InstallContext } from '../../registry/install/install.js';
+import { toSummary } from '../../registry/installed/servers.js';
+import { openContext, type HubContext } from '../../store/open-context.js';
 import { sharedView } from './server-view.js';
-import { renderTable } from './table.js';
-import { parseCommandArgs } from './args.js';
-import { EXIT_USAGE } from './errors.js';
-import { CLI_LOG, type CliCommand, type CliIo } from './command.js';
-import { usageOf } from './usage.js';
+import { renderTable } from '../table.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT_USAGE } from '../errors.js';
+import { CLI_LOG, type CliCommand, type CliIo } from '../command.js';
+import { usageOf } from '../usage.js';
 import { npmLinePrinter } from './npm-output.js';
 
 // The CLI drives the same ServerManager as the MCP server, with no client: nothing is sent

@@ -1,5 +1,5 @@
-import type { ActorKind } from '../core/actor.js';
-import { auditArgs, auditText } from '../core/audit-redact.js';
+import type { ActorKind } from '../../core/actor.js';
+import { auditArgs, auditText } from '../../core/audit-redact.js';
 
 /** Who decided: the person through the CLI, the dashboard or the client's prompt, the agent, a setting, or hub itself. */
 export type AuditBy = ActorKind | 'elicitation' | 'setting';

@@ -1,7 +1,7 @@
-import { HubError } from './errors.js';
-import { linuxProcesses } from './platform-linux.js';
-import { psProcesses } from './platform-ps.js';
-import type { PlatformProcesses, PlatformTools } from './platform-types.js';
+import { HubError } from '../errors.js';
+import { linuxProcesses } from './linux.js';
+import { psProcesses } from './ps.js';
+import type { PlatformProcesses, PlatformTools } from './types.js';
 
 // The one platform seam (docs/platforms.md): what hub reads about processes, and the system
 // tools it drives, where Linux and macOS differ. Chosen once per process from process.platform;

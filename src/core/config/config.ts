@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { EXPOSURE_MODES, readFileConfig, type ExposureMode, type FileConfig } from './config-file.js';
-import { defaultHubHome, hubPaths, type HubPaths } from './paths.js';
+import { EXPOSURE_MODES, readFileConfig, type ExposureMode, type FileConfig } from './file.js';
+import { defaultHubHome, hubPaths, type HubPaths } from '../paths.js';
 
-export { EXPOSURE_MODES, type ExposureMode, type FileConfig } from './config-file.js';
+export { EXPOSURE_MODES, type ExposureMode, type FileConfig } from './file.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 // The tool naming when neither the environment nor config.json says (the hub's and each session's).
@@ -146,7 +146,7 @@ const reloaders = new WeakMap<HubConfig, () => ConfigReload>();
 /**
  * Reads config.json again into a config made by loadConfig (and every sessionConfig over it):
  * its settings change in place, environment variables still win. A file that does not parse or
- * validate changes nothing and says why (core/config-watch.ts logs it).
+ * validate changes nothing and says why (core/config/watch.ts logs it).
  */
 export function reloadConfig(config: HubConfig): ConfigReload {
   return reloaders.get(config)?.() ?? { changed: [] };
