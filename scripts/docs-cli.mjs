@@ -19,7 +19,7 @@ async function printed(runCli, argv) {
   let text = '';
   const io = { out: chunk => (text += chunk), err: chunk => (text += chunk) };
   const code = await runCli(argv, io);
-  if (code !== 0) throw new Error(`hub ${argv.join(' ')} exited ${code}: ${text}`);
+  if (code !== 0) throw new Error(`hub-mcp ${argv.join(' ')} exited ${code}: ${text}`);
   return text.trimEnd();
 }
 
@@ -31,7 +31,7 @@ export async function generatedPart(distDir = `${root}dist`) {
   const { runCli } = await import(`${distDir}/cli/index.js`);
   const parts = [BEGIN, '', '## Commands', '', fence(await printed(runCli, ['--help']))];
   for (const name of Object.keys(COMMANDS)) {
-    parts.push('', `### hub ${name}`, '', fence(await printed(runCli, [name, '--help'])));
+    parts.push('', `### hub-mcp ${name}`, '', fence(await printed(runCli, [name, '--help'])));
   }
   parts.push('', END);
   return parts.join('\n');

@@ -43,6 +43,8 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  // A progress notification was handed to the SDK in this turn (see the reader below).
+  #progressJustIn = false;
   onmessage?: (message: JSONRPCMessage) => void;
   /** Return true to consume a message (the fast lane's responses and progress). */
   intercept?: (message: Record<string, unknown>) => boolean;
@@ -109,9 +111,15 @@ export class ChildProcessTransport implements Transport {
           if (this.intercept?.(message)) return;
           // The SDK runs a notification's handler a microtask later but settles a response at once,
           // dropping the request's progress handler: a child's last progress read in the same chunk
-          // as its result was lost. A response goes in a microtask later, after what came before it.
-          if (message.method === undefined) queueMicrotask(() => this.onmessage?.(message as JSONRPCMessage));
+          // as its result was lost. A response right after a progress goes a microtask later (only
+          // then: a task's status must still come after the response that names the task).
+          if (message.method === undefined && this.#progressJustIn)
+            queueMicrotask(() => this.onmessage?.(message as JSONRPCMessage));
           else this.onmessage?.(message as JSONRPCMessage);
+          if (message.method === 'notifications/progress' && !this.#progressJustIn) {
+            this.#progressJustIn = true;
+            queueMicrotask(() => (this.#progressJustIn = false));
+          }
         },
         error => this.onerror?.(new Error(`server "${command}" stdout: ${error.message}`)),
         line => {

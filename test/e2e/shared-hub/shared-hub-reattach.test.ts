@@ -20,7 +20,7 @@ import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf } from '../../helpers/hub.js';
 import { sharedHubPid } from '../../helpers/shared-hub.js';
-import { commandRecord, ECHO, putRecords } from '../../proxy/harness.js';
+import { commandRecord, ECHO, putRecords, UNSANDBOXED } from '../../proxy/harness.js';
 
 const ECHO_TOOLS = [{ name: 'pid', inputSchema: { type: 'object' as const, properties: {} } }];
 
@@ -28,7 +28,8 @@ test('a hub that closes the connection before its welcome read nothing: the call
   const home = await makeHubHome();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: home }).paths),
-    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS }),
+    // UNSANDBOXED: the child's own pid tells the two runs apart (a sandbox renumbers it).
+    commandRecord('echo', [ECHO], { tools: ECHO_TOOLS, ...UNSANDBOXED }),
   );
   const hub = await spawnHub(home);
   onTestFinished(() => hub.close());

@@ -92,7 +92,7 @@ test('nothing configured: no @opentelemetry module is loaded, and the traceparen
   const { modules, seen } = await tracedRun({});
   expect(JSON.parse(seen)).toMatchObject({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
   // The hub did serve the calls in this process.
-  expect(modules.some(url => url.endsWith('/dist/proxy/forward.js'))).toBe(true);
+  expect(modules.some(url => url.endsWith('/dist/proxy/calls/forward.js'))).toBe(true);
   expect(otel(modules)).toEqual([]);
 });
 
