@@ -14,7 +14,8 @@ export async function makeHubHome(): Promise<string> {
     // First: the shared hub would start children and write into home while it is removed.
     await stopSharedHubIn(home);
     await reapAll(home);
-    await rm(home, { recursive: true, force: true });
+    // Retried: a writer that was mid-flush (the audit log) may add a file while the folder is removed.
+    await rm(home, { recursive: true, force: true, maxRetries: 5 });
   });
   return home;
 }

@@ -19,7 +19,8 @@ describe('hub-mcp ps, logs, kill', () => {
       ).structuredContent as { process: { pid: number } };
       const table = await cli(home, 'ps');
       expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+STATUS\s+PID\s+PORTS\s+STARTED\s+COMMAND$/);
-      expect(table.stdout).toMatch(/sleeper\s+running\s+\d+\s+4999/);
+      // PORTS shows what a process listens on now: sleep declared 4999 but listens on nothing.
+      expect(table.stdout).toMatch(/sleeper\s+running\s+\d+\s+-\s/);
       const followed = await cli(home, 'logs', 'counter', '-f', '-n', '1');
       expect(followed.code).toBe(0);
       expect(followed.stdout.trim().split('\n').at(-1)).toBe('count 6');
