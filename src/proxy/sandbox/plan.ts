@@ -81,6 +81,20 @@ function namedPath(path: string, input: PlanInput, own: readonly string[]): stri
   return exists && !isDir && grantProblem(path, input.paths, input.home, own) === undefined ? real(path) : undefined;
 }
 
+// The package a hidden script or executable belongs to (the nearest folder up with package.json
+// or node_modules, short of a folder too broad to give): a script in a project under /tmp needs
+// that project's node_modules, which a private /tmp would otherwise hide.
+function packageRoot(path: string, broad: readonly string[]): string | undefined {
+  let folder = dirname(path);
+  for (let depth = 0; depth < 32 && !broad.includes(folder); depth += 1) {
+    if (existsSync(join(folder, 'package.json')) || existsSync(join(folder, 'node_modules'))) return folder;
+    const up = dirname(folder);
+    if (up === folder) return undefined;
+    folder = up;
+  }
+  return undefined;
+}
+
 // An executable under HOME (nvm's node, ~/.local/bin/uvx): the installation it belongs to.
 function installOf(executable: string): string {
   const folder = dirname(executable);
@@ -110,6 +124,14 @@ export function planSandbox(input: PlanInput): PlannedSandbox {
   ) {
     const install = installOf(exe);
     ownRead.push(grantProblem(install, paths, home, own) === undefined && install !== home ? install : exe);
+  }
+  // Scripts the record runs from a hidden area (its executable, or a file in its args): their package, read-only.
+  const broad = ['/', '/tmp', '/var/tmp', ...HIDDEN, home, hubHome];
+  for (const file of [exe, ...record.args.map(arg => (isAbsolute(arg) ? real(arg) : undefined))]) {
+    if (file === undefined || !hiddenAreas.some(dir => within(file, dir))) continue;
+    const root = packageRoot(file, broad);
+    if (root !== undefined && grantProblem(root, paths, home, own) === undefined && !ownRead.includes(root))
+      ownRead.push(root);
   }
   // The record's own env only: inherited variables (TMPDIR: the shared hub's socket folder may be
   // there) are not the server's to claim.
