@@ -81,18 +81,20 @@ function namedPath(path: string, input: PlanInput, own: readonly string[]): stri
   return exists && !isDir && grantProblem(path, input.paths, input.home, own) === undefined ? real(path) : undefined;
 }
 
-// The package a hidden script or executable belongs to (the nearest folder up with package.json
+// The project a hidden script or executable belongs to (the outermost folder up with package.json
 // or node_modules, short of a folder too broad to give): a script in a project under /tmp needs
-// that project's node_modules, which a private /tmp would otherwise hide.
+// that project's node_modules, which a private /tmp would otherwise hide. Outermost, because a
+// nested package.json (a fixtures folder's, a dependency's) is not where node_modules are.
 function packageRoot(path: string, broad: readonly string[]): string | undefined {
+  let found: string | undefined;
   let folder = dirname(path);
   for (let depth = 0; depth < 32 && !broad.includes(folder); depth += 1) {
-    if (existsSync(join(folder, 'package.json')) || existsSync(join(folder, 'node_modules'))) return folder;
+    if (existsSync(join(folder, 'package.json')) || existsSync(join(folder, 'node_modules'))) found = folder;
     const up = dirname(folder);
-    if (up === folder) return undefined;
+    if (up === folder) break;
     folder = up;
   }
-  return undefined;
+  return found;
 }
 
 // An executable under HOME (nvm's node, ~/.local/bin/uvx): the installation it belongs to.

@@ -2,7 +2,7 @@
 // 127.0.0.1 lists a PyPI package, a container image, an MCP bundle and a remote server.
 // PyPI and container engines are not reachable here, so uvx and docker are stand-ins on PATH
 // (test/fixtures/bin-standins) that record their argv and run a real stdio MCP server; the
-// bundle is a real zip with a real SDK server in it, served with its sha256; the remote is a real
+// bundle is a real zip with a self-contained stdio MCP server in it, served with its sha256; the remote is a real
 // Streamable HTTP server. With nothing on PATH, the errors name the missing runtime.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -10,7 +10,6 @@ import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import JSZip from 'jszip';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -20,9 +19,6 @@ import { allLogs, startRemoteFixture, type RemoteFixture } from '../../helpers/r
 
 const STANDINS = fixture('bin-standins');
 const SECRET = 'box-token-93ac1e';
-const SDK = pathToFileURL(
-  fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/sdk/dist/esm/', import.meta.url)),
-);
 
 // A bundle as the MCPB format has it: manifest.json and the server it runs, zipped.
 async function makeBundle(): Promise<Buffer> {
@@ -45,13 +41,23 @@ async function makeBundle(): Promise<Buffer> {
       user_config: { greeting: { type: 'string', default: 'hello' } },
     }),
   );
+  // Self-contained, as a real bundle is (it ships its own code): no import from this repository,
+  // which a sandboxed child cannot read when the repository is under /tmp (a fresh clone in CI).
   zip.file(
     'server/index.mjs',
-    `import { McpServer } from '${SDK.href}server/mcp.js';
-import { StdioServerTransport } from '${SDK.href}server/stdio.js';
-const server = new McpServer({ name: 'bundle', version: '1.0.0' });
-server.registerTool('greet', { description: 'Greets' }, async () => ({ content: [{ type: 'text', text: process.env.GREETING + ' from the bundle' }] }));
-await server.connect(new StdioServerTransport());
+    `import { createInterface } from 'node:readline';
+const send = message => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\\n');
+const tool = { name: 'greet', description: 'Greets', inputSchema: { type: 'object', properties: {} } };
+createInterface({ input: process.stdin }).on('line', line => {
+  const { id, method, params } = JSON.parse(line);
+  if (id === undefined) return;
+  if (method === 'initialize')
+    return send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bundle', version: '1.0.0' } } });
+  if (method === 'tools/list') return send({ id, result: { tools: [tool] } });
+  if (method === 'tools/call') return send({ id, result: { content: [{ type: 'text', text: process.env.GREETING + ' from the bundle' }] } });
+  if (method === 'ping') return send({ id, result: {} });
+  send({ id, error: { code: -32601, message: 'Method not found: ' + method } });
+});
 `,
   );
   return zip.generateAsync({ type: 'nodebuffer' });
