@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { HubPaths } from '../../core/paths.js';
 import { resolveExecutable } from '../../core/executable.js';
 import type { ServerRecord } from '../../store/schema.js';
@@ -129,6 +130,10 @@ export function planSandbox(input: PlanInput): PlannedSandbox {
   }
   // Scripts the record runs from a hidden area (its executable, or a file in its args): their package, read-only.
   const broad = ['/', '/tmp', '/var/tmp', ...HIDDEN, home, hubHome];
+  // hub's own installation (code only: an npx cache under HOME, a clone under /tmp), read-only:
+  // what hub itself runs is no secret, and a server started through it may load from it.
+  const self = packageRoot(fileURLToPath(import.meta.url), broad);
+  if (self !== undefined && grantProblem(self, paths, home, own) === undefined) ownRead.push(self);
   for (const file of [exe, ...record.args.map(arg => (isAbsolute(arg) ? real(arg) : undefined))]) {
     if (file === undefined || !hiddenAreas.some(dir => within(file, dir))) continue;
     const root = packageRoot(file, broad);
