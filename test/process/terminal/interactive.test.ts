@@ -204,8 +204,9 @@ describe('tty processes and the rest of hub', () => {
       { pattern: compileLinePattern('^armed', 'p'), timeoutMs: 10_000 },
       never,
     );
+    // "armed" is printed before sleep starts: wait for it (a ps snapshot may also predate it).
+    await vi.waitFor(() => expect(commandLines(record.pid)).toContain('sleep 300'), { timeout: 10_000 });
     const inTerminal = descendantsOf(record.pid);
-    expect(commandLines(record.pid)).toContain('sleep 300');
     const outcome = await manager.kill({ reference: record.id, signal: 'SIGTERM', graceMs: 500, remove: false });
     expect(outcome).toMatchObject({ escalated: true, record: { status: 'killed' } });
     // The terminal's session is where a tty command runs: stopped, but not reported as escaped.
