@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HubPaths } from '../core/paths.js';
@@ -120,7 +121,13 @@ export function createProcessEvents(deps: {
     }
     if (!ended) return;
     watched.delete(id);
-    const record = await manager.get(id);
+    // The log can end before the process's exit is on record: look again briefly (bounded), or a
+    // crash would be taken for a process still running and never said.
+    let record = await manager.get(id);
+    for (let look = 0; record.status === 'running' && look < 50; look += 1) {
+      await sleep(100);
+      record = await manager.get(id);
+    }
     const crashed = record.status === 'failed' || (record.status === 'exited' && record.exitCode !== 0);
     if ((crashed && entry.crash) || entry.exit)
       emit({
