@@ -1,4 +1,5 @@
 // Install-test helpers: a fake npm first on PATH (test/fixtures/install-fake-npm/npm) and /proc lookups.
+import { makeHubHome } from './home.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -75,4 +76,11 @@ export function processesMentioning(text: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** A fresh HUB_HOME with the stand-in npm on PATH, and the environment to run hub's CLI there. */
+export async function npmHome(): Promise<{ home: string; npm: FakeNpm; env: NodeJS.ProcessEnv }> {
+  const home = await makeHubHome();
+  const npm = fakeNpm(home);
+  return { home, npm, env: { ...process.env, ...npm.env, HUB_HOME: home } };
 }

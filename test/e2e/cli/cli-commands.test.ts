@@ -1,31 +1,11 @@
 // Issue 10.15: the CLI as a person meets it: --help on every command, exit codes 0/1/2, one
 // readable line per error (no JSON log lines), npm's noise hidden, uninstall and upgrade.
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../../src/cli/usage.js';
-import { makeHubHome } from '../../helpers/home.js';
-import { SERVER_JS } from '../../helpers/hub.js';
-import { fakeNpm } from '../../helpers/install.js';
-
-const run = promisify(execFile);
-const cli = async (env: NodeJS.ProcessEnv, ...args: string[]) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SERVER_JS, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
-
-async function npmHome() {
-  const home = await makeHubHome();
-  const npm = fakeNpm(home);
-  return { home, npm, env: { ...process.env, ...npm.env, HUB_HOME: home } };
-}
+import { cliWith as cli } from '../../helpers/cli.js';
+import { npmHome } from '../../helpers/install.js';
 
 describe('hub CLI', () => {
   test('every command answers --help (and -h) with its usage on stdout, exit 0, touching nothing', async () => {

@@ -2,33 +2,13 @@
 // already installed says so and changes nothing; a package that is not an MCP server fails fast
 // and leaves nothing `uninstall --purge` cannot remove; npm's advice for what hub refuses is not
 // passed on. Fake npm on PATH (test/fixtures/install-fake-npm): no network.
-import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { FIRST_START_MS } from '../../../src/registry/install/first-start.js';
-import { makeHubHome } from '../../helpers/home.js';
-import { SERVER_JS } from '../../helpers/hub.js';
-import { fakeNpm } from '../../helpers/install.js';
-
-const run = promisify(execFile);
-const cli = async (env: NodeJS.ProcessEnv, ...args: string[]) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SERVER_JS, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
-
-async function npmHome() {
-  const home = await makeHubHome();
-  const npm = fakeNpm(home);
-  return { home, npm, env: { ...process.env, ...npm.env, HUB_HOME: home } };
-}
+import { cliWith as cli } from '../../helpers/cli.js';
+import { npmHome } from '../../helpers/install.js';
 
 const record = async (home: string, name: string): Promise<unknown> =>
   (JSON.parse(await readFile(join(home, 'db.json'), 'utf8')) as { servers: Record<string, unknown> }).servers[name];
