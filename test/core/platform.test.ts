@@ -180,6 +180,8 @@ describe('the portable implementation on this machine', () => {
     await vi.waitFor(
       () => {
         expect(portable.childrenOf(pid)).toHaveLength(1);
+        // The forked subshell has exec'd sleep.
+        expect(portable.commandLine(portable.childrenOf(pid)?.[0] ?? 0)).toBe('sleep 600');
         expect((portable.caughtSignals(pid) ?? 0n) & TRAPPED).toBe(TRAPPED);
       },
       { timeout: 10_000 },
@@ -211,6 +213,43 @@ describe('the portable implementation on this machine', () => {
     expect(portable.openFiles([pid], 3)).toEqual(linuxProcesses.openFiles([pid], 3));
     expect(portable.caughtSignals(pid)).toBe(linuxProcesses.caughtSignals(pid));
     expect(portable.bootId()).toBe(linuxProcesses.bootId());
+  });
+
+  test('a listing lives only as long as the code that read it: output seen in a later turn is acted on with a fresh one', async () => {
+    // Dropping the listing with setImmediate was too late: I/O callbacks run before the check
+    // phase, so a tty kill acted on a listing older than the "ready" line it had seen, missed the
+    // terminal's command and signalled `script` (the portable CI pass failed on it). Date.now is
+    // held still so that only the end of the turn, not the 15 ms bound, can drop the listing.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    const seen = await new Promise<{ pid: number; listed: boolean }>(resolve => {
+      setImmediate(() => {
+        portable.processes();
+        const shell = spawn('/bin/sh', ['-c', 'echo up; exec sleep 600'], {
+          detached: true,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        const pid = shell.pid as number;
+        onTestFinished(() => {
+          try {
+            process.kill(-pid, 'SIGKILL');
+          } catch {
+            // gone
+          }
+        });
+        shell.stdout.once('data', () =>
+          resolve({ pid, listed: portable.processes().some(entry => entry.pid === pid) }),
+        );
+        // The line is written before this turn ends, so it is read in the next turn's poll phase.
+        const until = performance.now() + 500;
+        while (performance.now() < until) {
+          // wait for the child without yielding
+        }
+      });
+    });
+    expect(seen.listed).toBe(true);
   });
 
   test('a gone pid has no identity, children or command line', () => {

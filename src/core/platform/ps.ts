@@ -116,10 +116,12 @@ export function parseEnvListing(text: string, entry: string): Set<number> {
 }
 
 // One `ps -A` answers every question asked in the same burst: a kill pass or a reconcile asks
-// about many pids at once, and a ps costs milliseconds. The snapshot is dropped before the next
-// turn of the event loop (any wait, timer or I/O, reads afresh) and after SNAPSHOT_MS even within
-// one turn (a caller that blocked, or went on through resolved promises, sees what happened
-// meanwhile); a pid it does not hold (a keeper spawned since) is read again once.
+// about many pids at once, and a ps costs milliseconds. The snapshot lives for the synchronous
+// stretch that read it: it is dropped in a microtask, so code that awaits anything (a resolved
+// promise included) reads afresh. setImmediate was not enough: I/O callbacks run before the check
+// phase, so a log line seen in the next turn was acted on with a listing older than the line (a
+// tty kill missed the terminal's command and signalled `script`). SNAPSHOT_MS also bounds a
+// stretch that blocks; a pid it does not hold (a keeper spawned since) is read again once.
 const SNAPSHOT_MS = 15;
 interface Snapshot {
   readonly rows: Map<number, PsRow>;
@@ -140,7 +142,10 @@ export function psProcesses(flavour: PsFlavour): PlatformProcesses {
       children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
     }
     cached = { rows, children, at: Date.now() };
-    setImmediate(() => (cached = undefined)).unref();
+    const taken = cached;
+    queueMicrotask(() => {
+      if (cached === taken) cached = undefined;
+    });
     return cached;
   };
   const snapshot = (): Snapshot => (cached !== undefined && Date.now() - cached.at <= SNAPSHOT_MS ? cached : read());
