@@ -30,10 +30,14 @@ export const serve: CliCommand = async (argv, io) => {
   if (host.trim() === '') throw new HubError('INVALID_INPUT', '--host needs an address, e.g. --host 0.0.0.0.');
   let stop: (reason: string) => void = () => undefined;
   const stopped = new Promise<string>(resolve => (stop = resolve));
-  const onSignal = (signal: string) => stop(signal);
+  let stoppedBySignal = false;
+  const onSignal = (signal: string) => {
+    stoppedBySignal = true;
+    stop(signal);
+  };
   for (const signal of SIGNALS) process.on(signal, onSignal);
   try {
-    return await runServe({
+    const code = await runServe({
       port: portOf(values.port, DEFAULT_HTTP_PORT),
       host,
       rotateToken: values['rotate-token'] === true,
@@ -41,6 +45,11 @@ export const serve: CliCommand = async (argv, io) => {
       err: io.err,
       stopped,
     });
+    // Shut down: sessions closed (their open calls cancelled in the children), children stopped.
+    // What is left holds nothing of the person's, e.g. the SDK client's timer to reconnect a
+    // remote child's stream its server ended on our DELETE (5 s each, ~10 s in all): not waited for.
+    if (stoppedBySignal) setImmediate(() => process.exit(code));
+    return code;
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);
   }

@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.js';
 import { createSession, type Hub, type HubCore } from '../hub.js';
 import { answer, mediaType, readJson, refuse } from './body.js';
 import { allowedHostnames, checkBearer, checkHost, checkOrigin, isLoopback } from './guard.js';
+import { postClosed } from './abandoned.js';
 
 // Streamable HTTP for clients configured with a URL (issue 15 item 4, docs/clients.md "Streamable HTTP"):
 // one `/mcp` endpoint on plain node:http, one SDK StreamableHTTPServerTransport and one hub
@@ -196,10 +197,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
     if (session) {
       session.lastSeen = Date.now();
       session.calls += 1;
-      res.once('close', () => {
-        session.calls -= 1;
-        session.lastSeen = Date.now();
-      });
+      postClosed(res, body.value, session);
       await session.transport.handleRequest(req, res, body.value);
       return;
     }

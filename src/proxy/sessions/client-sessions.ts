@@ -62,7 +62,7 @@ export function clientSessions(): ClientSessions {
       throw new RpcError(
         -32600,
         `server "${from?.server}" asked the person something while ${many} client sessions had calls in progress to it, ` +
-          `so hub cannot tell whose it is and refused it. Mark the server per-session (hub-mcp servers set ${from?.server} --per-session) ` +
+          `so hub cannot tell whose it is and refused it. Mark the server per-session (hub-mcp servers configure ${from?.server} --per-session) ` +
           'so each session gets its own copy.',
       );
     }
