@@ -41,10 +41,12 @@ async function installBehindHub(hubUrl, token, serverUrl, name) {
 
 function table(direct, hub) {
   const names = [...new Set([...direct.keys(), ...hub.keys()])];
-  const cell = entry => (entry ? `${entry.failed === 0 ? '✓' : '✗'} ${entry.passed}/${entry.passed + entry.failed}` : '-');
+  const cell = entry =>
+    entry ? `${entry.failed === 0 ? '✓' : '✗'} ${entry.passed}/${entry.passed + entry.failed}` : '-';
   const width = Math.max(...names.map(name => name.length), 8);
   const lines = [`${'scenario'.padEnd(width)}  directly  through hub`];
-  for (const name of names) lines.push(`${name.padEnd(width)}  ${cell(direct.get(name)).padEnd(8)}  ${cell(hub.get(name))}`);
+  for (const name of names)
+    lines.push(`${name.padEnd(width)}  ${cell(direct.get(name)).padEnd(8)}  ${cell(hub.get(name))}`);
   const total = map => {
     let passed = 0;
     let all = 0;
@@ -65,7 +67,10 @@ async function serverScenarios(node, picked) {
   const home = await mkdtemp(join(tmpdir(), 'hub-conformance-'));
   let front;
   try {
-    const everything = startUntil(process.execPath, [EVERYTHING], { ready: /PORT (\d+)/, what: 'the everything-server' });
+    const everything = startUntil(process.execPath, [EVERYTHING], {
+      ready: /PORT (\d+)/,
+      what: 'the everything-server',
+    });
     started.push(everything.child);
     const serverUrl = `http://127.0.0.1:${(await everything.matched)[1]}/mcp`;
     const served = startUntil(process.execPath, [SERVER_JS, 'serve', '--port', '0'], {
@@ -85,7 +90,8 @@ async function serverScenarios(node, picked) {
     const hubOutput = await runSuite(node, SUITE, ['server', '--url', front.url, ...which]);
     if (picked.includes('--verbose')) log(hubOutput);
     const hub = summaryOf(hubOutput);
-    if (hub.size === 0 || direct.size === 0) throw new Error(`the suite printed no summary:\n${hubOutput.slice(-3000)}`);
+    if (hub.size === 0 || direct.size === 0)
+      throw new Error(`the suite printed no summary:\n${hubOutput.slice(-3000)}`);
     console.log(table(direct, hub));
     const lost = [...direct].filter(([name, entry]) => entry.failed === 0 && hub.get(name)?.failed !== 0);
     const exitMs = await stop(served.child);

@@ -14,7 +14,9 @@ export function startUntil(command, args, { env, ready, what }) {
     };
     child.stdout.on('data', look);
     child.stderr.on('data', look);
-    child.once('exit', code => reject(new Error(`${what} exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
+    child.once('exit', code =>
+      reject(new Error(`${what} exited (${code}) before it was ready:\n${output.slice(-2000)}`)),
+    );
   });
   return { child, matched, output: () => output };
 }
@@ -50,6 +52,7 @@ export function summaryOf(output) {
   }
   // One scenario (--scenario) prints no summary, only its result.
   const single = /Running client scenario '([^']+)'[\s\S]*Passed: (\d+)\/(\d+), (\d+) failed/.exec(output);
-  if (scenarios.size === 0 && single) scenarios.set(single[1], { passed: Number(single[2]), failed: Number(single[4]) });
+  if (scenarios.size === 0 && single)
+    scenarios.set(single[1], { passed: Number(single[2]), failed: Number(single[4]) });
   return scenarios;
 }

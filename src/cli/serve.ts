@@ -30,11 +30,7 @@ export const serve: CliCommand = async (argv, io) => {
   if (host.trim() === '') throw new HubError('INVALID_INPUT', '--host needs an address, e.g. --host 0.0.0.0.');
   let stop: (reason: string) => void = () => undefined;
   const stopped = new Promise<string>(resolve => (stop = resolve));
-  let stoppedBySignal = false;
-  const onSignal = (signal: string) => {
-    stoppedBySignal = true;
-    stop(signal);
-  };
+  const onSignal = (signal: string) => stop(signal);
   for (const signal of SIGNALS) process.on(signal, onSignal);
   try {
     const code = await runServe({
@@ -46,9 +42,10 @@ export const serve: CliCommand = async (argv, io) => {
       stopped,
     });
     // Shut down: sessions closed (their open calls cancelled in the children), children stopped.
-    // What is left holds nothing of the person's, e.g. the SDK client's timer to reconnect a
-    // remote child's stream its server ended on our DELETE (5 s each, ~10 s in all): not waited for.
-    if (stoppedBySignal) setImmediate(() => process.exit(code));
+    // The process ends now, as the background shared hub does (server.ts runDaemon): what is left
+    // holds nothing of the person's, e.g. the SDK client's timers to reconnect a remote child's
+    // streams that its server ended on our DELETE (5 s each, ~10 s in all), so none is waited for.
+    setImmediate(() => process.exit(code));
     return code;
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);

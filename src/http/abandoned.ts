@@ -26,7 +26,8 @@ interface PostingSession {
  * cancelled in its session as if the client had sent notifications/cancelled. Without that the
  * session's handler ran on (the SDK's transport only forgets the stream), so a proxied call
  * stayed open in a shared child until its timeout and kept counting as that session's call in
- * flight (issue 32: the next session's elicitation was then refused as ambiguous).
+ * flight (issue 32: the next session's elicitation was then refused as ambiguous). hub keeps no
+ * event store, so an answer to a closed POST could never be resumed and delivered anyway.
  */
 export function postClosed(res: ServerResponse, body: unknown, session: PostingSession): void {
   const ids = requestIds(body);
