@@ -63,6 +63,26 @@ test('a call whose client closed the connection is cancelled in the shared child
   expect(next.asked).toHaveBeenCalledWith(expect.stringContaining('from the next client'));
 });
 
+// The client's own cancel already reached the child before issue 32; kept beside the closed
+// connection so both ways of abandoning a call are held to the same outcome.
+test('a call the client cancelled (notifications/cancelled) stops counting too: the next session’s elicitation reaches it', async () => {
+  const { served } = await serveEverything();
+  const quitter = await eliciting(served, 'quitter', never);
+  const controller = new AbortController();
+  const cancelled = quitter.client
+    .callTool({ name: 'ev_test_elicitation', arguments: { message: 'never mind' } }, undefined, {
+      signal: controller.signal,
+    })
+    .catch(() => 'cancelled');
+  await vi.waitFor(() => expect(quitter.asked).toHaveBeenCalled(), { timeout: 20_000, interval: 50 });
+  controller.abort('never mind');
+  expect(await cancelled).toBe('cancelled');
+  const next = await eliciting(served, 'next', accept);
+  expect(textOf(await next.call('from the next client'))).toBe(
+    'User response: action=accept, content={"response":"yes"}',
+  );
+});
+
 test('two sessions with calls open to a shared child: the elicitation is refused naming `hub-mcp servers configure <name> --per-session`, which works', async () => {
   const { home, served } = await serveEverything();
   const first = await eliciting(served, 'first', never);
