@@ -112,4 +112,19 @@ describe('MCP Apps through hub', () => {
     await plain.close();
     await apps.close();
   });
+
+  test('a child started before any session asked is not offered it; one started after is', async () => {
+    const home = await appHome();
+    const plain = await spawnHub(home, { clientName: 'plain-client' });
+    await plain.call('registry_list', { server: 'alpha' });
+    expect(textOf(await plain.call(name('alpha', 'offered')))).toBe('null');
+    const apps = await spawnHub(home, { capabilities: APPS, clientName: 'apps-host' });
+    // alpha keeps running as it was started (no restart under the other session's feet) ...
+    expect(textOf(await apps.call(name('alpha', 'offered')))).toBe('null');
+    // ... and every child started from now on is offered it, whichever session starts it.
+    await plain.call('registry_list', { server: 'beta' });
+    expect(JSON.parse(textOf(await plain.call(name('beta', 'offered'))))).toEqual({ [UI]: { mimeTypes: [MIME] } });
+    await apps.close();
+    await plain.close();
+  });
 });
