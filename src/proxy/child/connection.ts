@@ -108,7 +108,8 @@ export class ChildConnection {
     // A remote server: the same Client and relays over HTTP (remote-open.ts), with no process.
     if (options.record.remote)
       return openRemote(options, options.record.remote, {
-        newClient: () => new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: childCapabilities(options) }),
+        newClient: () =>
+          new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: childCapabilities(options) }),
         assemble: (client, session, serverLog, close) => {
           const connection = new ChildConnection(
             client,

@@ -1,3 +1,4 @@
+import { extensionProblem } from '../sessions/extensions.js';
 import { KNOWN_EXTENSIONS } from '../sessions/known-extensions.js';
 
 // A child's own `capabilities.extensions` as hub takes it. The SDK Client refuses a whole
@@ -25,7 +26,7 @@ export function takeExtensionDeclarations(capabilities: Json): string[] {
       : known?.problem(value);
     if (problem === undefined) continue;
     delete extensions[id];
-    problems.push(`capabilities.extensions["${id}"] ${problem}; the extension was ignored.`);
+    problems.push(extensionProblem(id, problem));
   }
   return problems;
 }

@@ -16,6 +16,10 @@ export interface ExtensionEntry {
   readonly problem: (declared: Json) => string | undefined;
 }
 
+/** One warning: the field (`capabilities.extensions["<id>"]`, or one of its own fields) and what is wrong. */
+export const extensionProblem = (id: string, problem: string): string =>
+  `capabilities.extensions["${id}"]${problem.startsWith('.') ? '' : ' '}${problem}; the extension was ignored.`;
+
 /** What a peer declared under `extensions`: the known ids it declared usably, and what was wrong. */
 export interface DeclaredExtensions {
   readonly ids: ReadonlySet<string>;
@@ -43,7 +47,7 @@ export function declaredExtensions(
       ? entry.problem(declared)
       : `must be an object (its settings, {} for none), not ${JSON.stringify(declared) ?? 'undefined'}`;
     if (problem === undefined) ids.add(entry.id);
-    else problems.push(`capabilities.extensions["${entry.id}"] ${problem}; the extension was ignored.`);
+    else problems.push(extensionProblem(entry.id, problem));
   }
   return { ids, problems };
 }

@@ -47,6 +47,7 @@ async function direct(example: Example, args: string[], apps: boolean): Promise<
 }
 
 const uiTools = (tools: Tool[]) => tools.filter(tool => tool._meta?.ui !== undefined);
+const uiOf = (tool: Tool) => (tool._meta?.ui ?? {}) as { resourceUri?: unknown; visibility?: string[] };
 
 describe('the published MCP App examples through hub', () => {
   test('views and _meta.ui as directly, app-only tools to no one, an app-only call from a real host', async () => {
@@ -80,14 +81,14 @@ describe('the published MCP App examples through hub', () => {
       );
       for (const tool of own) {
         const through = listed.find(entry => entry.name === exposed(example, tool.name));
-        const appOnly = tool._meta?.ui?.visibility !== undefined && !tool._meta.ui.visibility.includes('model');
+        const { visibility, resourceUri: uri } = uiOf(tool);
+        const appOnly = visibility !== undefined && !visibility.includes('model');
         if (appOnly) {
           expect(through, `${example} ${tool.name}`).toBeUndefined();
           continue;
         }
         // _meta.ui (the view's URI, visibility) as the server sent it.
         expect(through?._meta, `${example} ${tool.name}`).toEqual(tool._meta);
-        const uri = tool._meta?.ui?.resourceUri;
         if (typeof uri !== 'string') continue;
         // The view read through hub is the one read directly, its _meta (CSP, permissions) included.
         const view = await host.client.readResource({ uri });

@@ -71,10 +71,18 @@ describe('MCP Apps through hub', () => {
     expect(uris).toEqual(expect.arrayContaining(['ui://shared/view.html', 'ui://beta/shared/view.html']));
     const alpha = await apps.client.readResource({ uri: 'ui://shared/view.html' });
     const beta = await apps.client.readResource({ uri: 'ui://beta/shared/view.html' });
-    expect(alpha.contents[0]).toMatchObject({ uri: 'ui://shared/view.html', text: '<html>alpha</html>', mimeType: MIME });
+    expect(alpha.contents[0]).toMatchObject({
+      uri: 'ui://shared/view.html',
+      text: '<html>alpha</html>',
+      mimeType: MIME,
+    });
     expect(beta.contents[0]).toMatchObject({ uri: 'ui://beta/shared/view.html', text: '<html>beta</html>' });
     expect(beta.contents[0]?._meta).toEqual({
-      ui: { csp: { connectDomains: ['https://api.example.com'] }, permissions: { clipboardWrite: {} }, prefersBorder: true },
+      ui: {
+        csp: { connectDomains: ['https://api.example.com'] },
+        permissions: { clipboardWrite: {} },
+        prefersBorder: true,
+      },
     });
     // A session without the extension is listed no views.
     const plainUris = (await plain.client.listResources()).resources.map(resource => resource.uri);
@@ -105,7 +113,9 @@ describe('MCP Apps through hub', () => {
     expect(toApps?._meta).toBeUndefined();
     expect(toPlain).toEqual(toApps);
     const listed = textOf(await apps.call('registry_list', { server: 'beta' }));
-    expect(listed).toMatch(/_meta\.ui\.resourceUri must be a ui:\/\/ URI, not "https:\/\/x"; the tool is listed without/);
+    expect(listed).toMatch(
+      /_meta\.ui\.resourceUri must be a ui:\/\/ URI, not "https:\/\/x"; the tool is listed without/,
+    );
     // The wrong declaration is named in the server's log, the child started all the same.
     const log = await readFile(join(home, 'logs', 'servers', 'beta.log'), 'utf8');
     expect(log).toContain(`capabilities.extensions["${UI}"] must be an object (its settings, {} for none), not "yes"`);
