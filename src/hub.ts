@@ -30,6 +30,7 @@ import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/sessions/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
+import { appRoute } from './proxy/exposure/app-calls.js';
 import { listingDigest } from './core/listing-digest.js';
 import { nameSession, tracedCall } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';
@@ -181,6 +182,11 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
       exposed.countName(name);
       return forward(args, extra);
     }
+    // An MCP App's own name for its server's tool, through a host with the extension (docs/apps.md).
+    const app = appRoute(client.capabilities(), proxied.routes?.(), name);
+    if (typeof app === 'string') throw new RpcError(ErrorCode.InvalidParams, app);
+    const appForward = app && proxied.find(app.dotted);
+    if (appForward) return appForward(args, extra);
     // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
     throw new RpcError(
       ErrorCode.InvalidParams,

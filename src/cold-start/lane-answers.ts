@@ -11,6 +11,7 @@ import { lackedNeeds } from '../proxy/listing/tool-needs.js';
 import { findProjectFile } from '../proxy/exposure/project-lookup.js';
 import { isDisabled } from '../proxy/listing/tool-filter.js';
 import { toolsForClient } from '../proxy/listing/task-listing.js';
+import { hasAppMeta, isUiUri } from '../proxy/listing/apps.js';
 import { leanProcesses } from '../store/cold-processes.js';
 import {
   leanExposure,
@@ -106,6 +107,8 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
       if (findProjectFile([process.cwd()]) !== undefined) return undefined;
       // A tool this client lacks a capability for is listed marked (proxy/listing/tool-needs.ts): the full hub's.
       if (table.routes.some(route => lackedNeeds(route.needs, offers).length > 0)) return undefined;
+      // Tools with MCP Apps metadata are listed by whether the session takes apps (listing/apps.ts): the full hub's.
+      if (table.lists[mode].some(tool => hasAppMeta(tool))) return undefined;
       return {
         tools: toolsForClient([...listing.tools[mode], ...table.lists[mode]], takesTasks),
         listed: table.signature,
@@ -124,6 +127,8 @@ export function laneAnswers(listing: FastStartListing, env: NodeJS.ProcessEnv): 
         const own = ownResources();
         if (!own) return undefined;
         items = [...listedResources(records), ...own];
+        // Who is shown an app's view depends on the session (listing/apps.ts): the full hub's.
+        if (items.some(item => isUiUri(item.uri))) return undefined;
       }
       const page = pageOf(kind, items, params?.cursor);
       // A bad cursor is the full hub's to refuse.

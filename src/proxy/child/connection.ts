@@ -19,6 +19,7 @@ import { launchFor, type SandboxContext } from '../sandbox/launch.js';
 import { strayResponses } from './stray-responses.js';
 import { wireChild, type AskOptions } from './asks.js';
 import { START_MARKER, ServerLog } from './server-log.js';
+import { guardExtensionDeclarations } from './extension-intake.js';
 import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface } from './surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
@@ -80,6 +81,11 @@ const CHILD_CAPABILITIES: ClientCapabilities = {
   elicitation: { form: {}, url: {} },
   roots: { listChanged: true },
 };
+// Plus the extensions any session asked for so far (sessions/extensions.ts): they only grow.
+const childCapabilities = (options: ConnectOptions): ClientCapabilities => {
+  const extensions = options.client.extensionsOffered?.();
+  return extensions ? { ...CHILD_CAPABILITIES, extensions } : CHILD_CAPABILITIES;
+};
 
 /** One running child MCP server: its process group, an SDK Client, and the fast call lane. */
 export class ChildConnection {
@@ -102,7 +108,8 @@ export class ChildConnection {
     // A remote server: the same Client and relays over HTTP (remote-open.ts), with no process.
     if (options.record.remote)
       return openRemote(options, options.record.remote, {
-        newClient: () => new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES }),
+        newClient: () =>
+          new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: childCapabilities(options) }),
         assemble: (client, session, serverLog, close) => {
           const connection = new ChildConnection(
             client,
@@ -139,12 +146,17 @@ export class ChildConnection {
     });
     const strays = strayResponses(log, record.name);
     const fast = new FastCalls(transport, strays.response);
+    guardExtensionDeclarations(transport, problem => {
+      serverLog.write(`hub: ${problem}\n`);
+      log.warn({ server: record.name, problem }, 'the server declared an extension wrongly');
+    });
     transport.onexit = (code, signal) => {
       fast.failAll(new Error(`the server process exited (${signal ?? `code ${code}`}) while the call was in flight`));
       options.onExit(code, signal);
     };
-    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
-    const modern = modernChild(transport, record, options.client, CHILD_CAPABILITIES);
+    const capabilities = childCapabilities(options);
+    const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities });
+    const modern = modernChild(transport, record, options.client, capabilities);
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);

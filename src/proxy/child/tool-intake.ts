@@ -1,6 +1,7 @@
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { CachedToolSchema, type CachedTool, type ToolIssue } from '../../store/schema.js';
+import { appMetaProblem, withoutAppMeta } from '../listing/apps.js';
 
 /**
  * What hub takes from one child's tools/list. One child must not be able to push hub's own
@@ -94,13 +95,17 @@ function takeOne(entry: unknown, limits: ToolLimits): { tool: CachedTool; trimme
       `description cut to ${limits.descriptionBytes} bytes (it was ${Buffer.byteLength(entry.description)})`,
     );
   }
+  // A malformed _meta.ui reaches no host: the tool is listed plain, the same to every session.
+  const appProblem = appMetaProblem(tool);
+  if (appProblem !== undefined) trimmed.push(`${appProblem}; the tool is listed without its MCP Apps metadata`);
+  const plain = appProblem === undefined ? tool : withoutAppMeta(tool);
   // What every MCP client checks: a tool failing it would make a client reject hub's whole list.
-  const valid = ToolSchema.safeParse(tool);
+  const valid = ToolSchema.safeParse(plain);
   if (!valid.success) {
     const issue = valid.error.issues[0];
     return `${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not a valid MCP tool'}`;
   }
-  const cached = CachedToolSchema.safeParse(tool);
+  const cached = CachedToolSchema.safeParse(plain);
   if (!cached.success) return 'not a valid MCP tool';
   return { tool: cached.data, trimmed };
 }

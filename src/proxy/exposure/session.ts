@@ -10,6 +10,8 @@ import { addToolUsage, readToolUsage, type ToolUsage } from '../../store/tool-us
 import type { ClientSide } from '../sessions/client-side.js';
 import { pinMatcher, planExposure, selectExposed, type ExposurePlan, type Selection } from './plan.js';
 import { lackedNeeds, markNeeds } from '../listing/tool-needs.js';
+import { withoutAppMeta } from '../listing/apps.js';
+import { takesApps } from '../sessions/apps-extension.js';
 import { resolveProject, warnIgnored, watchProjectFolders, type ProjectScope } from './project-file.js';
 import type { Route, RouteTable } from '../listing/routes.js';
 
@@ -104,7 +106,7 @@ export class ExposureSession {
     const name = this.deps.clientName();
     // What the client offers decides which tools are marked (tool-needs.ts); known from initialize.
     const offers = this.deps.client.capabilities();
-    const key = `${this.#version}\0${name ?? ''}\0${offers?.elicitation ? 'e' : ''}${offers?.sampling ? 's' : ''}`;
+    const key = `${this.#version}\0${name ?? ''}\0${offers?.elicitation ? 'e' : ''}${offers?.sampling ? 's' : ''}${takesApps(offers) ? 'a' : ''}`;
     if (this.#memo?.table === table && this.#memo.key === key) return this.#memo.view;
     const project = this.#project;
     const mode = project.kind === 'project' && project.exposure ? project.exposure : this.#settings.mode;
@@ -140,7 +142,12 @@ export class ExposureSession {
     if (cached) return cached;
     // A tool that needs what this client does not offer is listed with a note saying so.
     const offers = this.deps.client.capabilities();
-    const tools = view.selection.listed.map(route => markNeeds(route.listed[mode], lackedNeeds(route.needs, offers)));
+    // A session without MCP Apps gets no app metadata (listing/apps.ts).
+    const apps = takesApps(offers);
+    const tools = view.selection.listed.map(route => {
+      const tool = markNeeds(route.listed[mode], lackedNeeds(route.needs, offers));
+      return apps ? tool : withoutAppMeta(tool);
+    });
     const list = view.selection.search ? [this.deps.searchEntry(view.scope, view.plan)[mode], ...tools] : tools;
     memo.lists[mode] = list;
     return list;

@@ -5,6 +5,8 @@ import { HUB_TOOL_NAMES, claimFirst, claimName, dottedCandidates, underscoreName
 import { toolVerdicts, type Refusal, type ToolVerdict } from './tool-filter.js';
 import type { IntegrityMode } from './tool-integrity.js';
 import type { ToolNeed } from './tool-needs.js';
+import { isAppOnly } from './apps.js';
+import { uiUriPlan, withShownUri } from './app-uris.js';
 
 /** One proxied tool: its exposed names and where a call goes. Never parsed back from a name. */
 export interface Route {
@@ -104,8 +106,10 @@ export function buildRoutes(
   const verdicts = new Map(records.map(record => [record.name, toolVerdicts(record, options.integrity ?? 'withhold')]));
   const verdict = (server: string, tool: string): ToolVerdict | undefined => verdicts.get(server)?.get(tool);
   const needsOf = new Map(records.map(record => [record.name, record.toolNeeds]));
+  const uris = uiUriPlan(records);
   const flagged = (record: ServerWithTools): CachedTool[] =>
-    record.tools.map(tool => {
+    record.tools.map(own => {
+      const tool = withShownUri(uris, record.name, own);
       const flag = verdict(record.name, tool.name)?.flag;
       return flag === undefined ? tool : { ...tool, description: `${flag} ${tool.description ?? ''}`.trimEnd() };
     });
@@ -135,12 +139,14 @@ export function buildRoutes(
       listed: entry.listed,
       ...(needs !== undefined && needs.length > 0 && { needs }),
     };
-    routes.push(route);
-    if (entry.inBudget) listed.push(route);
-    else unlisted.set(server, (unlisted.get(server) ?? 0) + 1);
     byServer.get(server)?.set(item.name, route);
     byName.set(dotted, route);
     byName.set(underscore, route);
+    // Only an app may call it (listing/apps.ts): callable by name, listed to no session or search.
+    if (isAppOnly(item)) continue;
+    routes.push(route);
+    if (entry.inBudget) listed.push(route);
+    else unlisted.set(server, (unlisted.get(server) ?? 0) + 1);
   }
   const lists = {
     dotted: listed.map(route => route.listed.dotted),

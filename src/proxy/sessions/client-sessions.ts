@@ -2,6 +2,8 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import type { ClientSide, RelayOptions, RelaySource } from './client-side.js';
 import { mostVerbose } from './log-relay.js';
+import { ExtensionOffers } from './extensions.js';
+import { KNOWN_EXTENSIONS } from './known-extensions.js';
 
 type Capability = 'sampling' | 'elicitation' | 'roots';
 
@@ -22,6 +24,7 @@ export function clientSessions(): ClientSessions {
   const sessions = new Set<ClientSide>();
   const waiting: (() => void)[] = [];
   const rootsListeners: (() => void)[] = [];
+  const offers = new ExtensionOffers(KNOWN_EXTENSIONS);
   const initialized = () => {
     for (const session of sessions) if (session.initialized()) return true;
     return false;
@@ -95,6 +98,7 @@ export function clientSessions(): ClientSessions {
       sessions.add(session);
       session.whenInitialized(() => {
         if (!sessions.has(session)) return;
+        offers.note(session.capabilities());
         for (const run of waiting.splice(0)) run();
       });
       session.onRootsListChanged(() => {
@@ -130,5 +134,6 @@ export function clientSessions(): ClientSessions {
     elicitInput: (params, options) => target(options, 'elicitation').elicitInput(params, options),
     listRoots: (params, options) => target(options, 'roots').listRoots(params, options),
     onRootsListChanged: listener => void rootsListeners.push(listener),
+    extensionsOffered: () => offers.offered(),
   };
 }

@@ -76,6 +76,8 @@ export interface ClientSide {
   listRoots(params: ListRootsRequest['params'], options: RelayOptions): Promise<ListRootsResult>;
   /** Called each time the client sends notifications/roots/list_changed. */
   onRootsListChanged(listener: () => void): void;
+  /** `capabilities.extensions` a child started now is offered (extensions.ts); absent or undefined: none. */
+  extensionsOffered?(): Record<string, Record<string, unknown>> | undefined;
   /** Whether this session subscribed to uri (a shared hub sends resources/updated only where it did); absent: yes. */
   wantsResource?(uri: string): boolean;
 }

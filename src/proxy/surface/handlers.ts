@@ -16,6 +16,8 @@ import type { NameMode } from '../../core/naming.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import type { ProxiedSurface } from './types.js';
 import type { ClientSide } from '../sessions/client-side.js';
+import { takesApps } from '../sessions/apps-extension.js';
+import { isUiUri } from '../listing/apps.js';
 import type { ReadCall, ResourceSource } from './resource-source.js';
 import { pageOf, type PagedKind } from '../listing/pages.js';
 import type { ServerExtra } from '../sessions/client-side.js';
@@ -106,7 +108,9 @@ export function registerSurface(
     );
   });
   server.setRequestHandler(ListResourcesRequestSchema, async request => {
-    const all = (await Promise.all(sources.map(source => source.resources()))).flat();
+    const every = (await Promise.all(sources.map(source => source.resources()))).flat();
+    // A session without MCP Apps is shown no app views (listing/apps.ts); reading one still works.
+    const all = takesApps(options.client?.capabilities()) ? every : every.filter(item => !isUiUri(item.uri));
     const { items, nextCursor } = page('resources', all, request.params?.cursor);
     return { resources: items, ...(nextCursor && { nextCursor }) };
   });

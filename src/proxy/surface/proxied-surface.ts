@@ -81,8 +81,12 @@ export function createProxiedSurface(deps: SurfaceDeps): {
     owns: uri => listing.resources.owners(uri).length > 0,
     async read(uri, call) {
       const slot = slotOf(await ownerOf(uri));
-      const request = { method: 'resources/read', params: { uri }, needs: 'resources' } as const;
-      return forwardRequest(slot, request, ReadResourceResultSchema, call, timeoutMs);
+      // A renamed ui:// URI (listing/app-uris.ts) is read by the child's own and answered as shown.
+      const own = listing.resources.childUri(uri);
+      const request = { method: 'resources/read', params: { uri: own }, needs: 'resources' } as const;
+      const result = await forwardRequest(slot, request, ReadResourceResultSchema, call, timeoutMs);
+      if (own === uri) return result;
+      return { ...result, contents: result.contents.map(item => (item.uri === own ? { ...item, uri } : item)) };
     },
     async subscribe(uri) {
       const server = await ownerOf(uri);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { inInstallOrder, listedResources, listedTemplates } from '../listing/resource-lists.js';
+import { shownUri, uiUriPlan } from '../listing/app-uris.js';
 import type { CachedResource, CachedResourceTemplate, ServerWithTools } from '../../store/schema.js';
 
 /**
@@ -18,6 +19,8 @@ export interface ResourceRoutes {
   readonly templates: readonly CachedResourceTemplate[];
   /** The servers that claim uri, at the first step that has any (empty: nobody). */
   owners(uri: string): readonly string[];
+  /** The child's own URI for a URI hub shows (a ui:// URI two servers share is renamed: app-uris.ts). */
+  childUri(uri: string): string;
   /** The servers that list this template (for completion/complete ref/resource). */
   templateOwners(uriTemplate: string): readonly string[];
   /** Changes whenever what resources/list or resources/templates/list shows changes. */
@@ -38,6 +41,7 @@ const push = (map: Map<string, string[]>, key: string, server: string) => {
 
 export function buildResourceRoutes(records: readonly ServerWithTools[]): ResourceRoutes {
   const sorted = inInstallOrder(records);
+  const plan = uiUriPlan(sorted);
   const resources = listedResources(sorted) as CachedResource[];
   const templates = listedTemplates(sorted) as CachedResourceTemplate[];
   const byUri = new Map<string, string[]>();
@@ -46,7 +50,7 @@ export function buildResourceRoutes(records: readonly ServerWithTools[]): Resour
   const matchers: { server: string; template: UriTemplate }[] = [];
   for (const record of sorted) {
     for (const resource of record.surface?.resources ?? []) {
-      push(byUri, resource.uri, record.name);
+      push(byUri, shownUri(plan, record.name, resource.uri), record.name);
       push(byOrigin, originOf(resource.uri), record.name);
     }
     for (const template of record.surface?.resourceTemplates ?? []) {
@@ -62,6 +66,8 @@ export function buildResourceRoutes(records: readonly ServerWithTools[]): Resour
   const owners = (uri: string): readonly string[] => {
     // hub:// is hub's own (tools/hub-resources.ts): no server's listing or template takes it.
     if (/^hub:/i.test(uri)) return [];
+    const renamed = plan.own.get(uri);
+    if (renamed) return [renamed.server];
     const listed = byUri.get(uri);
     if (listed) return listed;
     const matched = [...new Set(matchers.filter(m => safeMatch(m.template, uri)).map(m => m.server))];
@@ -76,6 +82,7 @@ export function buildResourceRoutes(records: readonly ServerWithTools[]): Resour
     resources,
     templates,
     owners,
+    childUri: uri => plan.own.get(uri)?.uri ?? uri,
     templateOwners: uriTemplate => byTemplate.get(uriTemplate) ?? [],
     signature,
   };
