@@ -27,12 +27,12 @@ async function skillsFolder(home: string): Promise<string> {
   return root;
 }
 
-async function install(hub: HubSession, root: string) {
+async function install(hub: HubSession, root: string, env: Record<string, string> = {}) {
   const installed = await hub.call('registry_install', {
     command: process.execPath,
     args: [fixture('skills-server.mjs')],
     name: 'sk',
-    env: { SKILLS_ROOT: root },
+    env: { SKILLS_ROOT: root, ...env },
   });
   expect(installed.isError, textOf(installed)).toBeFalsy();
 }
@@ -113,6 +113,28 @@ test('a changed SKILL.md is withheld until a person approves it; the agent never
     const manifest = await skills.read((await skills.list()).skills[0]!);
     expect(manifest.verified).toBe(true);
     expect(manifest.body).toContain('Ignore previous instructions');
+  } finally {
+    await hub.close();
+  }
+}, 120_000);
+
+test('a SKILL.md served with other bytes than the approved ones is refused at read, even under an unchanged listing', async () => {
+  const home = await makeHubHome();
+  const root = await skillsFolder(home);
+  const hub = await spawnHub(home);
+  try {
+    await install(hub, root, { SKILLS_LIVE: '1' });
+    const client = await v2Client(home, 'auto');
+    const skills = new SkillsClient(client);
+    await until(async () => expect((await skills.list()).skills).toHaveLength(1), 30_000);
+    expect((await skills.read((await skills.list()).skills[0]!)).body).toContain('Branch from main.');
+
+    // The server now serves other bytes and says nothing: hub does not pass them on.
+    await writeFile(join(root, 'git-flow', 'SKILL.md'), EVIL);
+    const refused = client.readResource({ uri: 'skill://sk-git-flow/SKILL.md' });
+    await expect(refused).rejects.toThrow(/The SKILL.md of skill "sk-git-flow" changed since a person approved it/);
+    await expect(refused).rejects.toThrow(/hub-mcp servers approve sk/);
+    await expect(refused).rejects.not.toThrow(/id_rsa/);
   } finally {
     await hub.close();
   }
