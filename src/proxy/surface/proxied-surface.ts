@@ -162,8 +162,13 @@ export function createProxiedSurface(deps: SurfaceDeps): {
     const next = (listings.get(slot) ?? Promise.resolve()).then(async () => {
       try {
         const { surface: listed, issues } = await conn.listSurface(timeoutMs);
-        const skills = await listSkills(conn, slot.name, timeoutMs); // a child that offers skills (docs/skills.md)
-        if (skills) listed.skills = skills.skills;
+        // A child that offers skills (docs/skills.md); a failed skills/list keeps the skills listed before.
+        const kept = slot.record.surface?.skills;
+        const skills = await listSkills(conn, slot.name, timeoutMs).catch((error: Error) => ({
+          skills: kept,
+          issues: [`skills/list failed (${errorMessage(error)}); the skills listed before stay`],
+        }));
+        if (skills?.skills) listed.skills = skills.skills;
         issues.push(...(skills?.issues ?? []));
         if (issues.length > 0)
           log.warn({ server: slot.name, issues }, 'some prompts or resources of this server were skipped');
