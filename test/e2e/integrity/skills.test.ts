@@ -27,11 +27,11 @@ async function skillsFolder(home: string): Promise<string> {
   return root;
 }
 
-async function install(hub: HubSession, root: string, env: Record<string, string> = {}) {
+async function install(hub: HubSession, root: string, env: Record<string, string> = {}, name = 'sk') {
   const installed = await hub.call('registry_install', {
     command: process.execPath,
     args: [fixture('skills-server.mjs')],
-    name: 'sk',
+    name,
     env: { SKILLS_ROOT: root, ...env },
   });
   expect(installed.isError, textOf(installed)).toBeFalsy();
@@ -75,6 +75,14 @@ test('skills/list aggregated under hub names, files read and verified through re
     await expect(client.readResource({ uri: 'skill://git-flow/SKILL.md' })).rejects.toThrow(
       /read it as skill:\/\/sk-git-flow\/SKILL\.md/,
     );
+
+    // A second server with a skill of the same name and URIs: both listed, each read from its own server.
+    await install(hub, root, {}, 'other');
+    await until(async () => expect((await skills.list()).skills).toHaveLength(2), 30_000);
+    const both = (await skills.list()).skills;
+    expect(both.map(skill => skill.frontmatter.name)).toEqual(['sk-git-flow', 'other-git-flow']);
+    for (const skill of both)
+      expect((await skills.read(skill)).frontmatter).toMatchObject({ name: skill.frontmatter.name });
   } finally {
     await hub.close();
   }
