@@ -120,7 +120,11 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
   });
   // Every set of resources hub lists, in this order (the cold-start lane lists them the same way):
   // the installed servers', then hub's own. hub:// URIs are hub's: the proxied source never takes them.
-  const sources: ResourceSource[] = [servers.surface.resources, hubResources];
+  const sources: ResourceSource[] = [
+    ...(servers.skills ? [servers.skills.resources] : []),
+    servers.surface.resources,
+    hubResources,
+  ];
   // config.json edits apply to this running hub (docs/configuration.md "Configuration"); integrity decides
   // which tools are listed, so the routes are rebuilt for it.
   const unwatchConfig = watchConfig(config, log, changed => {

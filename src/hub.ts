@@ -24,6 +24,7 @@ import { exposeTools } from './tools/exposed-tools.js';
 import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/handlers.js';
+import { registerSkills } from './proxy/surface/skills-handlers.js';
 import type { ResourceSource } from './proxy/surface/resource-source.js';
 import { createModernLane, type EraHooks } from './wire/modern-lane.js';
 import { ModernListeners } from './wire/modern-listen.js';
@@ -140,6 +141,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     ...(source.complete && { complete: (params, call) => source.complete!(params, call) }),
   }));
   registerSurface(server, { mode, surface: proxied.surface, sources, client });
+  registerSkills(server, core.servers.skills);
   // Tasks (docs/servers.md "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
   const protocol = new ClientProtocol(client, log);
   // This session's tasks only: another session's task id is unknown here.

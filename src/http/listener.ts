@@ -10,11 +10,11 @@ import { createSession, type Hub, type HubCore } from '../hub.js';
 import { answer, mediaType, readJson, refuse } from './body.js';
 import { allowedHostnames, checkBearer, checkHost, checkOrigin, isLoopback } from './guard.js';
 import { postClosed } from './abandoned.js';
+import { servedCard } from './server-card.js';
 
-// Streamable HTTP for clients configured with a URL (issue 15 item 4, docs/clients.md "Streamable HTTP"):
-// one `/mcp` endpoint on plain node:http, one SDK StreamableHTTPServerTransport and one hub
-// session (createSession) per Mcp-Session-Id. Every refusal is a JSON-RPC error body with the
-// right status, said before the body is read; nothing here throws into node:http.
+// Streamable HTTP for clients configured with a URL (docs/clients.md "Streamable HTTP"): `/mcp` on node:http, one SDK
+// StreamableHTTPServerTransport and hub session per Mcp-Session-Id, and the public Server Card (server-card.ts). Every
+// refusal is a JSON-RPC error body with the right status, said before the body is read; nothing throws into node:http.
 
 export interface HttpListenOptions {
   readonly host: string;
@@ -140,7 +140,7 @@ export async function listenHttp(core: HubCore, options: HttpListenOptions): Pro
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // The checks that need no body come first, so a refused request is never read.
+    if (servedCard(req, res, allowed, port)) return; // needs no token; the checks that need no body come first
     const refusal =
       checkHost(req.headers.host, allowed) ??
       checkOrigin(req.headers.origin, allowed, port) ??

@@ -14,6 +14,7 @@ import { statusView } from './slots/status-view.js';
 import { syncWithStore } from './slots/store-sync.js';
 import { createProxiedSurface } from './surface/proxied-surface.js';
 import { SurfaceListing } from './surface/routes.js';
+import { createSkillSurface } from './surface/skills.js';
 import { isDisabled } from './listing/tool-filter.js';
 import { auditLog } from '../store/audit/log.js';
 import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager-types.js';
@@ -121,6 +122,11 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
 
   return {
     surface: hooks.surface,
+    skills: createSkillSurface({
+      slots,
+      records: () => slots.records().filter(r => !isDisabled(r)),
+      timeoutMs: callTimeoutMs,
+    }),
     tasks,
     list: mode => listing.table.lists[mode],
     routes: () => listing.table,

@@ -131,7 +131,9 @@ export const COLD_SURFACE_FIELDS: Readonly<Record<string, Check>> = {
   prompts: listOf(isPrompt),
   resources: listOf(isResource),
   resourceTemplates: listOf(isTemplate),
+  skills: listOf(skill => isObject(skill) && isString(skill.uri) && isString(skill.textPrint)),
 };
+export const COLD_SURFACE_REQUIRED = ['prompts', 'resources', 'resourceTemplates'] as const;
 
 // Every field of schema.ts's ServerRecordSchema and ToolCacheFileSchema, by hand (zod costs the
 // lane its head start), with the ones a record must have. A field this table does not know makes
@@ -180,7 +182,7 @@ export const COLD_TOOL_FILE_FIELDS: Readonly<Record<string, Check>> = {
   updatedAt: isString,
   tools: isToolList,
   issues: value => Array.isArray(value) && value.every(isToolIssue),
-  surface: value => hasOnly(value, COLD_SURFACE_FIELDS, Object.keys(COLD_SURFACE_FIELDS)),
+  surface: value => hasOnly(value, COLD_SURFACE_FIELDS, COLD_SURFACE_REQUIRED),
   approvedTools: isToolList,
   pendingSurface: listOf(entry => isObject(entry) && isString(entry.key) && isObject(entry.item)),
 };

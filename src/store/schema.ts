@@ -172,11 +172,28 @@ export type CachedResource = z.infer<typeof CachedResourceSchema>;
 export const CachedResourceTemplateSchema = z.looseObject({ uriTemplate: z.string(), name: z.string() });
 export type CachedResourceTemplate = z.infer<typeof CachedResourceTemplateSchema>;
 
-/** A child's prompts, resources and resource templates as last listed (each complete, every page). */
+/**
+ * A child's skill (SEP-2640) as hub lists it (proxy/child/skills-intake.ts): the entry under hub's
+ * name and URIs, with where it came from (sourceRoot) and the fingerprint of the child's SKILL.md.
+ */
+export const CachedSkillSchema = z.looseObject({
+  uri: z.string(),
+  frontmatter: z.looseObject({ name: z.string(), description: z.string() }),
+  resources: z.union([
+    z.array(z.looseObject({ uri: z.string(), digest: z.string(), size: z.number() })),
+    z.literal('dynamic'),
+  ]),
+  sourceRoot: z.string(),
+  textPrint: z.string(),
+});
+export type CachedSkill = z.infer<typeof CachedSkillSchema>;
+
+/** A child's prompts, resources and resource templates as last listed (each complete, every page), and its skills if it offers them. */
 export const CachedSurfaceSchema = z.object({
   prompts: z.array(CachedPromptSchema),
   resources: z.array(CachedResourceSchema),
   resourceTemplates: z.array(CachedResourceTemplateSchema),
+  skills: z.array(CachedSkillSchema).optional(),
 });
 export type CachedSurface = z.infer<typeof CachedSurfaceSchema>;
 

@@ -9,17 +9,19 @@ import { createHash } from 'node:crypto';
 
 type Json = Record<string, unknown>;
 
-/** The three lists, as the store caches them (schema.ts CachedSurfaceSchema). */
+/** The lists, as the store caches them (schema.ts CachedSurfaceSchema). */
 export interface Surface {
   prompts: Json[];
   resources: Json[];
   resourceTemplates: Json[];
+  skills?: Json[] | undefined;
 }
 
 const KINDS = [
   ['prompts', 'prompt', 'name'],
   ['resources', 'resource', 'uri'],
   ['resourceTemplates', 'template', 'uriTemplate'],
+  ['skills', 'skill', 'uri'],
 ] as const;
 
 /** An entry's key in fingerprints and in `approve`: "prompt:<name>", "resource:<uri>", "template:<uriTemplate>". */
@@ -29,6 +31,8 @@ const text = (value: unknown): unknown => (typeof value === 'string' ? value : u
 
 /** The text of an entry a model reads: title, description, and a prompt's argument titles and descriptions. */
 function textsOf(item: Json): Json {
+  // A skill: its whole SKILL.md, by the fingerprint of the child's bytes (child/skills-intake.ts).
+  if (typeof item.textPrint === 'string') return { skill: item.textPrint };
   const args = Array.isArray(item.arguments)
     ? (item.arguments as unknown[]).map(arg =>
         arg !== null && typeof arg === 'object'
@@ -52,7 +56,7 @@ const MAX_PENDING = 200;
 export function surfacePrintsOf(surface: Surface): Record<string, string> {
   const prints: Record<string, string> = {};
   for (const [kind, prefix, id] of KINDS)
-    for (const item of surface[kind]) prints[keyOf(prefix, item, id)] = surfacePrint(item);
+    for (const item of surface[kind] ?? []) prints[keyOf(prefix, item, id)] = surfacePrint(item);
   return prints;
 }
 
@@ -81,6 +85,12 @@ function withTextOf(item: Json, approved: Json | undefined): Json {
   };
 }
 
+/** A skill as listed: the SKILL.md text kept for the person's review (skills-intake.ts) stays in the pending entry. */
+export function withoutText(item: Json): Json {
+  const { text: _text, ...rest } = item;
+  return rest;
+}
+
 /** An entry whose text is withheld: its key, and the entry as the child sent it (for the person to review). */
 export interface PendingEntry {
   key: string;
@@ -97,21 +107,23 @@ export function approvedSurface<S extends Surface>(
   listedBefore: S | undefined,
 ): { listed: S; pending: PendingEntry[] } {
   const pending: PendingEntry[] = [];
-  const listed: Surface = { prompts: [], resources: [], resourceTemplates: [] };
+  const listed: Surface = { prompts: [], resources: [], resourceTemplates: [], ...(surface.skills && { skills: [] }) };
   for (const [kind, prefix, id] of KINDS) {
-    for (const item of surface[kind]) {
+    for (const item of surface[kind] ?? []) {
       const key = keyOf(prefix, item, id);
       const approvedPrint = Object.hasOwn(prints, key) ? prints[key] : undefined;
       // No text at all (a bare resource, say): nothing a model could be told, nothing to withhold.
       if (approvedPrint === surfacePrint(item) || surfacePrint(item) === EMPTY) {
-        listed[kind].push(item);
+        listed[kind]!.push(kind === 'skills' ? withoutText(item) : item);
         continue;
       }
       if (pending.length < MAX_PENDING) pending.push({ key, item });
+      // A skill is one text (its SKILL.md): withheld whole, not listed until approved.
+      if (kind === 'skills') continue;
       const before = listedBefore?.[kind].find(
         entry => keyOf(prefix, entry, id) === key && surfacePrint(entry) === approvedPrint,
       );
-      listed[kind].push(withTextOf(item, before));
+      listed[kind]!.push(withTextOf(item, before));
     }
   }
   // The entries keep their shape (only their text fields are swapped): the caller's type holds.

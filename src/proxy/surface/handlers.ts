@@ -13,6 +13,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { NameMode } from '../../core/naming.js';
+import { SKILLS_EXTENSIONS } from './skills-handlers.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import type { ProxiedSurface } from './types.js';
 import type { ClientSide } from '../sessions/client-side.js';
@@ -22,12 +23,13 @@ import type { ReadCall, ResourceSource } from './resource-source.js';
 import { pageOf, type PagedKind } from '../listing/pages.js';
 import type { ServerExtra } from '../sessions/client-side.js';
 
-/** What hub declares besides tools: answered whether or not any child offers them (empty lists). */
+/** What hub declares besides tools: answered whether or not any child offers them (empty lists). Skills: docs/skills.md. */
 export const SURFACE_CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
   completions: {},
   logging: {},
+  extensions: { ...SKILLS_EXTENSIONS },
 };
 
 // The caller's cancel signal, and its progress token re-used for what the child reports. The

@@ -21,6 +21,7 @@ import type { SurfaceWriter } from '../slots/slot-store.js';
 import { forwardRequest } from './forward.js';
 import type { SurfaceListing } from './routes.js';
 import { childLogMessage, levelAtLeast } from '../sessions/log-relay.js';
+import { listSkills } from '../child/skills-intake.js';
 
 type Json = Record<string, unknown>;
 
@@ -165,6 +166,14 @@ export function createProxiedSurface(deps: SurfaceDeps): {
     const next = (listings.get(slot) ?? Promise.resolve()).then(async () => {
       try {
         const { surface: listed, issues } = await conn.listSurface(timeoutMs);
+        // A child that offers skills (docs/skills.md); a failed skills/list keeps the skills listed before.
+        const kept = slot.record.surface?.skills;
+        const skills = await listSkills(conn, slot.name, timeoutMs).catch((error: Error) => ({
+          skills: kept,
+          issues: [`skills/list failed (${errorMessage(error)}); the skills listed before stay`],
+        }));
+        if (skills?.skills) listed.skills = skills.skills;
+        issues.push(...(skills?.issues ?? []));
         if (issues.length > 0)
           log.warn({ server: slot.name, issues }, 'some prompts or resources of this server were skipped');
         if (await deps.surfaceListed(slot, listed)) listing.rebuild();

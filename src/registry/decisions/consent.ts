@@ -17,6 +17,8 @@ export interface InstallPlan {
   readonly scripts?: ScriptsChoice | undefined;
   /** Set for upgrades: the version installed now. */
   readonly upgradeFrom?: string | undefined;
+  /** A remote server: what its server card said (install/server-card.ts), shown as is. */
+  readonly card?: string | undefined;
 }
 
 /** What a confirm answers when config.json said not to ask (install.confirm "never", or "if-supported" without a prompt). */
@@ -33,7 +35,8 @@ export function describePlan(plan: InstallPlan): string {
       : `Register the command below as MCP server "${plan.name}"?`;
   const install = plan.installLine ? `\n\nhub will run:\n  ${plan.installLine}` : '';
   const scripts = plan.scripts ? `\n\n${describeScripts(plan.scripts)}` : '';
-  return `${what}${install}${scripts}\n\nThe server will be started as:\n  ${plan.launchLine}`;
+  const card = plan.card ? `\n\n${plan.card}` : '';
+  return `${what}${install}${scripts}\n\nThe server will be started as:\n  ${plan.launchLine}${card}`;
 }
 
 // Elicitation goes to a person, who may take a while to read: far longer than a request timeout.

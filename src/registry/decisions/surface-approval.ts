@@ -1,5 +1,5 @@
-import { surfacePrint } from '../../proxy/listing/surface-integrity.js';
-import type { ServerRecord, ToolCacheFile } from '../../store/schema.js';
+import { surfacePrint, withoutText } from '../../proxy/listing/surface-integrity.js';
+import type { CachedSkill, ServerRecord, ToolCacheFile } from '../../store/schema.js';
 import type { PendingTool } from './tool-review.js';
 
 // Approving prompts, resources and templates whose text changed (proxy/listing/surface-integrity.ts):
@@ -7,7 +7,7 @@ import type { PendingTool } from './tool-review.js';
 // now on, unless the child changed it again meanwhile: then that newer text stays withheld.
 
 const idOf = (key: string) =>
-  key.startsWith('prompt:') ? 'name' : key.startsWith('resource:') ? 'uri' : 'uriTemplate';
+  key.startsWith('prompt:') ? 'name' : key.startsWith('template:') ? 'uriTemplate' : 'uri';
 const prefixOf = (key: string) => key.slice(0, key.indexOf(':'));
 
 /** Under the store's lock: the record's approved prints, and the cache's surface and pending entries after the approval. */
@@ -34,6 +34,13 @@ export function approveSurface(
         prompts: swap(file.surface.prompts),
         resources: swap(file.surface.resources),
         resourceTemplates: swap(file.surface.resourceTemplates),
+        // A withheld skill is not listed (surface-integrity.ts): approved, it is listed again.
+        ...((file.surface.skills || [...now.keys()].some(key => key.startsWith('skill:'))) && {
+          skills: [
+            ...(file.surface.skills ?? []).filter(entry => !now.has(`skill:${String(entry.uri)}`)),
+            ...[...now].flatMap(([key, item]) => (key.startsWith('skill:') ? [withoutText(item) as CachedSkill] : [])),
+          ],
+        }),
       },
     }),
     pendingSurface: pending.filter(({ key }) => !now.has(key)),

@@ -96,17 +96,21 @@ function pendingSurface(paths: HubPaths, record: ServerRecord, mode: IntegrityMo
   const file = readToolCacheFile(paths, record.name);
   const listed = file?.surface;
   return (file?.pendingSurface ?? []).map(({ key, item }) => {
-    const id = key.startsWith('prompt:') ? 'name' : key.startsWith('resource:') ? 'uri' : 'uriTemplate';
+    const id = key.startsWith('prompt:') ? 'name' : key.startsWith('template:') ? 'uriTemplate' : 'uri';
     const kind = key.startsWith('prompt:')
       ? 'prompts'
       : key.startsWith('resource:')
         ? 'resources'
-        : 'resourceTemplates';
-    const shown = listed?.[kind].find(entry => `${key.slice(0, key.indexOf(':'))}:${String(entry[id])}` === key);
+        : key.startsWith('skill:')
+          ? 'skills'
+          : 'resourceTemplates';
+    const shown = listed?.[kind]?.find(entry => `${key.slice(0, key.indexOf(':'))}:${String(entry[id])}` === key);
     const asTool = (entry: Record<string, unknown>): CachedTool => ({
       name: key,
       ...(typeof entry.title === 'string' && { title: entry.title }),
-      description: typeof entry.description === 'string' ? entry.description : '',
+      // A skill's text is its SKILL.md, kept for this review (proxy/child/skills-intake.ts).
+      description:
+        typeof entry.text === 'string' ? entry.text : typeof entry.description === 'string' ? entry.description : '',
       inputSchema: { type: 'object', ...(Array.isArray(entry.arguments) && { properties: argumentsOf(entry) }) },
     });
     const tool = asTool(item);

@@ -8,6 +8,7 @@ import { confirmDroppingKept } from '../decisions/kept-decisions.js';
 import type { InstallResult } from './result.js';
 import { checkEnvKeys, checkServerName } from './target.js';
 import { deriveServerName } from '../sources/server-name.js';
+import { readServerCard } from './server-card.js';
 
 const MAX_URL_CHARS = 2048;
 // Host labels that say nothing about which service it is.
@@ -99,7 +100,16 @@ export async function installRemote(request: InstallRequest, context: InstallCon
     return finish(record, unset(record), start, context);
   }
   const dropKept = await confirmDroppingKept(context, name, `url ${url.href}`);
-  await context.confirm({ name, package: undefined, installLine: undefined, launchLine: `connect to ${url.href}` });
+  // What the remote says of itself (server-card.ts), in the question: read first, never blocking.
+  const card = await readServerCard(url);
+  context.log.info({ server: name, card: card.url, said: card.lines }, 'server card read before connecting');
+  await context.confirm({
+    name,
+    package: undefined,
+    installLine: undefined,
+    launchLine: `connect to ${url.href}`,
+    card: card.lines.join('\n'),
+  });
   const record = await saveRecord(
     context,
     { name, command: url.href, args: [], env, mode: 'command', kind: 'remote', remote },
