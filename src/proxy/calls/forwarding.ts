@@ -9,11 +9,20 @@ import type { ServerExtra } from '../sessions/client-side.js';
 import type { Caller } from '../../wire/caller.js';
 import type { ServerSlot } from '../slots/server-slot.js';
 import { taskSupportOf } from '../listing/task-listing.js';
+import { declaresTasks } from '../../wire/tasks-extension.js';
 
 /** Runs a task-required tool inside an ordinary call (tasks/run.ts). */
 export type TaskRunner = (slot: ServerSlot, route: Route, args: Args, caller: Caller) => Promise<CallToolResult>;
 
 type Args = Record<string, unknown> | undefined;
+
+/** Runs a task-capable tool as a Tasks-extension task (tasks/extension-tasks.ts); undefined: its child runs no tasks. */
+export type ExtensionTaskRunner = (
+  slot: ServerSlot,
+  route: Route,
+  args: Args,
+  caller: Caller,
+) => Promise<CallToolResult | undefined>;
 
 /** One route's forwarders: for the fast path (raw bytes back) and for the SDK Server's request context. */
 interface RouteForwarders {
@@ -35,6 +44,7 @@ export class CallForwarding {
     /** Re-reads the store when another hub changed it (a server installed elsewhere). */
     private readonly refresh: () => Promise<void>,
     private readonly runTask?: TaskRunner,
+    private readonly extensionTask?: ExtensionTaskRunner,
   ) {}
 
   #forwarders(route: Route): RouteForwarders {
@@ -48,10 +58,22 @@ export class CallForwarding {
       };
       // A tool that requires a task, called without one: hub runs the task for the caller.
       const asTask = runTask && taskSupportOf(route.listed.dotted) === 'required' ? runTask : undefined;
+      // A task-capable tool, called by a 2026-07-28 client that declared the Tasks extension: a task of hub's.
+      const { extensionTask } = this;
+      const asExtension =
+        extensionTask && taskSupportOf(route.listed.dotted) !== 'forbidden' ? extensionTask : undefined;
       forwarders = {
         fast: (args, caller) => {
           const slot = live(caller.session);
           if (!slot) return Promise.resolve(unavailable(route.server));
+          if (asExtension && declaresTasks(caller.meta))
+            return asExtension(slot, route, args, caller).then(
+              created =>
+                created ??
+                (asTask
+                  ? asTask(slot, route, args, caller)
+                  : forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs)),
+            );
           if (asTask) return asTask(slot, route, args, caller);
           return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
         },
