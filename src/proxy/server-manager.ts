@@ -123,7 +123,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     callTimeoutMs,
     sync.refresh,
     (slot, route, args, caller) => runAsTask(slot, route.tool, route.dotted, args, caller, taskSettings),
-    (slot, route, args, caller) => extensionTasks.create(slot, route, args, caller),
+    extensionTasks,
   );
   autoStartOnInitialize(client, slots, log);
   relayRootsChanged(client, slots);

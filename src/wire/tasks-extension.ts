@@ -1,4 +1,5 @@
 import { META_CAPABILITIES, type RpcErrorBody } from './era.js';
+import { RawToolResult } from './raw-result.js';
 
 /**
  * The Tasks extension of the 2026-07-28 revision (SEP-2663) as bytes: its identifier, whether a
@@ -89,4 +90,19 @@ export function legacyTask(task: Json, taskId: string): LegacyTask {
 export interface ExtensionTaskMethods {
   /** tasks/get, tasks/update or tasks/cancel of a client that declared the extension: the result, or throws an RpcError. */
   handle(method: string, params: Json): Promise<Json>;
+}
+
+// Looked for only in the results that may be tasks (a 2026-07-28 child's, or any for a client of
+// the extension): every other result passes as bytes, unsearched.
+const TASK_RESULT = /"resultType"\s*:\s*"task"/;
+
+/** The CreateTaskResult a call was answered with (parsed from the child's bytes when it came raw), or undefined. */
+export function taskResultOf(reply: object): Json | undefined {
+  if (reply instanceof RawToolResult) {
+    const line = reply.lineFor('0');
+    if (!TASK_RESULT.test(line)) return undefined;
+    const parsed = (JSON.parse(line) as { result?: unknown }).result;
+    return isObject(parsed) && parsed.resultType === 'task' ? parsed : undefined;
+  }
+  return (reply as Json).resultType === 'task' ? (reply as Json) : undefined;
 }

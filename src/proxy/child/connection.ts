@@ -144,7 +144,7 @@ export class ChildConnection {
       options.onExit(code, signal);
     };
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities: CHILD_CAPABILITIES });
-    const modern = modernChild(transport, record, options.client, CHILD_CAPABILITIES);
+    const modern = modernChild(transport, record, options.client, CHILD_CAPABILITIES, client);
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);

@@ -4,17 +4,19 @@ import {
   GetTaskResultSchema,
   McpError,
   type CallToolResult,
+  type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { META_CAPABILITIES } from '../../wire/era.js';
 import type { Caller } from '../../wire/caller.js';
 import { RpcError } from '../../wire/rpc-error.js';
-import { modernTask } from '../../wire/tasks-extension.js';
+import { legacyTask, modernTask, taskResultOf } from '../../wire/tasks-extension.js';
+import type { ToolReply } from '../../wire/caller.js';
 import type { ChildConnection } from '../child/connection.js';
 import type { Route } from '../listing/routes.js';
 import { runsToolTasks } from '../listing/task-listing.js';
 import type { ServerSlot } from '../slots/server-slot.js';
-import { withHubTaskId } from './forward.js';
+import { childTaskResult, type TaskOutcome } from './task-result.js';
 import { TaskInputs } from './task-inputs.js';
 import { isTerminal, type TaskRoute, type TaskRoutes } from './task-routes.js';
 
@@ -38,7 +40,9 @@ interface Entry {
   readonly capabilities: Json;
   readonly inputs: TaskInputs;
   /** The child's answer to tasks/result: the task's result, or the JSON-RPC error it ended with. */
-  outcome?: { result: Json } | { error: Json };
+  outcome?: TaskOutcome;
+  /** A 2026-07-28 child's own task: the client's tasks/* go to it as they are, under the child's id. */
+  readonly relay?: boolean;
 }
 
 // Tasks kept at most; the oldest go first (TaskRoutes bounds and expires the routes themselves).
@@ -109,6 +113,26 @@ export class ExtensionTasks {
     }
   }
 
+  /**
+   * A call's answer for a client of the extension: a 2026-07-28 child's own task (resultType
+   * "task") is kept under hub's id, which the client sees instead of the child's; anything else passes.
+   */
+  adopt(slot: ServerSlot, route: Route, reply: ToolReply, caller: Caller): ToolReply {
+    const task = taskResultOf(reply);
+    const conn = slot.conn;
+    if (!task || typeof task.taskId !== 'string' || !conn) return reply;
+    const hubRoute = this.settings.routes.add(slot.name, conn, route.dotted, legacyTask(task, task.taskId) as Task, {
+      clientOwned: false,
+      owner: caller.session,
+      hold: () => {
+        slot.callStarted();
+        return () => slot.callEnded();
+      },
+    });
+    this.#keep({ route: hubRoute, capabilities: {}, inputs: new TaskInputs(), relay: true });
+    return { ...task, taskId: hubRoute.id } as unknown as CallToolResult;
+  }
+
   /** tasks/get, tasks/update or tasks/cancel (params.taskId checked by the lane), for owner's tasks only. */
   handle(method: string, params: Json, owner: object | undefined): Promise<Json> {
     const taskId = params.taskId as string;
@@ -118,6 +142,7 @@ export class ExtensionTasks {
       if (entry && !route) this.#drop(entry);
       return Promise.reject(notFound(taskId));
     }
+    if (entry.relay) return this.#relayed(entry, method, params);
     if (method === 'tasks/update') return Promise.resolve(this.#update(entry, params));
     if (method === 'tasks/cancel') return this.#cancel(entry);
     return this.#get(entry);
@@ -142,6 +167,25 @@ export class ExtensionTasks {
     for (const entry of this.#entries.values())
       if (entry.outcome === undefined) merged = { ...merged, ...entry.capabilities };
     return merged;
+  }
+
+  // The child's own task method, under its id; the answer names hub's.
+  async #relayed(entry: Entry, method: string, params: Json): Promise<Json> {
+    const { route } = entry;
+    if (route.conn.exit) {
+      this.#drop(entry);
+      throw notFound(route.id, ` (server "${route.server}" stopped, and its tasks ended with it)`);
+    }
+    const { taskId: _hubId, ...rest } = params;
+    const answer = await route.conn
+      .request({ method, params: { ...rest, taskId: route.childId } }, AnyResult, { timeout: this.settings.timeoutMs })
+      .catch((error: unknown) => {
+        if (error instanceof McpError && error.code === ErrorCode.InvalidParams) this.#drop(entry);
+        throw error;
+      });
+    if (method !== 'tasks/get') return answer;
+    this.settings.routes.seen(route.server, legacyTask(answer, route.childId) as Task);
+    return { ...answer, taskId: route.id };
   }
 
   async #get(entry: Entry): Promise<Json> {
@@ -200,38 +244,12 @@ export class ExtensionTasks {
     return {};
   }
 
-  // The child's tasks/result, asked again while the task runs: its answer is the task's outcome.
+  // The child's tasks/result (task-result.ts): the task's outcome; its questions close with it.
   async #follow(entry: Entry, conn: ChildConnection): Promise<void> {
-    const { route } = entry;
-    const waiting = conn.waitingOnTask();
-    try {
-      for (;;) {
-        try {
-          const result = await conn.request({ method: 'tasks/result', params: { taskId: route.childId } }, AnyResult, {
-            timeout: this.settings.maxWaitMs,
-          });
-          entry.outcome = { result: withHubTaskId(result, route) };
-          return;
-        } catch (error) {
-          const still = error instanceof McpError && error.code === ErrorCode.RequestTimeout && !conn.exit;
-          if (still && this.#entries.has(route.id)) continue;
-          entry.outcome = {
-            error:
-              error instanceof McpError
-                ? {
-                    code: error.code,
-                    message: error.message.replace(/^MCP error -?\d+: /, ''),
-                    ...(error.data !== undefined && { data: error.data }),
-                  }
-                : { code: ErrorCode.InternalError, message: String(error) },
-          };
-          return;
-        }
-      }
-    } finally {
-      waiting();
-      entry.inputs.close('the task ended');
-    }
+    entry.outcome = await childTaskResult(conn, entry.route, this.settings.maxWaitMs, () =>
+      this.#entries.has(entry.route.id),
+    );
+    entry.inputs.close('the task ended');
   }
 
   #finished(entry: Entry): Json | undefined {
