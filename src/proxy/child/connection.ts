@@ -23,6 +23,7 @@ import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface } from './surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
 import { withoutUncallableTasks } from '../listing/task-listing.js';
+import { withExtensionTaskSupport } from '../listing/extension-task-listing.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-calls.js';
 
@@ -214,7 +215,8 @@ export class ChildConnection {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
-    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
+    const taken = withExtensionTaskSupport(takeTools(entries), this.capabilities);
+    const { tools, issues } = withoutUncallableTasks(taken, this.capabilities);
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);

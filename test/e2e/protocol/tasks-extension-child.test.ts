@@ -6,7 +6,14 @@
 // tasks/cancel reach the child under the child's id; one that did not gets the result.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  ListTasksResultSchema,
+  type CallToolResult,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import { expect, onTestFinished, test, vi } from 'vitest';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
@@ -128,4 +135,48 @@ test('a 2026-07-28 client without the extension never gets a task: hub follows i
     .result as Json;
   expect(answer).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'brewed 4 cups' }] });
   await hub.end();
+});
+
+test('a 2025 client with tasks: the child’s tools are listed as optional tasks, and its task is a 2025 task (get, result with the question relayed, list, cancel)', async () => {
+  const { home, events } = await kidHome();
+  const hub = await spawnHub(home, { capabilities: { elicitation: {}, tasks: { list: {}, cancel: {} } } });
+  onTestFinished(() => hub.close());
+  const asked: unknown[] = [];
+  hub.client.setRequestHandler(ElicitRequestSchema, request => {
+    asked.push(request.params._meta?.['io.modelcontextprotocol/related-task']);
+    return { action: 'accept', content: { sure: true } };
+  });
+  // Started once: hub reads its tools (and that it declared the extension).
+  await hub.client.callTool({ name: 'kid_brew', arguments: {} });
+  await vi.waitFor(
+    async () => {
+      const tools = (await hub.client.listTools()).tools;
+      expect(tools.find(tool => tool.name === 'kid_confirm')?.execution?.taskSupport).toBe('optional');
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  const messages = [];
+  for await (const message of hub.client.experimental.tasks.callToolStream({ name: 'kid_confirm', arguments: {} }))
+    messages.push(message);
+  const created = messages.find(message => message.type === 'taskCreated') as { task: Task } | undefined;
+  expect(created?.task.taskId).toMatch(UUID);
+  const last = messages.at(-1) as { type: string; result?: CallToolResult };
+  expect(last.type).toBe('result');
+  expect(textOf(last.result!)).toBe('confirmed: accept {"sure":true}');
+  // The question named hub's task, not the child's.
+  expect(asked).toEqual([{ taskId: created?.task.taskId }]);
+
+  const { tasks } = await hub.client.request({ method: 'tasks/list' }, ListTasksResultSchema);
+  expect(tasks.map(task => task.taskId)).toContain(created?.task.taskId);
+
+  const long = await hub.client.request(
+    { method: 'tools/call', params: { name: 'kid_brew', arguments: { ms: 60_000 }, task: {} } },
+    CreateTaskResultSchema,
+  );
+  const cancelled = await hub.client.request(
+    { method: 'tasks/cancel', params: { taskId: long.task.taskId } },
+    CancelTaskResultSchema,
+  );
+  expect(cancelled).toMatchObject({ taskId: long.task.taskId, status: 'cancelled' });
+  expect(await eventsOf(events)).toContain('cancel t-3');
 });
