@@ -119,7 +119,7 @@ export class ChildExtensionTasks {
     this.#last.set(route.id, answer);
     const task = legacyTask(answer, route.childId) as Task;
     this.routes.seen(route.server, task);
-    if (isTerminal(task)) this.#ids.size > 1000 && this.#forgetOldest();
+    if (isTerminal(task) && this.#ids.size > 1000) this.#forgetOldest();
     return task;
   }
 
