@@ -30,7 +30,7 @@ import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/sessions/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
-import { modernCapabilities } from './proxy/tasks/extension-capabilities.js';
+import { modernCapabilities } from './wire/tasks-extension.js';
 import { listingDigest } from './core/listing-digest.js';
 import { nameSession, tracedCall } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';

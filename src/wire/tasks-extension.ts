@@ -106,3 +106,14 @@ export function taskResultOf(reply: object): Json | undefined {
   }
   return (reply as Json).resultType === 'task' ? (reply as Json) : undefined;
 }
+
+/**
+ * hub's capabilities as `server/discover` tells a 2026-07-28 client (the full hub and the
+ * cold-start lane alike): the Tasks extension in place of the 2025-11-25 `tasks` capability, which
+ * the extension replaces (a server must not declare both under a revision that has the extension).
+ * initialize still declares `tasks`.
+ */
+export function modernCapabilities(capabilities: Json): Json {
+  const { tasks: _legacy, ...rest } = capabilities;
+  return withTasksExtension(rest);
+}
