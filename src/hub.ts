@@ -32,6 +32,7 @@ import { withModernListeners } from './proxy/sessions/modern-client-side.js';
 import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
 import { toolsForClient } from './proxy/listing/task-listing.js';
 import { appRoute } from './proxy/exposure/app-calls.js';
+import { modernCapabilities } from './wire/tasks-extension.js';
 import { listingDigest } from './core/listing-digest.js';
 import { nameSession, tracedCall } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';
@@ -230,9 +231,12 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
         {
           serverInfo,
           listeners,
+          ...(proxied.extensionTasks && {
+            tasks: { handle: (method, params) => proxied.extensionTasks!.handle(method, params, client) },
+          }),
           discover: () => ({
             legacyVersions: SUPPORTED_PROTOCOL_VERSIONS,
-            capabilities,
+            capabilities: modernCapabilities(capabilities),
             serverInfo,
             instructions: hubInstructions(config.paths.db, mode),
           }),

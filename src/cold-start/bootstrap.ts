@@ -3,6 +3,7 @@ import type { StdinReplay } from '../wire/stdio-transport.js';
 import type { NameMode } from '../core/naming.js';
 import type { FastStartListing } from './listing.js';
 import { claimOf, discoverResult, modernResult } from '../wire/era.js';
+import { modernCapabilities } from '../wire/tasks-extension.js';
 import { clientTakesTasks } from '../proxy/listing/task-listing.js';
 import { holdReads } from '../store/cold-read.js';
 import { laneAnswers, SURFACE_METHODS } from './lane-answers.js';
@@ -119,7 +120,15 @@ export function startFastStart(options: {
     if (method === 'server/discover') {
       const { capabilities, serverInfo } = listing.initialize[mode];
       const { instructions } = store.instructions(mode);
-      reply(id, discoverResult({ legacyVersions: listing.protocol.supported, capabilities, serverInfo, instructions }));
+      reply(
+        id,
+        discoverResult({
+          legacyVersions: listing.protocol.supported,
+          capabilities: modernCapabilities(capabilities),
+          serverInfo,
+          instructions,
+        }),
+      );
       return true;
     }
     const modern = claim.era === 'modern';

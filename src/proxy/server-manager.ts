@@ -21,6 +21,8 @@ import type { ManagerDeps, ServerManager, ServerManagerOptions } from './manager
 import { createTaskForwarding } from './tasks/forward.js';
 import { TaskRoutes } from './tasks/task-routes.js';
 import { withHubTaskIds } from './tasks/relay.js';
+import { ExtensionTasks } from './tasks/extension-tasks.js';
+import { withExtensionTaskInputs } from './tasks/extension-relay.js';
 import { runAsTask } from './tasks/run.js';
 export type {
   ManagerDeps,
@@ -44,6 +46,12 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
   const announce = listChangedAnnouncer(client, log);
   // Tasks (MCP 2025-11-25): hub's task ids, the client's task-augmented calls, and tasks run for clients without them.
   const taskRoutes = new TaskRoutes();
+  // The Tasks extension (2026-07-28) over the same routes, for clients that declared it (docs/tasks.md).
+  const extensionTasks = new ExtensionTasks({
+    routes: taskRoutes,
+    timeoutMs: callTimeoutMs,
+    maxWaitMs: config.tasks.maxWaitMs,
+  });
   const { surfaceListed, ...writer } = slotStoreWriter({
     paths: config.paths,
     store,
@@ -58,7 +66,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     startTimeoutMs: options.startTimeoutMs ?? callTimeoutMs,
     idleStopMs: options.idleStopMs ?? config.idleStopMs,
     child: {
-      client: withHubTaskIds(client, taskRoutes),
+      client: withExtensionTaskInputs(withHubTaskIds(client, taskRoutes), taskRoutes, extensionTasks),
       surfaceEvents: {
         resourceUpdated: (server, uri) => hooks.events.resourceUpdated(server, uri),
         message: (server, params) => hooks.events.message(server, params),
@@ -116,6 +124,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
     callTimeoutMs,
     sync.refresh,
     (slot, route, args, caller) => runAsTask(slot, route.tool, route.dotted, args, caller, taskSettings),
+    extensionTasks,
   );
   autoStartOnInitialize(client, slots, log);
   relayRootsChanged(client, slots);
@@ -128,6 +137,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
       timeoutMs: callTimeoutMs,
     }),
     tasks,
+    extensionTasks,
     list: mode => listing.table.lists[mode],
     routes: () => listing.table,
     refresh: sync.refresh,

@@ -4,6 +4,7 @@ import type { ServerExtra } from './sessions/client-side.js';
 import type { NameMode } from '../core/naming.js';
 import type { ProxiedSurface } from './surface/types.js';
 import type { ProxiedTasks } from './tasks/types.js';
+import type { ExtensionTasks } from './tasks/extension-tasks.js';
 import type { RouteTable } from './listing/routes.js';
 
 export type { ServerExtra };
@@ -24,6 +25,8 @@ export interface ProxiedTools {
   readonly surface?: ProxiedSurface;
   /** Task-augmented calls and tasks/* (tasks/forward.ts). */
   readonly tasks?: ProxiedTasks;
+  /** The Tasks extension (2026-07-28) for clients that declared it (tasks/extension-tasks.ts). */
+  readonly extensionTasks?: ExtensionTasks;
   /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
   fastPath?(
     sendRaw: (line: string, kind: LineKind) => Promise<void>,

@@ -11,6 +11,7 @@ import {
 } from './era.js';
 import { INPUT_METHODS } from './input-rounds.js';
 import { listenFilter, type ModernListeners } from './modern-listen.js';
+import { extensionTaskRequest, type ExtensionTaskMethods } from './tasks-lane.js';
 
 type Json = Record<string, unknown>;
 type Id = string | number;
@@ -30,6 +31,8 @@ export interface ModernLaneOptions {
   discover(): DiscoverInfo;
   readonly serverInfo: Json;
   readonly listeners: ModernListeners;
+  /** The Tasks extension's methods (tasks-lane.ts); without it they go on to the SDK Server. */
+  readonly tasks?: ExtensionTaskMethods | undefined;
 }
 
 const isId = (id: unknown): id is Id => typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
@@ -52,6 +55,10 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
     send({ jsonrpc: '2.0', id, ...body }).catch(() => undefined);
     return true;
   };
+
+  // A task method's answer, with the fields every modern result carries.
+  const taskAnswer = (id: Id, body: { result: Json } | { error: RpcErrorBody }) =>
+    reply(id, 'result' in body ? { result: modernResult(undefined, body.result, serverInfo) } : body);
 
   const listen = (id: Id, params: unknown): boolean => {
     const filter = listenFilter(params);
@@ -91,6 +98,7 @@ export function createModernLane(options: ModernLaneOptions, send: (message: Jso
       if (claim.era === 'legacy')
         return method === 'subscriptions/listen' ? reply(id, { error: missingEnvelope(method) }) : false;
       if (method === 'subscriptions/listen') return listen(id, params);
+      if (options.tasks && extensionTaskRequest(id, method, params, claim.meta, options.tasks, taskAnswer)) return true;
       // A call may be the retry of one a 2025 child asked a question in (input-rounds.ts).
       let retried: ReturnType<typeof listeners.rounds.retry>;
       if (INPUT_METHODS.has(method)) {

@@ -6,14 +6,23 @@ import type { Route, RouteTable } from '../listing/routes.js';
 import type { Slots } from '../slots/slots.js';
 import { refusedResult, unavailable } from '../slots/status-view.js';
 import type { ServerExtra } from '../sessions/client-side.js';
-import type { Caller } from '../../wire/caller.js';
+import type { Caller, RawCaller, ToolReply } from '../../wire/caller.js';
 import type { ServerSlot } from '../slots/server-slot.js';
 import { taskSupportOf } from '../listing/task-listing.js';
+import { declaresTasks } from '../../wire/tasks-extension.js';
 
 /** Runs a task-required tool inside an ordinary call (tasks/run.ts). */
 export type TaskRunner = (slot: ServerSlot, route: Route, args: Args, caller: Caller) => Promise<CallToolResult>;
 
 type Args = Record<string, unknown> | undefined;
+
+/** The Tasks extension for the clients that declared it (tasks/extension-tasks.ts). */
+export interface ExtensionTaskRunner {
+  /** A task-capable tool's call as hub's task; undefined: its child runs no tasks (call it as usual). */
+  create(slot: ServerSlot, route: Route, args: Args, caller: Caller): Promise<CallToolResult | undefined>;
+  /** The call's answer, a 2026-07-28 child's task kept under hub's id. */
+  adopt(slot: ServerSlot, route: Route, reply: ToolReply, caller: Caller): ToolReply;
+}
 
 /** One route's forwarders: for the fast path (raw bytes back) and for the SDK Server's request context. */
 interface RouteForwarders {
@@ -35,6 +44,7 @@ export class CallForwarding {
     /** Re-reads the store when another hub changed it (a server installed elsewhere). */
     private readonly refresh: () => Promise<void>,
     private readonly runTask?: TaskRunner,
+    private readonly extensionTask?: ExtensionTaskRunner,
   ) {}
 
   #forwarders(route: Route): RouteForwarders {
@@ -48,10 +58,14 @@ export class CallForwarding {
       };
       // A tool that requires a task, called without one: hub runs the task for the caller.
       const asTask = runTask && taskSupportOf(route.listed.dotted) === 'required' ? runTask : undefined;
+      const { extensionTask } = this;
       forwarders = {
         fast: (args, caller) => {
           const slot = live(caller.session);
           if (!slot) return Promise.resolve(unavailable(route.server));
+          // A 2026-07-28 client that declared the Tasks extension: it may get a task (extensionCall).
+          if (extensionTask && declaresTasks(caller.meta))
+            return this.#extensionCall(extensionTask, slot, route, args, caller);
           if (asTask) return asTask(slot, route, args, caller);
           return forwardCall(slot, route.tool, route.dotted, args, caller, timeoutMs);
         },
@@ -66,6 +80,24 @@ export class CallForwarding {
       this.#cache.set(route, forwarders);
     }
     return forwarders;
+  }
+
+  // A task-capable tool runs as hub's task; any other call's answer may be a 2026-07-28 child's task.
+  async #extensionCall(
+    extension: ExtensionTaskRunner,
+    slot: ServerSlot,
+    route: Route,
+    args: Args,
+    caller: RawCaller,
+  ): Promise<ToolReply> {
+    if (taskSupportOf(route.listed.dotted) !== 'forbidden') {
+      const created = await extension.create(slot, route, args, caller);
+      if (created) return created;
+      if (this.runTask && taskSupportOf(route.listed.dotted) === 'required')
+        return this.runTask(slot, route, args, caller);
+    }
+    const reply = await forwardCall(slot, route.tool, route.dotted, args, caller, this.timeoutMs);
+    return extension.adopt(slot, route, reply, caller);
   }
 
   /** The fast path's forwarder for an exposed name in either spelling (a refused tool answers why). */

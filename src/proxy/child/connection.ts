@@ -24,6 +24,7 @@ import { noteIssues, takeTools } from './tool-intake.js';
 import { listSurface } from './surface.js';
 import type { SurfaceIntake } from './surface-intake.js';
 import { withoutUncallableTasks } from '../listing/task-listing.js';
+import { withExtensionTaskSupport } from '../listing/extension-task-listing.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { eraRequest, eraToolCall, modernChild, type ModernChild } from './modern-calls.js';
 
@@ -156,7 +157,7 @@ export class ChildConnection {
     };
     const capabilities = childCapabilities(options);
     const client = new Client({ name: 'hub', version: HUB_VERSION }, { capabilities });
-    const modern = modernChild(transport, record, options.client, capabilities);
+    const modern = modernChild(transport, record, options.client, capabilities, client);
     const connection = new ChildConnection(client, transport, fast, Date.now(), record.name, log, undefined, modern);
     // The SDK Client tells its transport the revision it negotiated; that is how hub learns it.
     (modern.eras as Transport).setProtocolVersion = version => (connection.#protocolVersion = version);
@@ -226,7 +227,8 @@ export class ChildConnection {
       cursor = page.nextCursor;
       pages += 1;
     } while (cursor !== undefined && pages < MAX_PAGES);
-    const { tools, issues } = withoutUncallableTasks(takeTools(entries), this.capabilities);
+    const taken = withExtensionTaskSupport(takeTools(entries), this.capabilities);
+    const { tools, issues } = withoutUncallableTasks(taken, this.capabilities);
     if (issues.length > 0)
       this.log.warn({ server: this.name, issues }, 'some tools of this server were skipped or cut');
     return noteIssues(tools, issues);

@@ -73,9 +73,9 @@ export async function playInputRounds<R>(first: R, rounds: InputRounds<R>): Prom
 }
 
 // One at a time: a person answers them, and two dialogs at once would be one too many.
-async function answerInputs(
+export async function answerInputs(
   requests: InputRequiredResult['inputRequests'],
-  rounds: InputRounds<unknown>,
+  rounds: Pick<InputRounds<unknown>, 'server' | 'upstream' | 'relatedRequestId' | 'session'>,
   signal: AbortSignal,
 ): Promise<Json> {
   const { upstream, server } = rounds;

@@ -9,6 +9,8 @@ import { RpcError } from '../../wire/rpc-error.js';
 import type { ClientSide } from '../sessions/client-side.js';
 import { isInputRequired, playInputRounds } from './input-required.js';
 import { EraChildTransport } from './modern.js';
+import { declaresTasks, taskResultOf, withTasksExtension } from '../../wire/tasks-extension.js';
+import { waitForChildTask } from './child-task-wait.js';
 import type { ChildProcessTransport } from './transport.js';
 import { HUB_VERSION } from '../../core/version.js';
 
@@ -17,6 +19,8 @@ export interface ModernChild {
   readonly eras: EraChildTransport;
   readonly upstream: ClientSide;
   readonly server: string;
+  /** hub's Client of the child: a task it answers with is followed through it (child-task-wait.ts). */
+  readonly client?: Client | undefined;
 }
 
 const AnyResultSchema = z.looseObject({});
@@ -30,15 +34,17 @@ export function modernChild(
   record: { name: string; command: string; args: readonly string[] },
   upstream: ClientSide,
   capabilities: ClientCapabilities,
+  client?: Client,
 ): ModernChild {
   const clientInfo = { name: 'hub', version: HUB_VERSION };
   const eras = new EraChildTransport(transport, {
     command: record.command,
     args: record.args,
-    capabilities,
+    // hub follows the tasks of the Tasks extension (tasks/get, tasks/update, tasks/cancel): it declares it.
+    capabilities: withTasksExtension(capabilities),
     clientInfo,
   });
-  return { eras, upstream, server: record.name };
+  return { eras, upstream, server: record.name, client };
 }
 
 /**
@@ -62,7 +68,31 @@ async function modernToolCall<R extends ToolReply>(
 ): Promise<R | CallToolResult> {
   const enveloped = { ...options, meta: child.eras.callMeta(options.meta, child.upstream.capabilities()) };
   const first = await call(enveloped);
-  if (!isInputRequired(first) || claimedVersion(options.meta) !== undefined) return first;
+  // A 2026-07-28 client gets input_required as it is, and a task when it declared the Tasks
+  // extension (under hub's id, forwarding.ts); hub follows any other task for its caller.
+  const modernCaller = claimedVersion(options.meta) !== undefined;
+  if (modernCaller && declaresTasks(options.meta)) return first;
+  const answered =
+    !modernCaller && isInputRequired(first) ? await inputRounds(child, options, enveloped, call, first) : first;
+  const task = child.client && taskResultOf(answered);
+  if (!task || !child.client) return answered;
+  return waitForChildTask(task, {
+    server: child.server,
+    client: child.client,
+    upstream: child.upstream,
+    relatedRequestId: options.relatedRequestId,
+    cancellable: options.cancellable,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
+function inputRounds<R extends ToolReply>(
+  child: ModernChild,
+  options: FastCallOptions,
+  enveloped: FastCallOptions,
+  call: (options: FastCallOptions) => Promise<R>,
+  first: R,
+): Promise<R | CallToolResult> {
   return playInputRounds<R | CallToolResult>(first, {
     server: child.server,
     upstream: child.upstream,

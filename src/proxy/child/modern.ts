@@ -10,6 +10,7 @@ import {
   UNSUPPORTED_VERSION,
   claimedVersion,
 } from '../../wire/era.js';
+import { declaresTasks, withTasksExtension } from '../../wire/tasks-extension.js';
 import type { ChildProcessTransport } from './transport.js';
 
 type Json = Record<string, unknown>;
@@ -148,13 +149,20 @@ export class EraChildTransport implements Transport {
    * client's call gets hub's envelope naming what that client can answer (hub relays it).
    */
   callMeta(callerMeta: Json | undefined, capabilities: ClientCapabilities | undefined): Json | undefined {
-    if (this.#era !== 'modern' || claimedVersion(callerMeta) !== undefined) return callerMeta;
+    if (this.#era !== 'modern') return callerMeta;
+    // A modern client's envelope passes; without the Tasks extension it gets it added: hub follows
+    // a task the child answers with for that client, which cannot take one (child-task-wait.ts).
+    if (claimedVersion(callerMeta) !== undefined)
+      return declaresTasks(callerMeta)
+        ? callerMeta
+        : { ...callerMeta, [META_CAPABILITIES]: withTasksExtension((callerMeta![META_CAPABILITIES] ?? {}) as Json) };
     const offered: ClientCapabilities = {
       ...(capabilities?.elicitation && { elicitation: capabilities.elicitation }),
       ...(capabilities?.sampling && { sampling: capabilities.sampling }),
       ...(capabilities?.roots && { roots: {} }),
     };
-    return { ...callerMeta, ...this.envelope(offered) };
+    // The Tasks extension too: a task the child answers with, hub follows for the caller (child-task-wait.ts).
+    return { ...callerMeta, ...this.envelope(withTasksExtension(offered)) };
   }
 
   #incoming(message: Json): void {

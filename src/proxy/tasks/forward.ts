@@ -16,6 +16,8 @@ import { runsToolTasks, taskSupportOf } from '../listing/task-listing.js';
 import { asClientTask, isTerminal, type TaskRoute, type TaskRoutes } from './task-routes.js';
 import type { ChildConnection } from '../child/connection.js';
 import type { ProxiedTasks } from './types.js';
+import { ChildExtensionTasks } from './child-extension.js';
+import { runsExtensionTasks } from '../listing/extension-task-listing.js';
 
 export interface TaskForwardingDeps {
   readonly slots: Slots;
@@ -45,6 +47,7 @@ export function withHubTaskId<T extends Result>(result: T, route: TaskRoute): T 
 
 export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
   const { slots, table, routes, timeoutMs, maxWaitMs } = deps;
+  const childTasks = new ChildExtensionTasks(routes, timeoutMs);
 
   const routeOf = async (name: string): Promise<Route> => {
     let route = table().byName.get(name);
@@ -102,12 +105,30 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
       slot.callStarted();
       try {
         const conn = await slot.connection();
+        const caller = sdkCaller(extra);
+        // The child stays up while its task runs.
+        const hold = () => {
+          slot.callStarted();
+          return () => slot.callEnded();
+        };
+        // A 2026-07-28 child of the Tasks extension: its own task, as a 2025 one (child-extension.ts).
+        if (runsExtensionTasks(conn.capabilities))
+          return await childTasks.create(
+            route.server,
+            conn,
+            route.dotted,
+            {
+              name: route.tool,
+              ...(args !== undefined && { arguments: args }),
+              ...(extra._meta && { _meta: extra._meta }),
+            },
+            { signal: extra.signal, owner: caller.session, hold },
+          );
         if (!runsToolTasks(conn.capabilities))
           throw new RpcError(
             ErrorCode.MethodNotFound,
             `Server "${route.server}" did not declare task-augmented tools/call; call ${name} without params.task.`,
           );
-        const caller = sdkCaller(extra);
         const params = {
           name: route.tool,
           ...(args !== undefined && { arguments: args }),
@@ -136,6 +157,7 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
 
     async get(taskId, extra, owner) {
       const { route, conn } = running(taskId, owner);
+      if (childTasks.has(route)) return childCall(route, () => childTasks.get(route));
       const task = await childCall(route, () =>
         conn.request({ method: 'tasks/get', params: { taskId: route.childId } }, GetTaskResultSchema, {
           timeout: timeoutMs,
@@ -148,6 +170,7 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
 
     async result(taskId, extra, owner) {
       const { route, conn } = running(taskId, owner);
+      if (childTasks.has(route)) return childCall(route, () => childTasks.result(route, extra, maxWaitMs));
       // Waits for the task to end (the spec's tasks/result blocks), up to tasks.maxWaitMs; what
       // the child asks of the person meanwhile (input_required) is relayed.
       const waiting = conn.waitingOnTask();
@@ -192,6 +215,7 @@ export function createTaskForwarding(deps: TaskForwardingDeps): ProxiedTasks {
           ErrorCode.InvalidParams,
           `Cannot cancel task ${taskId}: it is already ${route.last.status}.`,
         );
+      if (childTasks.has(route)) return childCall(route, () => childTasks.cancel(route));
       const cancelled = await childCall(route, () =>
         conn.request({ method: 'tasks/cancel', params: { taskId: route.childId } }, CancelTaskResultSchema, {
           timeout: timeoutMs,
