@@ -10,6 +10,7 @@ import type { ServerState } from './slots/state.js';
 import type { ServerStatusView } from './slots/status-view.js';
 import type { ProxiedTools } from './types.js';
 import type { ProxiedSurface } from './surface/types.js';
+import type { RouteTable } from './listing/routes.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
 
@@ -27,6 +28,8 @@ export interface ManagerDeps {
 export interface ServerManager extends ProxiedTools {
   /** Prompts, resources, completions and logging of the installed servers. */
   readonly surface: ProxiedSurface;
+  /** The routing table tools/list answers from now (exposed names of every server's tools). */
+  routes(): RouteTable;
   /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
   start(name: string, options?: { readonly timeoutMs?: number }): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */

@@ -68,7 +68,7 @@ export function createRegistryTools(
   const manager = shared ?? createServerManager(deps);
   // Results name tools the way clients see them listed (docs/tools.md "Tool names").
   const mode: NameMode = pickNameMode(config.toolNames);
-  const spelling = () => exposedSpelling(store, config.paths, mode);
+  const spell = exposedSpelling(() => manager.routes(), mode);
 
   const install = defineTool({
     name: 'registry.install',
@@ -106,7 +106,7 @@ export function createRegistryTools(
           ),
         ...progressReporter(call),
       }).then(async installed => {
-        const tools = installed.tools.map(await spelling());
+        const tools = installed.tools.map(spell);
         // This session installed it: its tools are listed next, and next says how to reach them here.
         const reach = deps.exposure?.installed(installed.name);
         const started = !installed.background && installed.missingEnv.length === 0 && tools.length > 0;
@@ -200,7 +200,7 @@ export function createRegistryTools(
         };
         return { structured, text: text.join('\n') };
       }
-      return serverListResult({ config, store, manager, spell: await spelling() });
+      return serverListResult({ config, store, manager, spell });
     },
   });
 
@@ -213,9 +213,10 @@ export function createRegistryTools(
     output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const spell = await spelling();
+      // Spelled by the table from before: the uninstall takes the server's routes away.
+      const before = manager.routes();
       const result = await uninstallServer(input.name, { config, log, store, manager }, { purge: input.purge });
-      result.removedTools = result.removedTools.map(spell);
+      result.removedTools = result.removedTools.map(exposedSpelling(() => before, mode));
       const structured = {
         name: result.name,
         removedTools: result.removedTools,
@@ -271,7 +272,7 @@ export function createRegistryTools(
     tools,
     proxied: manager,
     async servers() {
-      const { structured, text } = await serverListResult({ config, store, manager, spell: await spelling() });
+      const { structured, text } = await serverListResult({ config, store, manager, spell });
       // As the tool table spells registry.list's result for this client.
       return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
     },
