@@ -1,4 +1,4 @@
-import type { LineKind } from '../wire/stdio-transport.js';
+import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
@@ -44,14 +44,8 @@ export interface ServerManager extends ProxiedTools {
     args: Record<string, unknown> | undefined,
     extra: ServerExtra,
   ): Promise<CallToolResult>;
-  /**
-   * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
-   * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
-   */
-  fastPath(
-    sendRaw: (line: string, kind: LineKind) => Promise<void>,
-    session?: object,
-  ): (message: Record<string, unknown>) => boolean;
+  /** The child lane's forwarder for an exposed name in either spelling: a session builds its fast path on it (wire/fast-path.ts). */
+  fast(name: string): FastForwarder | undefined;
   /** A client session ended: its children of per-session servers stop (shared children keep running). */
   closeSession(session: object): Promise<void>;
   close(): Promise<void>;

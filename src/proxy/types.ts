@@ -1,4 +1,4 @@
-import type { LineKind } from '../wire/stdio-transport.js';
+import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerExtra } from './sessions/client-side.js';
 import type { NameMode } from '../core/naming.js';
@@ -24,9 +24,6 @@ export interface ProxiedTools {
   readonly surface?: ProxiedSurface;
   /** Task-augmented calls and tasks/* (tasks/forward.ts). */
   readonly tasks?: ProxiedTasks;
-  /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
-  fastPath?(
-    sendRaw: (line: string, kind: LineKind) => Promise<void>,
-    session?: object,
-  ): (message: Record<string, unknown>) => boolean;
+  /** The child lane's forwarder for an exposed name (a refused tool answers why): what the session's fast path (wire/fast-path.ts) resolves names with. */
+  fast?(name: string): FastForwarder | undefined;
 }
