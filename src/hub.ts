@@ -210,7 +210,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     fastPath: sendRaw => {
       // Built here from the proxy's resolver: proxied tools/call below the SDK Server, for this session.
       const resolve = proxied.fast;
-      const lane = resolve && createFastPath(name => resolve(name), sendRaw, client);
+      const lane = resolve && createFastPath(resolve, sendRaw, client);
       // Every message passes here first: the client's initialize tells its protocol revision.
       return message => {
         protocol.note(message);

@@ -45,7 +45,7 @@ export interface ServerManager extends ProxiedTools {
     extra: ServerExtra,
   ): Promise<CallToolResult>;
   /** The child lane's forwarder for an exposed name in either spelling: a session builds its fast path on it (wire/fast-path.ts). */
-  fast(name: string): FastForwarder | undefined;
+  readonly fast: (name: string) => FastForwarder | undefined;
   /** A client session ended: its children of per-session servers stop (shared children keep running). */
   closeSession(session: object): Promise<void>;
   close(): Promise<void>;

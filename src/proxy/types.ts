@@ -25,5 +25,5 @@ export interface ProxiedTools {
   /** Task-augmented calls and tasks/* (tasks/forward.ts). */
   readonly tasks?: ProxiedTasks;
   /** The child lane's forwarder for an exposed name (a refused tool answers why): what the session's fast path (wire/fast-path.ts) resolves names with. */
-  fast?(name: string): FastForwarder | undefined;
+  readonly fast?: (name: string) => FastForwarder | undefined;
 }
