@@ -111,7 +111,7 @@ export function createHubCore({ config, log, store }: CoreOptions): HubCore {
     log,
     processes: () => ((processesUsed = true), processes()),
     async servers() {
-      const spell = await exposedSpelling(store, config.paths, mode);
+      const spell = exposedSpelling(() => servers.routes(), mode);
       const { structured, text } = await serverListResult({ config, store, manager: servers, spell });
       return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
     },

@@ -8,6 +8,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from './wire/rpc-error.js';
+import { createFastPath } from './wire/fast-path.js';
 import { currentStoreHealth } from './store/health.js';
 import type { ToolDeps } from './tools/define.js';
 import { hubInstructions } from './tools/instructions.js';
@@ -216,7 +217,9 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   const session: Hub = {
     server,
     fastPath: sendRaw => {
-      const lane = proxied.fastPath?.(sendRaw, client);
+      // Built here from the proxy's resolver: proxied tools/call below the SDK Server, for this session.
+      const resolve = proxied.fast;
+      const lane = resolve && createFastPath(resolve, sendRaw, client);
       // Every message passes here first: the client's initialize tells its protocol revision.
       return message => {
         protocol.note(message);

@@ -1,4 +1,4 @@
-import type { LineKind } from '../wire/stdio-transport.js';
+import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';
@@ -11,6 +11,7 @@ import type { ServerStatusView } from './slots/status-view.js';
 import type { ProxiedTools } from './types.js';
 import type { ProxiedSurface } from './surface/types.js';
 import type { SkillSurface } from './surface/skills.js';
+import type { RouteTable } from './listing/routes.js';
 
 // The ServerManager contract the registry tools and the CLI build on.
 
@@ -30,6 +31,8 @@ export interface ServerManager extends ProxiedTools {
   readonly surface: ProxiedSurface;
   /** The installed servers' skills (surface/skills.ts). */
   readonly skills?: SkillSurface;
+  /** The routing table tools/list answers from now (exposed names of every server's tools). */
+  routes(): RouteTable;
   /** Start (or restart) the server from its store record now: spawn, handshake, cache its tools (tools/<name>.json, stamped by servers[name].toolsUpdatedAt), rebuild routes, send tools/list_changed if initialized. Throws HubError (CHILD_FAILED / CHILD_TIMEOUT) naming the package and quoting the lines of its log that explain it (start-failure.ts). */
   start(name: string, options?: { readonly timeoutMs?: number }): Promise<CachedTool[]>;
   /** Stop the child if running; the record and cached tools stay. */
@@ -44,14 +47,8 @@ export interface ServerManager extends ProxiedTools {
     args: Record<string, unknown> | undefined,
     extra: ServerExtra,
   ): Promise<CallToolResult>;
-  /**
-   * The transport-level fast path for proxied tools/call (HubStdioServerTransport.intercept):
-   * returns true for the messages it took. sendRaw writes one JSON-RPC line to the client.
-   */
-  fastPath(
-    sendRaw: (line: string, kind: LineKind) => Promise<void>,
-    session?: object,
-  ): (message: Record<string, unknown>) => boolean;
+  /** The child lane's forwarder for an exposed name in either spelling: a session builds its fast path on it (wire/fast-path.ts). */
+  readonly fast: (name: string) => FastForwarder | undefined;
   /** A client session ended: its children of per-session servers stop (shared children keep running). */
   closeSession(session: object): Promise<void>;
   close(): Promise<void>;

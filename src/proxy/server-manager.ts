@@ -3,7 +3,6 @@ import type { CachedTool } from '../store/schema.js';
 import { autoStartOnInitialize } from './slots/auto-start.js';
 import { DEFAULT_BACKOFF } from './slots/backoff.js';
 import { CallForwarding } from './calls/forwarding.js';
-import { createFastPath } from '../wire/fast-path.js';
 import { listChangedAnnouncer, relayRootsChanged } from './slots/list-changed.js';
 import { readRecordsNow, ToolMemo } from './slots/records.js';
 import { RouteListing } from './listing/route-listing.js';
@@ -167,7 +166,7 @@ export function createServerManager(deps: ManagerDeps, options: ServerManagerOpt
       return slots.sorted(chosen).map(slot => statusView(slot, listing.table, config.paths.serverLog(slot.name)));
     },
     call: (server, tool, args, extra) => forwarding.call(server, tool, args, extra),
-    fastPath: (sendRaw, session) => createFastPath(name => forwarding.fast(name), sendRaw, session),
+    fast: name => forwarding.fast(name),
     closeSession: session => slots.closeSession(session),
     async close() {
       sync.close();

@@ -1,4 +1,4 @@
-import type { LineKind } from '../wire/stdio-transport.js';
+import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerExtra } from './sessions/client-side.js';
 import type { NameMode } from '../core/naming.js';
@@ -27,9 +27,6 @@ export interface ProxiedTools {
   readonly tasks?: ProxiedTasks;
   /** The Tasks extension (2026-07-28) for clients that declared it (tasks/extension-tasks.ts). */
   readonly extensionTasks?: ExtensionTasks;
-  /** Optional transport-level fast path for proxied tools/call (see wire/fast-path.ts). */
-  fastPath?(
-    sendRaw: (line: string, kind: LineKind) => Promise<void>,
-    session?: object,
-  ): (message: Record<string, unknown>) => boolean;
+  /** The child lane's forwarder for an exposed name (a refused tool answers why): what the session's fast path (wire/fast-path.ts) resolves names with. */
+  readonly fast?: (name: string) => FastForwarder | undefined;
 }

@@ -1,17 +1,15 @@
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { assertProcessesSupported } from '../core/platform/platform.js';
-import { readProcessIdentity } from '../core/process-identity.js';
 import type { ProcessManager } from '../process/manager.js';
-import { renderKill, renderLogs, renderStart } from '../process/render.js';
+import { renderKill, renderLogs } from '../process/render.js';
 import { toProcessView } from '../process/view.js';
-import { defineTool, type ToolDeps, type ToolGroup } from './define.js';
+import { defineTool, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import { logLink } from './hub-uris.js';
 import { processListResult } from './process-list.js';
 import { createInteractiveTools } from './interactive-tools.js';
-import { checkWatch, createProcessEvents, type ProcessEvents } from './process-events.js';
+import { createProcessEvents, type ProcessEvents } from './process-events.js';
+import { startProcessTool, type ProcessBase } from './process-start.js';
 import {
-  StartInputSchema,
-  StartOutputSchema,
   ListInputSchema,
   ListOutputSchema,
   LogsInputSchema,
@@ -22,15 +20,9 @@ import {
   PortOutputSchema,
 } from './process-schemas.js';
 
-const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
+export type { ProcessBase } from './process-start.js';
 
-// Claude Code and Codex show the model only structuredContent: the guidance goes there too.
-function nextAfterStart(id: string, status: string): string {
-  const logs = `get_process_logs {"id":"${id}"}`;
-  return status === 'running'
-    ? `${logs} reads its output (pass next_cursor back as cursor to follow it); kill_process {"id":"${id}"} stops it.`
-    : `It is no longer running (${status}): ${logs} shows why.`;
-}
+const LOG_TEXT_RESERVE_BYTES = 4 * 1024;
 
 function nextAfterLogs(id: string, cursor: number, more: boolean): string {
   return more
@@ -59,110 +51,10 @@ export function lazyProcessManager(deps: Pick<ToolDeps, 'config' | 'store' | 'lo
     }));
 }
 
-const startCallOf = (entry: string | undefined, id: string | number | undefined): string | undefined =>
-  entry === undefined || id === undefined ? undefined : `${entry}#${JSON.stringify(id)}`;
+type ManagerOf = () => Promise<ProcessManager>;
 
-/** A session's own working directory and environment: what a relative cwd and the child env start from. */
-export interface ProcessBase {
-  readonly cwd?: string | undefined;
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** The session's entry process, when it has one: with the JSON-RPC id, names a start_process call. */
-  readonly entryPid?: number | undefined;
-}
-
-// The entry named for good (pid and start time): a start_process its entry sends again after a
-// shared hub died is known by it and its JSON-RPC id.
-function entryOf(pid: number | undefined): string | undefined {
-  const identity = pid === undefined ? undefined : readProcessIdentity(pid);
-  return identity && `${identity.pid}@${identity.startTicks}`;
-}
-
-// The SDK's request context carries the call's JSON-RPC id.
-const requestIdOf = (extra: unknown): string | number | undefined => {
-  const id = (extra as { requestId?: unknown } | undefined)?.requestId;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-};
-
-export function createProcessTools(
-  deps: ToolDeps,
-  /** A hub core's manager (shared by its sessions) and this session's cwd and env. */
-  shared?: { manager: () => Promise<ProcessManager>; base?: ProcessBase },
-): ToolGroup & { manager(): Promise<ProcessManager>; decorate: ProcessEvents['decorate'] } {
-  const { config } = deps;
-  const source = shared?.manager ?? lazyProcessManager(deps);
-  let used = false;
-  const managerOf = () => ((used = true), source());
-  const base = shared?.base;
-  const entry = entryOf(base?.entryPid);
-  // start_process's watch: this session's process events (docs/events.md).
-  const events = createProcessEvents({ paths: config.paths, log: deps.log, server: deps.server, manager: managerOf });
-
-  const startProcess = defineTool({
-    name: 'start_process',
-    title: 'Start a process',
-    description:
-      'Start a long-running command (dev server, watcher, build) that survives hub and client restarts; output goes to a log. ' +
-      'wait_for returns once ready, exited or timed out (no polling). get_free_port picks a port.',
-    input: StartInputSchema,
-    output: StartOutputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    async run(input, call) {
-      checkWatch(input.watch);
-      const wait = input.wait_for && {
-        port: input.wait_for.port,
-        pattern:
-          input.wait_for.pattern === undefined
-            ? undefined
-            : compileLinePattern(input.wait_for.pattern, 'wait_for.pattern'),
-        timeoutMs: input.wait_for.timeout_ms,
-      };
-      const ports = [
-        ...new Set([...(input.ports ?? []), ...(input.wait_for?.port === undefined ? [] : [input.wait_for.port])]),
-      ];
-      const outcome = await (
-        await managerOf()
-      ).start(
-        {
-          command: input.command,
-          args: input.args,
-          cwd: input.cwd,
-          env: input.env,
-          name: input.name,
-          tags: input.tags,
-          ports,
-          tty: input.tty ? { cols: input.cols, rows: input.rows } : undefined,
-          restart: { policy: input.restart, max: input.max_restarts },
-          startCall: startCallOf(entry, requestIdOf(call.extra)),
-        },
-        wait,
-        call.signal,
-        base,
-      );
-      if (input.watch) await events.watch(outcome.record, input.watch);
-      const view = toProcessView(outcome.record);
-      const structured = {
-        process: view,
-        ...(outcome.wait && {
-          ready: outcome.wait.ready,
-          reason: outcome.wait.reason,
-          waited_ms: outcome.wait.waitedMs,
-        }),
-        log_tail: outcome.tail,
-        ...(outcome.alreadyStarted && { already_started: true }),
-        next: nextAfterStart(view.id, view.status),
-      };
-      const text = renderStart(view, outcome.wait, outcome.tail);
-      return {
-        structured,
-        text: outcome.alreadyStarted
-          ? `This call had started it already, before hub restarted (no second copy). ${text}`
-          : text,
-        content: [logLink(view)],
-      };
-    },
-  });
-
-  const listProcesses = defineTool({
+function listProcessesTool(managerOf: ManagerOf): HubTool {
+  return defineTool({
     name: 'list_processes',
     title: 'List processes',
     description:
@@ -172,8 +64,10 @@ export function createProcessTools(
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async input => processListResult(await managerOf(), input),
   });
+}
 
-  const getProcessLogs = defineTool({
+function getProcessLogsTool(managerOf: ManagerOf): HubTool {
+  return defineTool({
     name: 'get_process_logs',
     title: 'Read process logs',
     description:
@@ -206,8 +100,10 @@ export function createProcessTools(
       return { structured, text: renderLogs(slice, input.cursor !== undefined), content: [logLink(record)] };
     },
   });
+}
 
-  const killProcess = defineTool({
+function killProcessTool(managerOf: ManagerOf, stopGraceMs: number): HubTool {
+  return defineTool({
     name: 'kill_process',
     title: 'Stop a process',
     description:
@@ -221,7 +117,7 @@ export function createProcessTools(
       ).kill({
         reference: input.id,
         signal: input.signal,
-        graceMs: input.grace_ms ?? config.stopGraceMs,
+        graceMs: input.grace_ms ?? stopGraceMs,
         remove: input.remove,
       });
       const view = toProcessView(outcome.record);
@@ -239,8 +135,10 @@ export function createProcessTools(
       return { structured, text: renderKill(view, outcome) };
     },
   });
+}
 
-  const getFreePort = defineTool({
+function getFreePortTool(managerOf: ManagerOf): HubTool {
+  return defineTool({
     name: 'get_free_port',
     title: 'Get a free port',
     description:
@@ -265,14 +163,32 @@ export function createProcessTools(
       };
     },
   });
+}
+
+export function createProcessTools(
+  deps: ToolDeps,
+  /** A hub core's manager (shared by its sessions) and this session's cwd and env. */
+  shared?: { manager: () => Promise<ProcessManager>; base?: ProcessBase },
+): ToolGroup & { manager(): Promise<ProcessManager>; decorate: ProcessEvents['decorate'] } {
+  const source = shared?.manager ?? lazyProcessManager(deps);
+  let used = false;
+  const managerOf = () => ((used = true), source());
+  const base = shared?.base;
+  // start_process's watch: this session's process events (docs/events.md).
+  const events = createProcessEvents({
+    paths: deps.config.paths,
+    log: deps.log,
+    server: deps.server,
+    manager: managerOf,
+  });
 
   return {
     tools: [
-      startProcess,
-      listProcesses,
-      getProcessLogs,
-      killProcess,
-      getFreePort,
+      startProcessTool(managerOf, base, events),
+      listProcessesTool(managerOf),
+      getProcessLogsTool(managerOf),
+      killProcessTool(managerOf, deps.config.stopGraceMs),
+      getFreePortTool(managerOf),
       ...createInteractiveTools(deps, managerOf),
     ],
     // The same manager serves hub's own resources (tools/hub-resources.ts).

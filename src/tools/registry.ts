@@ -1,12 +1,7 @@
-import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';
-import type { InstallContext } from '../registry/install/install.js';
-import { readPendingInstall } from '../registry/install/background.js';
-import { InstallResultSchema } from '../registry/install/result.js';
-import { askToSignIn } from '../proxy/oauth/sign-in-ask.js';
-import { npmEnvironment } from '../registry/npm/env.js';
+import { readPendingInstall, type PendingInstall } from '../registry/install/background.js';
 import {
   describeServer,
   exposedSpelling,
@@ -17,133 +12,80 @@ import {
 import { readToolIssues } from '../store/tool-cache.js';
 import { createSearchTool } from './registry-search.js';
 import { createConfigureTool, settingsView } from './registry-configure.js';
+import { installTool } from './registry-install.js';
 import { serverListResult, type ServerListResult } from './server-list.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
-import { defineTool, type CallContext, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
+import { defineTool, type HubTool, type ToolDeps, type ToolGroup } from './define.js';
 import {
   CallInputSchema,
-  InstallInputSchema,
   ListInputSchema,
   ListOutputSchema,
   UninstallInputSchema,
   UninstallOutputSchema,
 } from './registry-schemas.js';
 
-function progressReporter(call: CallContext): Pick<InstallContext, 'progress' | 'onNpmLine'> {
-  let step = 0;
-  const send = (message: string) => void call.sendProgress(++step, undefined, message);
-  // npm's own lines are not sent: the npm step reports a few steps a second instead.
-  return { progress: message => send(message) };
+type Spell = (dotted: string) => string;
+
+/** registry.list { server } for an install that has no record yet: its step, or why it failed. */
+function pendingInstallResult(pending: PendingInstall) {
+  const next =
+    pending.state === 'installing'
+      ? `${pending.name} (${pending.package}) is still installing: ${pending.step}. Ask again later; tools/list_changed announces its tools.`
+      : `The install of ${pending.name} (${pending.package}) failed: ${pending.step}`;
+  return { structured: { servers: [], next }, text: next };
 }
 
-// The install code (npm, the catalog, consent) loads on the first install: listing needs only schemas.
-let installModules:
-  | Promise<
-      [
-        typeof import('../registry/install/install.js'),
-        typeof import('../registry/install/hints.js'),
-        typeof import('../registry/decisions/consent.js'),
-      ]
-    >
-  | undefined;
-const loadInstall = () =>
-  (installModules ??= Promise.all([
-    import('../registry/install/install.js'),
-    import('../registry/install/hints.js'),
-    import('../registry/decisions/consent.js'),
-  ]));
-
-// registry.search/install/list/uninstall/call and the proxied tools of installed servers.
-export function createRegistryTools(
+/** registry.list { server }: its tools with schemas, settings, changed tools, and what to do next. */
+async function oneServerResult(
   deps: ToolDeps,
-  /** A hub core's manager, shared by its sessions (closed by the core, not here); else one of its own. */
-  shared?: ServerManager,
-): ToolGroup & {
-  proxied: ProxiedTools;
-  /** What registry.list shows of every installed server (hub://servers serves it). */
-  servers(): Promise<ServerListResult>;
-  close(): Promise<void>;
-} {
-  const { config, log, store, server } = deps;
-  const manager = shared ?? createServerManager(deps);
-  // Results name tools the way clients see them listed (docs/tools.md "Tool names").
-  const mode: NameMode = pickNameMode(config.toolNames);
-  const spelling = () => exposedSpelling(store, config.paths, mode);
+  manager: ServerManager,
+  mode: NameMode,
+  name: string,
+  pending: PendingInstall | undefined,
+) {
+  const { config, store } = deps;
+  const described = await describeServer(name, mode, store, config.paths, manager);
+  const summary = withOtherHubs(described.summary, config.paths);
+  const toolIssues = readToolIssues(config.paths, summary.name);
+  // Settings, changed tools waiting for approval and injection markers (registry-configure.ts).
+  const review = settingsView(config, (await store.read()).servers[summary.name]);
+  const tools = described.tools.filter(tool => !review.withheld.has(tool.tool));
+  // An upgrade or a rebuild of an installed server going on in the background.
+  const busy =
+    pending?.state === 'installing'
+      ? `An upgrade or build of ${summary.name} is still at work: ${pending.step}. Ask again later; tools/list_changed announces its new tools.`
+      : pending
+        ? `The last upgrade or build of ${summary.name} failed: ${pending.step}`
+        : undefined;
+  const next =
+    busy ??
+    missingEnvNext(summary) ??
+    `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
+  const text = [
+    `${summary.name} (${summary.state}${summary.protocolVersion ? `, MCP ${summary.protocolVersion}` : ''}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
+    ...(summary.lastError ? [`last error: ${summary.lastError}`] : []),
+    ...(summary.instructions ? [`instructions from the server:\n${summary.instructions}`] : []),
+    ...tools.map(
+      t =>
+        `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
+    ),
+    ...toolIssues.map(issue => `! ${issue.action} ${issue.tool}: ${issue.reason}`),
+    ...review.lines,
+    next,
+  ];
+  const structured = {
+    servers: [summary],
+    tools,
+    ...(toolIssues.length > 0 && { toolIssues }),
+    ...review.structured,
+    next,
+  };
+  return { structured, text: text.join('\n') };
+}
 
-  const install = defineTool({
-    name: 'registry.install',
-    title: 'Install an MCP server',
-    description:
-      'Install an MCP server (npm package, local command, remote url or registry entry), start it and expose its tools as <name>.<tool>. ' +
-      'The user may be asked to approve. API keys go in env. Again for an installed server: updates env/args; upgrade: true updates it.',
-    input: InstallInputSchema,
-    output: InstallResultSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    async run(input, call) {
-      const [{ installServer }, { catalogHints, suggestServerName }, { elicitationConfirm, elicitationUndo }] =
-        await loadInstall();
-      const { allowScripts, ...rest } = input;
-      const scripts = scriptsChoiceOf(allowScripts);
-      const request = { ...rest, ...(scripts !== undefined && { allowScripts: scripts }) };
-      const result = await installServer(request, {
-        config,
-        log,
-        store,
-        manager,
-        confirm: elicitationConfirm(server, config.install.confirm, call.signal, config.paths.configFile),
-        confirmUndo: elicitationUndo(server, config.install.confirm, call.signal),
-        deriveName: suggestServerName,
-        lookup: catalogHints,
-        signal: call.signal,
-        // npm runs with this client's npm variables, not those of the entry that started the hub.
-        npmEnv: npmEnvironment(deps.sessionEnv),
-        pathEnv: process.env.PATH,
-        signIn: (name, url) =>
-          askToSignIn(
-            deps.client,
-            { server: name, authorizationUrl: url },
-            `Sign in to ${name} so hub can use its tools.`,
-          ),
-        ...progressReporter(call),
-      }).then(async installed => {
-        const tools = installed.tools.map(await spelling());
-        // This session installed it: its tools are listed next, and next says how to reach them here.
-        const reach = deps.exposure?.installed(installed.name);
-        const started = !installed.background && installed.missingEnv.length === 0 && tools.length > 0;
-        return { ...installed, tools, ...(started && reach !== undefined && { next: reach }) };
-      });
-      const status = result.background
-        ? `still installing in the background (${result.step ?? 'npm'})`
-        : result.missingEnv.length > 0
-          ? `saved, not started (missing ${result.missingEnv.join(', ')})`
-          : `${result.state}, ${result.tools.length} tools`;
-      return {
-        structured: result,
-        text: [
-          `${result.name}: ${result.package ? `${result.package}@${result.version ?? '?'}` : result.command} — ${status}`,
-          ...result.tools,
-          ...(result.warnings ?? []).map(warning => `npm warning: ${warning}`),
-          ...(result.withheld?.length
-            ? [
-                `Withheld until the user approves them (they changed): ${result.withheld.join(', ')}; registry.list { server: "${result.name}" } shows what changed.`,
-              ]
-            : []),
-          ...(result.toolMarkers ?? []).map(
-            entry =>
-              `! possible prompt injection in ${entry.tool}: ${entry.markers.join('; ')} — show this to the user`,
-          ),
-          ...(result.skippedScripts?.length
-            ? [
-                `Install scripts not run (allow with allowScripts): ${result.skippedScripts.map(entry => `${entry.name}@${entry.version}`).join(', ')}`,
-              ]
-            : []),
-          result.next,
-        ].join('\n'),
-      };
-    },
-  });
-
-  const list = defineTool({
+function listTool(deps: ToolDeps, manager: ServerManager, mode: NameMode, spell: Spell): HubTool {
+  const { config, store } = deps;
+  return defineTool({
     name: 'registry.list',
     title: 'List installed MCP servers',
     description:
@@ -152,59 +94,19 @@ export function createRegistryTools(
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(input) {
+      const name = input.server;
+      if (name === undefined) return serverListResult({ config, store, manager, spell });
       // An install still at work (or failed in the background) has no record yet: show its step.
-      const pending = input.server === undefined ? undefined : readPendingInstall(config, input.server);
-      if (pending && input.server !== undefined && !(await store.read()).servers[input.server]) {
-        const next =
-          pending.state === 'installing'
-            ? `${pending.name} (${pending.package}) is still installing: ${pending.step}. Ask again later; tools/list_changed announces its tools.`
-            : `The install of ${pending.name} (${pending.package}) failed: ${pending.step}`;
-        return { structured: { servers: [], next }, text: next };
-      }
-      if (input.server !== undefined) {
-        const described = await describeServer(input.server, mode, store, config.paths, manager);
-        const summary = withOtherHubs(described.summary, config.paths);
-        const toolIssues = readToolIssues(config.paths, summary.name);
-        // Settings, changed tools waiting for approval and injection markers (registry-configure.ts).
-        const review = settingsView(config, (await store.read()).servers[summary.name]);
-        const tools = described.tools.filter(tool => !review.withheld.has(tool.tool));
-        // An upgrade or a rebuild of an installed server going on in the background.
-        const busy =
-          pending?.state === 'installing'
-            ? `An upgrade or build of ${summary.name} is still at work: ${pending.step}. Ask again later; tools/list_changed announces its new tools.`
-            : pending
-              ? `The last upgrade or build of ${summary.name} failed: ${pending.step}`
-              : undefined;
-        const next =
-          busy ??
-          missingEnvNext(summary) ??
-          `Call a tool with registry.call { server: "${summary.name}", tool: "<tool>", arguments: {…} }, or directly by its exposed name.`;
-        const text = [
-          `${summary.name} (${summary.state}${summary.protocolVersion ? `, MCP ${summary.protocolVersion}` : ''}) — ${tools.length} tools${summary.missingEnv ? ` — missing env ${summary.missingEnv.join(', ')}` : ''}`,
-          ...(summary.lastError ? [`last error: ${summary.lastError}`] : []),
-          ...(summary.instructions ? [`instructions from the server:\n${summary.instructions}`] : []),
-          ...tools.map(
-            t =>
-              `- ${t.tool}${t.exposedName ? ` [${t.exposedName}]` : ''}: ${t.description ?? ''}\n  input: ${JSON.stringify(t.inputSchema)}`,
-          ),
-          ...toolIssues.map(issue => `! ${issue.action} ${issue.tool}: ${issue.reason}`),
-          ...review.lines,
-          next,
-        ];
-        const structured = {
-          servers: [summary],
-          tools,
-          ...(toolIssues.length > 0 && { toolIssues }),
-          ...review.structured,
-          next,
-        };
-        return { structured, text: text.join('\n') };
-      }
-      return serverListResult({ config, store, manager, spell: await spelling() });
+      const pending = readPendingInstall(config, name);
+      if (pending && !(await store.read()).servers[name]) return pendingInstallResult(pending);
+      return oneServerResult(deps, manager, mode, name, pending);
     },
   });
+}
 
-  const uninstall = defineTool({
+function uninstallTool(deps: ToolDeps, manager: ServerManager, mode: NameMode): HubTool {
+  const { config, log, store } = deps;
+  return defineTool({
     name: 'registry.uninstall',
     title: 'Uninstall an MCP server',
     description:
@@ -213,9 +115,10 @@ export function createRegistryTools(
     output: UninstallOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run(input) {
-      const spell = await spelling();
+      // Spelled by the table from before: the uninstall takes the server's routes away.
+      const before = manager.routes();
       const result = await uninstallServer(input.name, { config, log, store, manager }, { purge: input.purge });
-      result.removedTools = result.removedTools.map(spell);
+      result.removedTools = result.removedTools.map(exposedSpelling(() => before, mode));
       const structured = {
         name: result.name,
         removedTools: result.removedTools,
@@ -238,8 +141,10 @@ export function createRegistryTools(
       };
     },
   });
+}
 
-  const callTool = defineTool({
+function callTool(manager: ServerManager): HubTool {
+  return defineTool({
     name: 'registry.call',
     title: 'Call a tool of an installed server',
     description:
@@ -258,20 +163,38 @@ export function createRegistryTools(
       return { passthrough: result };
     },
   });
+}
+
+// registry.search/install/list/uninstall/call and the proxied tools of installed servers.
+export function createRegistryTools(
+  deps: ToolDeps,
+  /** A hub core's manager, shared by its sessions (closed by the core, not here); else one of its own. */
+  shared?: ServerManager,
+): ToolGroup & {
+  proxied: ProxiedTools;
+  /** What registry.list shows of every installed server (hub://servers serves it). */
+  servers(): Promise<ServerListResult>;
+  close(): Promise<void>;
+} {
+  const { config, store } = deps;
+  const manager = shared ?? createServerManager(deps);
+  // Results name tools the way clients see them listed (docs/tools.md "Tool names").
+  const mode: NameMode = pickNameMode(config.toolNames);
+  const spell = exposedSpelling(() => manager.routes(), mode);
 
   const tools: HubTool[] = [
     createSearchTool(deps),
-    install,
-    list,
-    uninstall,
-    callTool,
+    installTool(deps, manager, spell),
+    listTool(deps, manager, mode, spell),
+    uninstallTool(deps, manager, mode),
+    callTool(manager),
     createConfigureTool(deps, manager),
   ];
   return {
     tools,
     proxied: manager,
     async servers() {
-      const { structured, text } = await serverListResult({ config, store, manager, spell: await spelling() });
+      const { structured, text } = await serverListResult({ config, store, manager, spell });
       // As the tool table spells registry.list's result for this client.
       return { structured: { ...structured, next: spellText(structured.next, mode) }, text: spellText(text, mode) };
     },

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../src/core/config/config.js';
 import { fastResponse } from '../../src/wire/raw-result.js';
+import { createFastPath } from '../../src/wire/fast-path.js';
 import { openStore } from '../../src/store/store.js';
 import { makeHubHome } from '../helpers/home.js';
 import { fixture, textOf } from '../helpers/hub.js';
@@ -82,10 +83,13 @@ describe('fast path, results passed through unparsed', () => {
     await putRecords(h.store, rawRecord());
     await h.manager.reload();
     const lines: string[] = [];
-    const fast = h.manager.fastPath(line => {
-      lines.push(line);
-      return Promise.resolve();
-    });
+    const fast = createFastPath(
+      name => h.manager.fast(name),
+      line => {
+        lines.push(line);
+        return Promise.resolve();
+      },
+    );
     const answer = async (id: string | number, args: Record<string, unknown>) => {
       const before = lines.length;
       expect(fast({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'raw.say', arguments: args } })).toBe(

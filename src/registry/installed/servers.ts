@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ServerRecord } from '../../store/schema.js';
 import type { HubPaths } from '../../core/paths.js';
-import { buildRoutes } from '../../proxy/listing/routes.js';
+import type { RouteTable } from '../../proxy/listing/routes.js';
 import { mergeSharedStates, readSharedStates } from '../../store/shared-state.js';
 import type { ServerManager, ServerStatusView } from '../../proxy/server-manager.js';
 import type { Store } from '../../store/store.js';
-import { allWithTools, withTools } from '../../store/tool-cache.js';
+import { withTools } from '../../store/tool-cache.js';
 import type { NameMode } from '../../core/naming.js';
 import { notInstalled } from './uninstall.js';
 
@@ -69,15 +69,14 @@ export const toSummary = (view: ServerStatusView): ServerSummary => ({
   logFile: view.logFile,
 });
 
-/** Spells the exposed (dotted) names the manager reports the way this client sees them listed. */
-export async function exposedSpelling(
-  store: Store,
-  paths: HubPaths,
-  mode: NameMode,
-): Promise<(dotted: string) => string> {
+/**
+ * Spells the exposed (dotted) names the manager reports the way this client sees them listed: by
+ * the manager's own routing table (the one tools/list answers from, with this hub's integrity
+ * setting), as it is when a name is spelled. Pass `() => table` to keep an earlier table (uninstall).
+ */
+export function exposedSpelling(routes: () => RouteTable, mode: NameMode): (dotted: string) => string {
   if (mode === 'dotted') return dotted => dotted;
-  const table = buildRoutes(allWithTools(paths, Object.values((await store.read()).servers)));
-  return dotted => table.byName.get(dotted)?.underscore ?? dotted;
+  return dotted => routes().byName.get(dotted)?.underscore ?? dotted;
 }
 
 /** Required env vars a record lacks: from the record, or the catalog for records made before it kept them. */
@@ -122,9 +121,10 @@ export async function describeServer(
     known.length > 0 || missingEnv.length > 0 || record.settings?.enabled === false ? known : await manager.start(name);
   const [status] = await manager.status(name);
   if (!status) throw notInstalled(name);
-  // Exposed names come from the same routing table the proxy lists (never parsed back).
-  const routes = buildRoutes(allWithTools(paths, Object.values((await store.read()).servers))).byServer.get(name);
-  const spellName = await exposedSpelling(store, paths, mode);
+  // Exposed names come from the routing table the proxy lists (never parsed back).
+  const table = manager.routes();
+  const routes = table.byServer.get(name);
+  const spellName = exposedSpelling(() => table, mode);
   const tools = cached.map(tool => {
     const route = routes?.get(tool.name);
     return {

@@ -6,6 +6,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import type { Logger } from '../../../src/core/logger.js';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { fastResponse, objectEnd } from '../../../src/wire/raw-result.js';
+import { createFastPath } from '../../../src/wire/fast-path.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
 import { fixture, spawnHub, startHubInProcess, textOf, type HubSession } from '../../helpers/hub.js';
@@ -74,10 +75,13 @@ describe('a result carrying a second "id"', () => {
     await putRecords(h.store, hostileRecord('bad'));
     await h.manager.reload();
     const lines: string[] = [];
-    const fast = h.manager.fastPath(line => {
-      lines.push(line);
-      return Promise.resolve();
-    });
+    const fast = createFastPath(
+      name => h.manager.fast(name),
+      line => {
+        lines.push(line);
+        return Promise.resolve();
+      },
+    );
     const send = (id: string, args: Record<string, unknown>) =>
       expect(fast({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bad.say', arguments: args } })).toBe(
         true,
