@@ -22,7 +22,9 @@ const layers = {
 const files = {
   // hub-core.ts: what one hub process shares between its sessions; hub.ts: a session on it.
   'hub-core.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
-  'hub.ts': ['hub-core.ts', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  // session/: the pieces createSession assembles a client session from (its tool handlers, its lanes).
+  session: ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  'hub.ts': ['hub-core.ts', 'session', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'cold-start': ['hub.ts', 'proxy', 'wire', 'store', 'core'],
   // The shared hub process: one hub core, a session per entry on its socket, and the dashboard
   // when `hub ui` asks for it.

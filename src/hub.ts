@@ -1,23 +1,17 @@
 import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { lazyAjvValidator } from './tools/lazy-validator.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
-import { RpcError } from './wire/rpc-error.js';
-import { createFastPath } from './wire/fast-path.js';
 import { currentStoreHealth } from './store/health.js';
 import type { ToolDeps } from './tools/define.js';
 import { hubInstructions } from './tools/instructions.js';
+import { registerToolHandlers } from './session/tool-handlers.js';
+import { sessionEraLane, sessionFastPath } from './session/lanes.js';
+import { sessionSources } from './session/sources.js';
 import { sdkClientSide } from './proxy/sessions/sdk-client-side.js';
 import { createToolListing } from './tools/listing.js';
-import { pickNameMode, spellText } from './core/naming.js';
+import { pickNameMode } from './core/naming.js';
 import { createProcessTools } from './tools/processes.js';
 import type { ClientSide } from './proxy/sessions/client-side.js';
-import type { SessionExtra } from './proxy/calls/forward.js';
 import { sessionConfig } from './core/config/config.js';
 import { createRegistryTools } from './tools/registry.js';
 import { createToolTable } from './tools/table.js';
@@ -26,16 +20,12 @@ import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/handlers.js';
 import { registerSkills } from './proxy/surface/skills-handlers.js';
-import type { ResourceSource } from './proxy/surface/resource-source.js';
-import { createModernLane, type EraHooks } from './wire/modern-lane.js';
+import { type EraHooks } from './wire/modern-lane.js';
 import { ModernListeners } from './wire/modern-listen.js';
 import { withModernListeners } from './proxy/sessions/modern-client-side.js';
-import { ClientProtocol, TASKS_CAPABILITY, callAsTask, registerTasks } from './proxy/tasks/handlers.js';
-import { toolsForClient } from './proxy/listing/task-listing.js';
-import { appRoute } from './proxy/exposure/app-calls.js';
-import { modernCapabilities } from './wire/tasks-extension.js';
+import { ClientProtocol, TASKS_CAPABILITY, registerTasks } from './proxy/tasks/handlers.js';
 import { listingDigest } from './core/listing-digest.js';
-import { nameSession, tracedCall } from './core/telemetry/telemetry.js';
+import { nameSession } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';
 import { auditLog, labelSession } from './store/audit/log.js';
 import {
@@ -132,16 +122,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     ...(options.cwd !== undefined && { cwd: options.cwd }),
   });
   const ready = createToolListing(exposed.own, exposed.listed, mode, proxied);
-  // The core's sources, with this session's subscriptions kept apart.
-  const sources: ResourceSource[] = own.sources.map(source => ({
-    resources: () => source.resources(),
-    templates: () => source.templates(),
-    owns: uri => source.owns(uri),
-    read: (uri, call) => source.read(uri, call),
-    subscribe: async uri => void (await subscriptions.subscribe(uri)),
-    unsubscribe: uri => subscriptions.unsubscribe(uri),
-    ...(source.complete && { complete: (params, call) => source.complete!(params, call) }),
-  }));
+  const sources = sessionSources(own.sources, subscriptions);
   registerSurface(server, { mode, surface: proxied.surface, sources, client });
   registerSkills(server, core.servers.skills);
   // Tasks (docs/servers.md "Tasks"): the revision and capabilities of the client decide how task-required tools are listed.
@@ -149,54 +130,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   // This session's tasks only: another session's task id is unknown here.
   const unregisterTasks = registerTasks(server, proxied.tasks, protocol, client);
 
-  // Answered from the ready listing, never after I/O: a client re-lists right after
-  // list_changed, and the agent's next turn must have the new tools. Another hub's changes are
-  // picked up behind the answer and announced with list_changed.
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    const tools = toolsForClient(ready.tools(), protocol.takesTasks());
-    ready.served();
-    proxied.refresh?.().catch(error => log.debug({ err: error }, 'could not re-read the installed servers'));
-    return { tools };
-  });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, untagged) => {
-    // Calls carry their session: a child's request to the person during one goes back here.
-    const extra: SessionExtra = { ...untagged, session: client };
-    const { name, arguments: args, task } = request.params;
-    const tool = table.find(name);
-    if (task) return callAsTask(proxied.tasks, { name, args, task, ownTool: tool !== undefined }, extra);
-    if (tool) {
-      if (tool.name === 'registry.call') exposed.countTool(args?.server, args?.tool);
-      const before = ready.version();
-      const call = { server: 'hub', tool: tool.name, meta: extra._meta, session: client };
-      const result = await tracedCall(call, () => table.call(tool, args, extra));
-      // It changed the tools (install, uninstall, a first start): list_changed went out, so the
-      // result waits until the client has the new listing, bounded for clients that never re-list.
-      const after = ready.version();
-      if (after !== before && client.initialized()) await ready.relisted(after, relistWaitMs, extra.signal);
-      return result;
-    }
-    let forward = proxied.find(name);
-    if (!forward) {
-      // Perhaps installed by another hub since this one last looked.
-      await proxied.refresh?.();
-      forward = proxied.find(name);
-    }
-    if (forward) {
-      exposed.countName(name);
-      return forward(args, extra);
-    }
-    // An MCP App's own name for its server's tool, through a host with the extension (docs/apps.md).
-    const app = appRoute(client.capabilities(), proxied.routes?.(), name);
-    if (typeof app === 'string') throw new RpcError(ErrorCode.InvalidParams, app);
-    const appForward = app && proxied.find(app.dotted);
-    if (appForward) return appForward(args, extra);
-    // RpcError, not McpError: the client adds the `MCP error -32602:` prefix itself.
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      spellText(`Unknown tool: ${name}. Call tools/list (or registry.list) to see the available tools.`, mode),
-    );
-  });
+  registerToolHandlers({ server, client, log, mode, table, exposed, ready, proxied, protocol, relistWaitMs });
 
   const id = `s${++sessionSeq}`;
   nameSession(client, id);
@@ -216,33 +150,16 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
   let closing: Promise<void> | undefined;
   const session: Hub = {
     server,
-    fastPath: sendRaw => {
-      // Built here from the proxy's resolver: proxied tools/call below the SDK Server, for this session.
-      const resolve = proxied.fast;
-      const lane = resolve && createFastPath(resolve, sendRaw, client);
-      // Every message passes here first: the client's initialize tells its protocol revision.
-      return message => {
-        protocol.note(message);
-        const taken = lane?.(message) ?? false;
-        const params = message.params as { name?: unknown } | undefined;
-        if (taken && typeof params?.name === 'string') exposed.countName(params.name);
-        return taken;
-      };
-    },
+    fastPath: sendRaw => sessionFastPath({ proxied, client, protocol, exposed }, sendRaw),
     eraLane: send =>
-      createModernLane(
+      sessionEraLane(
         {
           serverInfo,
           listeners,
-          ...(proxied.extensionTasks && {
-            tasks: { handle: (method, params) => proxied.extensionTasks!.handle(method, params, client) },
-          }),
-          discover: () => ({
-            legacyVersions: SUPPORTED_PROTOCOL_VERSIONS,
-            capabilities: modernCapabilities(capabilities),
-            serverInfo,
-            instructions: hubInstructions(config.paths.db, mode),
-          }),
+          proxied,
+          client,
+          capabilities,
+          instructions: () => hubInstructions(config.paths.db, mode),
         },
         send,
       ),
