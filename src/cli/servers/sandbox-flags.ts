@@ -1,7 +1,7 @@
 import { HubError } from '../../core/errors.js';
 import type { SandboxRequest } from '../../registry/installed/sandbox-settings.js';
 
-// `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network none|all`.
+// `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network all|none|host`.
 
 export interface SandboxFlags {
   readonly sandbox?: boolean | undefined;
@@ -17,10 +17,10 @@ export function sandboxRequest(values: SandboxFlags): SandboxRequest | undefined
   if (values.sandbox && values['no-sandbox'])
     throw new HubError('INVALID_INPUT', 'Give --sandbox or --no-sandbox, not both.');
   const network = values.network;
-  if (network !== undefined && network !== 'all' && network !== 'none')
+  if (network !== undefined && network !== 'all' && network !== 'none' && network !== 'host')
     throw new HubError(
       'INVALID_INPUT',
-      `--network "${network}": give all (this machine's network, the default) or none (no network at all); named hosts are not enforced yet.`,
+      `--network "${network}": give all (the network but not this machine's services, the default), host (this machine's network, localhost included) or none (no network at all); named hosts are not enforced yet.`,
     );
   const read = values['no-sandbox-read'] ? [] : values['sandbox-read'];
   const write = values['no-sandbox-write'] ? [] : values['sandbox-write'];

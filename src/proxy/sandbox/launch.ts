@@ -8,6 +8,7 @@ import type { ServerRecord } from '../../store/schema.js';
 import type { ClientSide, RelaySource } from '../sessions/client-side.js';
 import { bwrapArgs } from './mounts.js';
 import { planSandbox } from './plan.js';
+import { findSlirp, networkFor, type NetworkLaunch } from './network.js';
 
 // How a stdio child is launched: inside bubblewrap unless a person said otherwise, and never
 // unsandboxed because no sandbox could run (the start fails and says how to allow it).
@@ -25,6 +26,9 @@ export interface Launch {
   readonly env: Record<string, string>;
   /** One line for the server's log: the sandbox it runs in, or why none. */
   readonly note: string;
+  /** Its network relay (network.ts). */
+  readonly extraStdio?: number;
+  readonly onSpawn?: NetworkLaunch['onSpawn'];
 }
 
 const ROOTS_TIMEOUT_MS = 3_000;
@@ -81,14 +85,17 @@ export async function launchFor(input: LaunchInput): Promise<Launch> {
   const roots = await sessionRoots(input.client, input.from);
   const home = env.HOME ?? process.env.HOME ?? homedir();
   const { plan, env: inside, refused } = planSandbox({ record, paths: sandbox.paths, home, roots, env });
+  const net = networkFor(plan.network, findSlirp(env.PATH ?? process.env.PATH));
   const note = [
-    `sandbox: bwrap ${found.version}; network ${plan.network}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
+    `sandbox: bwrap ${found.version}; ${net.note}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
     ...refused.map(line => `sandbox: ${line}`),
   ].join('\n');
   return {
     command: found.path,
-    args: [...bwrapArgs(plan), '--', record.command, ...record.args],
+    args: [...net.bwrapArgs, ...bwrapArgs(plan), '--', record.command, ...record.args],
     env: { ...env, ...inside },
     note,
+    extraStdio: net.extraStdio,
+    onSpawn: net.onSpawn,
   };
 }

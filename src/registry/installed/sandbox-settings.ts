@@ -19,7 +19,7 @@ export interface SandboxRequest {
   readonly read?: readonly string[] | undefined;
   /** Absolute paths it may write, or "roots" (the session's roots); [] clears. */
   readonly write?: readonly string[] | undefined;
-  readonly network?: 'all' | 'none' | undefined;
+  readonly network?: 'all' | 'none' | 'host' | undefined;
 }
 
 const MAX_GRANTS = 50;
@@ -28,7 +28,7 @@ export const SandboxRequestSchema = z.strictObject({
   enabled: z.boolean().optional(),
   read: z.array(z.string()).optional(),
   write: z.array(z.string()).optional(),
-  network: z.enum(['all', 'none']).optional(),
+  network: z.enum(['all', 'none', 'host']).optional(),
 });
 
 /** registry.configure's `sandbox`, checked (its listed schema is left open to fit the listing budget). */
@@ -39,7 +39,7 @@ export function sandboxRequest(value: unknown): SandboxRequest | undefined {
   const issue = parsed.error.issues[0];
   throw new HubError(
     'INVALID_INPUT',
-    `Field "sandbox${issue?.path.length ? `.${issue.path.join('.')}` : ''}": ${issue?.message ?? 'invalid'}; give { read?: [absolute paths], write?: [absolute paths or "roots"], network?: "all" | "none", enabled?: boolean } (named hosts are not enforced yet).`,
+    `Field "sandbox${issue?.path.length ? `.${issue.path.join('.')}` : ''}": ${issue?.message ?? 'invalid'}; give { read?: [absolute paths], write?: [absolute paths or "roots"], network?: "all" (the network but not this machine's services) | "none" | "host" (localhost included), enabled?: boolean } (named hosts are not enforced yet).`,
   );
 }
 
@@ -78,7 +78,7 @@ export function nextSandbox(
     if (paths.length === 0) delete next[key];
     else next[key] = [...new Set(paths)];
   }
-  if (request.network === 'none') next.network = 'none';
+  if (request.network === 'none' || request.network === 'host') next.network = request.network;
   else if (request.network === 'all') delete next.network;
   return Object.keys(next).length > 0 ? next : undefined;
 }
@@ -94,7 +94,15 @@ export function sandboxWidening(current: SandboxSettings | undefined, next: Sand
   if (reads.length > 0) lines.push(`let it read ${reads.join(', ')}`);
   if (writes.length > 0)
     lines.push(`let it write ${writes.map(path => (path === 'roots' ? "the session's roots" : path)).join(', ')}`);
-  if (current?.network === 'none' && next?.network !== 'none') lines.push('give it the network');
+  const reach = { none: 0, all: 1, host: 2 };
+  const before = reach[current?.network ?? 'all'];
+  const after = reach[next?.network ?? 'all'];
+  if (after > before)
+    lines.push(
+      after === 2
+        ? "give it this machine's network, localhost services included (databases, dev servers)"
+        : 'give it the network',
+    );
   return lines;
 }
 
