@@ -16,6 +16,7 @@ import { ChildProcessTransport } from './transport.js';
 import type { ToolReply } from '../../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../../wire/fast-calls.js';
 import { launchFor, type SandboxContext } from '../sandbox/launch.js';
+import { bwrapSetupRace } from '../sandbox/network.js';
 import { strayResponses } from './stray-responses.js';
 import { wireChild, type AskOptions } from './asks.js';
 import { START_MARKER, ServerLog } from './server-log.js';
@@ -41,6 +42,8 @@ export interface ConnectOptions extends AskOptions {
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
+  /** Already tried again after bwrap's loopback race (sandbox/network.ts). */
+  raced?: boolean;
   /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
   authFile?: (name: string) => string;
   /** HUB_HOME's paths and config.json's switch for the child's sandbox (proxy/sandbox/launch.ts). */
@@ -156,6 +159,9 @@ export class ChildConnection {
       // Read before close(), which ends the process itself.
       const exit = transport.exit;
       await transport.close();
+      // bwrap's rare loopback race (sandbox/network.ts): nothing ran, so one more try.
+      if (exit && transport.messages === 0 && !options.raced && bwrapSetupRace(options.logFile))
+        return ChildConnection.open({ ...options, raced: true });
       throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
     } finally {
       notMcp.stop();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { resolveExecutable } from '../../core/executable.js';
 
@@ -104,4 +105,27 @@ function relay(child: ChildProcess, slirp: string, log: (line: string) => void):
     // Its exit fd closes: slirp4netns ends.
     (started?.stdio[4] as Writable | undefined)?.destroy();
   });
+}
+
+// bwrap brings up the loopback of a new network namespace over netlink and checks the reply's
+// port id against its pid; under load the kernel sometimes binds another port id and bwrap exits
+// before the server runs ("bwrap: loopback: Failed RTM_NEWADDR"). Nothing ran: one more try is safe.
+const SETUP_RACE = /bwrap: loopback: Failed RTM_NEWADDR/;
+const TAIL_BYTES = 4096;
+
+/** The start that just failed was bwrap's loopback race (read from the end of the server's log). */
+export function bwrapSetupRace(logFile: string): boolean {
+  try {
+    const fd = openSync(logFile, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      return SETUP_RACE.test(tail.toString('utf8'));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
