@@ -100,8 +100,8 @@ export const HELP: Record<CommandName, Help> = {
       ['  --no-sandbox, --sandbox', 'run it outside bubblewrap (asks you) / back inside'],
       ['  --sandbox-read P, --sandbox-write P|roots', 'grant a folder to read / to write (repeatable)'],
       [
-        '  --network all|none|host',
-        "its network: the internet but not this machine's services (the default), none, or host (localhost included)",
+        '  --network all|none|host|HOST,...',
+        "its network: the internet but not this machine's services (the default), none, host (localhost included), or only the hosts named",
       ],
       ['approve <name>', 'approve its changed tools (--tool T for one)'],
       ['forget <name>', 'drop your decisions about an uninstalled server'],

@@ -9,6 +9,7 @@ import type { ClientSide, RelaySource } from '../sessions/client-side.js';
 import { bwrapArgs } from './mounts.js';
 import { planSandbox } from './plan.js';
 import { findSlirp, networkFor, type NetworkLaunch } from './network.js';
+import { namedHostsLaunch } from './named-hosts.js';
 
 // How a stdio child is launched: inside bubblewrap unless a person said otherwise, and never
 // unsandboxed because no sandbox could run (the start fails and says how to allow it).
@@ -86,16 +87,25 @@ export async function launchFor(input: LaunchInput): Promise<Launch> {
   const home = env.HOME ?? process.env.HOME ?? homedir();
   const { plan, env: inside, refused } = planSandbox({ record, paths: sandbox.paths, home, roots, env });
   const net = networkFor(plan.network, findSlirp(env.PATH ?? process.env.PATH));
+  const hosts = typeof plan.network === 'string' ? undefined : await namedHostsLaunch(plan.network);
   const note = [
-    `sandbox: bwrap ${found.version}; ${net.note}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
+    `sandbox: bwrap ${found.version}; ${hosts?.note ?? net.note}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
     ...refused.map(line => `sandbox: ${line}`),
   ].join('\n');
   return {
     command: found.path,
-    args: [...net.bwrapArgs, ...bwrapArgs(plan), '--', record.command, ...record.args],
-    env: { ...env, ...inside },
+    args: [
+      ...net.bwrapArgs,
+      ...bwrapArgs(plan),
+      ...(hosts?.mountArgs ?? []),
+      '--',
+      ...(hosts?.wrap ?? []),
+      record.command,
+      ...record.args,
+    ],
+    env: { ...env, ...inside, ...hosts?.env },
     note,
     extraStdio: net.extraStdio,
-    onSpawn: net.onSpawn,
+    onSpawn: hosts?.onSpawn ?? net.onSpawn,
   };
 }

@@ -13,7 +13,8 @@ import { resolveExecutable } from '../../core/executable.js';
 // bwrap waits (--block-fd) until slirp4netns says its interface is up, so a server never starts
 // before its network; slirp4netns ends when its exit fd closes (the child ended, or hub died).
 
-export type NetworkMode = 'all' | 'none' | 'host';
+/** A list: only those hosts (named-hosts.ts). */
+export type NetworkMode = 'all' | 'none' | 'host' | readonly string[];
 
 /** What the network of one child adds to its launch. */
 export interface NetworkLaunch {
@@ -38,6 +39,7 @@ export const findSlirp = (pathEnv: string | undefined): string | undefined =>
   resolveExecutable('slirp4netns', pathEnv, '/');
 
 export function networkFor(mode: NetworkMode, slirp: string | undefined): NetworkLaunch {
+  if (typeof mode !== 'string') return { bwrapArgs: ['--unshare-net'], extraStdio: 0, note: '' };
   if (mode === 'none') return { bwrapArgs: ['--unshare-net'], extraStdio: 0, note: 'network none' };
   if (mode === 'host')
     return { bwrapArgs: [], extraStdio: 0, note: "network host (this machine's network, localhost included)" };
