@@ -42,8 +42,8 @@ export interface ConnectOptions extends AskOptions {
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
-  /** Already tried again after bwrap's loopback race (sandbox/network.ts). */
-  raced?: boolean;
+  /** Starts tried again after bwrap's loopback race (sandbox/network.ts). */
+  raced?: number;
   /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
   authFile?: (name: string) => string;
   /** HUB_HOME's paths and config.json's switch for the child's sandbox (proxy/sandbox/launch.ts). */
@@ -159,9 +159,10 @@ export class ChildConnection {
       // Read before close(), which ends the process itself.
       const exit = transport.exit;
       await transport.close();
-      // bwrap's rare loopback race (sandbox/network.ts): nothing ran, so one more try.
-      if (exit && transport.messages === 0 && !options.raced && bwrapSetupRace(options.logFile))
-        return ChildConnection.open({ ...options, raced: true });
+      // bwrap's loopback race (sandbox/network.ts): nothing ran, so up to two more tries.
+      const raced = options.raced ?? 0;
+      if (exit && transport.messages === 0 && raced < 2 && bwrapSetupRace(options.logFile))
+        return ChildConnection.open({ ...options, raced: raced + 1 });
       throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
     } finally {
       notMcp.stop();
