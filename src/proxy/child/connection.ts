@@ -161,7 +161,7 @@ export class ChildConnection {
       await transport.close();
       // bwrap's loopback race (sandbox/network.ts): nothing ran, so up to two more tries.
       const raced = options.raced ?? 0;
-      if (exit && transport.messages === 0 && raced < 2 && bwrapSetupRace(options.logFile))
+      if (exit && transport.messages === 0 && raced < 2 && bwrapSetupRace(options.logFile, START_MARKER))
         return ChildConnection.open({ ...options, raced: raced + 1 });
       throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
     } finally {

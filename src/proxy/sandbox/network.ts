@@ -115,15 +115,16 @@ function relay(child: ChildProcess, slirp: string, log: (line: string) => void):
 const SETUP_RACE = /bwrap: loopback: Failed RTM_NEWADDR/;
 const TAIL_BYTES = 4096;
 
-/** The start that just failed was bwrap's loopback race (read from the end of the server's log). */
-export function bwrapSetupRace(logFile: string): boolean {
+/** The start that just failed was bwrap's loopback race (read from the end of the server's log, after `since`: that start's marker). */
+export function bwrapSetupRace(logFile: string, since?: string): boolean {
   try {
     const fd = openSync(logFile, 'r');
     try {
       const size = fstatSync(fd).size;
       const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
       readSync(fd, tail, 0, tail.length, size - tail.length);
-      return SETUP_RACE.test(tail.toString('utf8'));
+      const text = tail.toString('utf8');
+      return SETUP_RACE.test(since === undefined ? text : text.slice(Math.max(0, text.lastIndexOf(since))));
     } finally {
       closeSync(fd);
     }
