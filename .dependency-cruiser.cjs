@@ -42,7 +42,7 @@ const parts = {
     listing: [],
     exposure: ['listing', 'sessions'],
     oauth: ['sessions'],
-    sandbox: ['sessions'],
+    sandbox: ['exposure', 'sessions'],
     child: ['sandbox', 'oauth', 'listing', 'sessions'],
     slots: ['child', 'oauth', 'listing', 'sessions'],
     calls: ['slots', 'oauth', 'listing', 'sessions'],

@@ -99,7 +99,10 @@ export const HELP: Record<CommandName, Help> = {
       ['  --env K=V, --arg A', 'its environment and arguments (repeatable); --no-args drops the arguments'],
       ['  --no-sandbox, --sandbox', 'run it outside bubblewrap (asks you) / back inside'],
       ['  --sandbox-read P, --sandbox-write P|roots', 'grant a folder to read / to write (repeatable)'],
-      ['  --network all|none', 'its network: open (the default) or cut off'],
+      [
+        '  --network all|none|host|HOST,...',
+        "its network: the internet but not this machine's services (the default), none, host (localhost included), or only the hosts named",
+      ],
       ['approve <name>', 'approve its changed tools (--tool T for one)'],
       ['forget <name>', 'drop your decisions about an uninstalled server'],
       JSON_FLAG,

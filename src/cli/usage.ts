@@ -37,7 +37,7 @@ export const COMMANDS = {
   },
   servers: {
     usage:
-      'hub-mcp servers [--json] | hub-mcp servers <name> [--json] | hub-mcp servers enable|disable <name> | hub-mcp servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--no-sandbox|--sandbox] [--sandbox-read P]... [--sandbox-write P|roots]... [--network all|none] [--json] | hub-mcp servers approve <name> [--tool T]... | hub-mcp servers forget <name>',
+      'hub-mcp servers [--json] | hub-mcp servers <name> [--json] | hub-mcp servers enable|disable <name> | hub-mcp servers configure <name> [--enable|--disable] [--per-session|--shared] [--allow T]... [--deny T]... [--no-allow] [--no-deny] [--env K=V]... [--arg A]... [--no-args] [--no-sandbox|--sandbox] [--sandbox-read P]... [--sandbox-write P|roots]... [--network all|none|host|HOST,...] [--json] | hub-mcp servers approve <name> [--tool T]... | hub-mcp servers forget <name>',
     summary:
       'list installed MCP servers; show one (changed texts old beside new); enable, disable or configure one; approve its changed tools; forget what you decided about an uninstalled one',
   },

@@ -84,8 +84,8 @@ export const ServerSettingsSchema = z.object({
       read: z.array(z.string()).optional(),
       /** Absolute paths it may write; "roots": the session's roots. */
       write: z.array(z.string()).optional(),
-      /** all (default): this machine's network; none: no network at all. */
-      network: z.enum(['all', 'none']).optional(),
+      /** all (default): the network but not this machine's services; host: this machine's network, localhost included; none: no network at all; a list: only those hosts (through hub's proxy). */
+      network: z.union([z.enum(['all', 'none', 'host']), z.array(z.string())]).optional(),
     })
     .optional(),
 });

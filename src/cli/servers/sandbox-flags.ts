@@ -1,7 +1,7 @@
 import { HubError } from '../../core/errors.js';
-import type { SandboxRequest } from '../../registry/installed/sandbox-settings.js';
+import { SandboxRequestSchema, type SandboxRequest } from '../../registry/installed/sandbox-settings.js';
 
-// `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network none|all`.
+// `hub servers configure --no-sandbox | --sandbox-read PATH | --sandbox-write PATH|roots | --network all|none|host|HOST,...`.
 
 export interface SandboxFlags {
   readonly sandbox?: boolean | undefined;
@@ -16,12 +16,16 @@ export interface SandboxFlags {
 export function sandboxRequest(values: SandboxFlags): SandboxRequest | undefined {
   if (values.sandbox && values['no-sandbox'])
     throw new HubError('INVALID_INPUT', 'Give --sandbox or --no-sandbox, not both.');
-  const network = values.network;
-  if (network !== undefined && network !== 'all' && network !== 'none')
+  const given = values.network;
+  // all | none | host, or host names separated by commas: only those.
+  const asked = given === undefined || ['all', 'none', 'host'].includes(given) ? given : given.split(',');
+  const parsed = SandboxRequestSchema.shape.network.safeParse(asked);
+  if (!parsed.success)
     throw new HubError(
       'INVALID_INPUT',
-      `--network "${network}": give all (this machine's network, the default) or none (no network at all); named hosts are not enforced yet.`,
+      `--network "${given}": give all (the network but not this machine's services, the default), host (this machine's network, localhost included), none (no network at all), or host names separated by commas (api.github.com,*.example.com:443): only those.`,
     );
+  const network = parsed.data;
   const read = values['no-sandbox-read'] ? [] : values['sandbox-read'];
   const write = values['no-sandbox-write'] ? [] : values['sandbox-write'];
   const request: SandboxRequest = {

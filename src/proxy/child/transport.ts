@@ -16,6 +16,9 @@ export interface ChildSpawnOptions {
   log: ServerLog;
   /** Wait after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
   graceMs?: number;
+  /** stdio pipes after stdin/stdout/stderr, and what is done with them once it runs (sandbox/network.ts). */
+  extraStdio?: number;
+  onSpawn?: ((child: ChildProcess, log: (line: string) => void) => void) | undefined;
 }
 
 // Lines of stdout that are not JSON-RPC copied to the log per run: enough to show what it printed.
@@ -78,7 +81,7 @@ export class ChildProcessTransport implements Transport {
         env,
         cwd,
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe', ...Array<'pipe'>(this.options.extraStdio ?? 0).fill('pipe')],
         shell: false,
       });
       this.#child = child;
@@ -90,6 +93,7 @@ export class ChildProcessTransport implements Transport {
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) childGroupStarted(child.pid);
+        this.options.onSpawn?.(child, line => log.write(line));
         resolve();
       });
       child.once('exit', (code, signal) => {

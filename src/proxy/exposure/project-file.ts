@@ -14,6 +14,17 @@ export const ProjectFileSchema = z.strictObject({
     .max(500)
     .describe('The installed servers this project uses (their names in registry.list); the others are not listed'),
   exposure: z.enum(EXPOSURE_MODES).optional().describe('all, search or auto, for clients working in this project'),
+  sandbox: z
+    .record(
+      z.string().min(1).max(100),
+      z.strictObject({
+        read: z.array(z.string().max(4096)).max(50).optional(),
+        write: z.array(z.string().max(4096)).max(50).optional(),
+        network: z.union([z.enum(['all', 'none', 'host']), z.array(z.string().max(260)).max(50)]).optional(),
+      }),
+    )
+    .optional()
+    .describe('Per server: narrows its sandbox here (never widens it; sandbox/project-narrowing.ts)'),
 });
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
 
@@ -25,6 +36,7 @@ export type ProjectScope =
       readonly file: string;
       readonly servers: ReadonlySet<string>;
       readonly exposure?: ExposureMode;
+      readonly sandbox?: ProjectFile['sandbox'];
     }
   | { readonly kind: 'invalid'; readonly file: string; readonly error: string };
 
@@ -55,7 +67,7 @@ export function readProjectFile(file: string): ProjectScope {
       return `field "${field}": ${issue.message}`;
     });
     return invalid(
-      `${issues.join('; ')}. Expected {"servers": ["<installed server>", …], "exposure": "all" | "search" | "auto"} (exposure optional).`,
+      `${issues.join('; ')}. Expected {"servers": ["<installed server>", …], "exposure": "all" | "search" | "auto"} (exposure optional), "sandbox": {"<server>": {"read"?: [...], "write"?: [...], "network"?: ...}} (optional: it can only narrow).`,
     );
   }
   return {
@@ -63,6 +75,7 @@ export function readProjectFile(file: string): ProjectScope {
     file,
     servers: new Set(parsed.data.servers),
     ...(parsed.data.exposure !== undefined && { exposure: parsed.data.exposure }),
+    ...(parsed.data.sandbox !== undefined && { sandbox: parsed.data.sandbox }),
   };
 }
 

@@ -8,6 +8,9 @@ import type { ServerRecord } from '../../store/schema.js';
 import type { ClientSide, RelaySource } from '../sessions/client-side.js';
 import { bwrapArgs } from './mounts.js';
 import { planSandbox } from './plan.js';
+import { findSlirp, networkFor, type NetworkLaunch } from './network.js';
+import { namedHostsLaunch } from './named-hosts.js';
+import { projectNarrowing } from './project-narrowing.js';
 
 // How a stdio child is launched: inside bubblewrap unless a person said otherwise, and never
 // unsandboxed because no sandbox could run (the start fails and says how to allow it).
@@ -25,6 +28,9 @@ export interface Launch {
   readonly env: Record<string, string>;
   /** One line for the server's log: the sandbox it runs in, or why none. */
   readonly note: string;
+  /** Its network relay (network.ts). */
+  readonly extraStdio?: number;
+  readonly onSpawn?: NetworkLaunch['onSpawn'];
 }
 
 const ROOTS_TIMEOUT_MS = 3_000;
@@ -80,15 +86,39 @@ export async function launchFor(input: LaunchInput): Promise<Launch> {
     );
   const roots = await sessionRoots(input.client, input.from);
   const home = env.HOME ?? process.env.HOME ?? homedir();
-  const { plan, env: inside, refused } = planSandbox({ record, paths: sandbox.paths, home, roots, env });
+  const project = projectNarrowing(record.name, record.settings?.sandbox, roots);
+  const {
+    plan,
+    env: inside,
+    refused,
+  } = planSandbox({
+    record: { ...record, settings: { ...record.settings, sandbox: project.sandbox } },
+    paths: sandbox.paths,
+    home,
+    roots,
+    env,
+  });
+  const net = networkFor(plan.network, findSlirp(env.PATH ?? process.env.PATH));
+  const hosts = typeof plan.network === 'string' ? undefined : await namedHostsLaunch(plan.network);
   const note = [
-    `sandbox: bwrap ${found.version}; network ${plan.network}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
+    `sandbox: bwrap ${found.version}; ${hosts?.note ?? net.note}; writes ${plan.ownWrite.join(', ')}${plan.write.length > 0 ? `, ${plan.write.join(', ')}` : ''}; reads ${[...plan.ownRead, ...plan.read].join(', ') || 'the system only'}`,
+    ...project.notes,
     ...refused.map(line => `sandbox: ${line}`),
   ].join('\n');
   return {
     command: found.path,
-    args: [...bwrapArgs(plan), '--', record.command, ...record.args],
-    env: { ...env, ...inside },
+    args: [
+      ...net.bwrapArgs,
+      ...bwrapArgs(plan),
+      ...(hosts?.mountArgs ?? []),
+      '--',
+      ...(hosts?.wrap ?? []),
+      record.command,
+      ...record.args,
+    ],
+    env: { ...env, ...inside, ...hosts?.env },
     note,
+    extraStdio: net.extraStdio,
+    onSpawn: hosts?.onSpawn ?? net.onSpawn,
   };
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, join, relative } from 'node:path';
+import type { NetworkMode } from './network.js';
 
 // The bubblewrap command line of one child: pure, from a plan sandbox/plan.ts makes on this
 // machine's files. The order of the mounts is the policy: bwrap applies them in order, so what
@@ -46,7 +47,8 @@ export interface SandboxPlan {
   /** Step 5. */
   readonly ownRead: readonly string[];
   readonly ownWrite: readonly string[];
-  readonly network: 'all' | 'none';
+  /** network.ts: none and all get their own network namespace (its arguments come from there). */
+  readonly network: NetworkMode;
   readonly cwd?: string | undefined;
 }
 
@@ -62,7 +64,6 @@ const byDepth = (paths: readonly string[]): string[] =>
 /** Every argument of bwrap before the command. */
 export function bwrapArgs(plan: SandboxPlan): string[] {
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
-  if (plan.network === 'none') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const dir of byDepth([...plan.hidden, plan.home, plan.hubHome])) args.push('--tmpfs', dir);
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);

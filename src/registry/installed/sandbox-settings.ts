@@ -19,16 +19,34 @@ export interface SandboxRequest {
   readonly read?: readonly string[] | undefined;
   /** Absolute paths it may write, or "roots" (the session's roots); [] clears. */
   readonly write?: readonly string[] | undefined;
-  readonly network?: 'all' | 'none' | undefined;
+  /** A list: only those hosts (`name`, `*.name`, either with `:port`). */
+  readonly network?: 'all' | 'none' | 'host' | readonly string[] | undefined;
 }
 
 const MAX_GRANTS = 50;
+const HOST = /^(\*\.)?[a-zA-Z0-9][a-zA-Z0-9.-]{0,252}(:\d{1,5})?$|^\[[0-9a-fA-F:]{2,45}\](:\d{1,5})?$/;
 
 export const SandboxRequestSchema = z.strictObject({
   enabled: z.boolean().optional(),
   read: z.array(z.string()).optional(),
   write: z.array(z.string()).optional(),
-  network: z.enum(['all', 'none']).optional(),
+  network: z
+    .union([
+      z.enum(['all', 'none', 'host']),
+      z
+        .array(
+          z
+            .string()
+            .max(253)
+            .regex(
+              HOST,
+              'give a host name (api.github.com), *.name for its subdomains, or an IP, with an optional :port',
+            ),
+        )
+        .min(1)
+        .max(MAX_GRANTS),
+    ])
+    .optional(),
 });
 
 /** registry.configure's `sandbox`, checked (its listed schema is left open to fit the listing budget). */
@@ -39,7 +57,7 @@ export function sandboxRequest(value: unknown): SandboxRequest | undefined {
   const issue = parsed.error.issues[0];
   throw new HubError(
     'INVALID_INPUT',
-    `Field "sandbox${issue?.path.length ? `.${issue.path.join('.')}` : ''}": ${issue?.message ?? 'invalid'}; give { read?: [absolute paths], write?: [absolute paths or "roots"], network?: "all" | "none", enabled?: boolean } (named hosts are not enforced yet).`,
+    `Field "sandbox${issue?.path.length ? `.${issue.path.join('.')}` : ''}": ${issue?.message ?? 'invalid'}; give { read?: [absolute paths], write?: [absolute paths or "roots"], network?: "all" (the network but not this machine's services) | "none" | "host" (localhost included) | [host names], enabled?: boolean }.`,
   );
 }
 
@@ -78,8 +96,9 @@ export function nextSandbox(
     if (paths.length === 0) delete next[key];
     else next[key] = [...new Set(paths)];
   }
-  if (request.network === 'none') next.network = 'none';
-  else if (request.network === 'all') delete next.network;
+  if (request.network === 'all') delete next.network;
+  else if (typeof request.network === 'string') next.network = request.network;
+  else if (request.network !== undefined) next.network = [...new Set(request.network.map(host => host.toLowerCase()))];
   return Object.keys(next).length > 0 ? next : undefined;
 }
 
@@ -94,7 +113,22 @@ export function sandboxWidening(current: SandboxSettings | undefined, next: Sand
   if (reads.length > 0) lines.push(`let it read ${reads.join(', ')}`);
   if (writes.length > 0)
     lines.push(`let it write ${writes.map(path => (path === 'roots' ? "the session's roots" : path)).join(', ')}`);
-  if (current?.network === 'none' && next?.network !== 'none') lines.push('give it the network');
+  const before = current?.network ?? 'all';
+  const after = next?.network ?? 'all';
+  // A list reaches less than all, more than none; one list widens another by a host it adds.
+  const reach = (network: typeof after) => (typeof network === 'string' ? { none: 0, all: 2, host: 3 }[network] : 1);
+  if (reach(after) > reach(before))
+    lines.push(
+      reach(after) === 3
+        ? "give it this machine's network, localhost services included (databases, dev servers)"
+        : reach(after) === 2
+          ? 'give it the network'
+          : `let it reach ${(after as string[]).join(', ')}`,
+    );
+  else if (Array.isArray(after) && Array.isArray(before)) {
+    const added = after.filter(host => !before.includes(host));
+    if (added.length > 0) lines.push(`let it reach ${added.join(', ')}`);
+  }
   return lines;
 }
 
@@ -107,7 +141,7 @@ export function sandboxView(record: ServerRecord, config: HubConfig): Record<str
   if (settings?.enabled === false) return { mode: "off (this server's settings)" };
   return {
     mode: 'bubblewrap',
-    network: settings?.network ?? 'all',
+    network: Array.isArray(settings?.network) ? `only ${settings.network.join(', ')}` : (settings?.network ?? 'all'),
     read: ['the system', 'its install folder', "the session's roots", ...(settings?.read ?? [])],
     write: [
       'its data folder',

@@ -15,7 +15,9 @@ const sandboxFlags = (sandbox: SandboxRequest | undefined): string[] => [
     : sandbox.write.length === 0
       ? ['--no-sandbox-write']
       : sandbox.write.flatMap(p => ['--sandbox-write', p])),
-  ...(sandbox?.network === undefined ? [] : ['--network', sandbox.network]),
+  ...(sandbox?.network === undefined
+    ? []
+    : ['--network', typeof sandbox.network === 'string' ? sandbox.network : sandbox.network.join(',')]),
 ];
 
 // Which per-server settings changes widen what the agent can reach. The agent may narrow alone

@@ -49,7 +49,8 @@ test('the agent narrows a sandbox alone; widening asks the person; bad paths cha
       [{ read: [join(person, 'nowhere')] }, /Field "sandbox\.read": ".*nowhere" does not exist/],
       [{ write: [join(project, 'keys')] }, /Field "sandbox\.write": ".*keys" is \(or is in\) .*\.ssh/],
       [{ read: [hubHome] }, /Field "sandbox\.read": .* is in HUB_HOME/],
-      [{ network: 'api.github.com' }, /Field "sandbox\.network".*named hosts are not enforced yet/],
+      [{ network: 'api.github.com' }, /Field "sandbox\.network"/],
+      [{ network: ['api.github.com/x'] }, /Field "sandbox\.network\.0": give a host name/],
       [{ nework: 'all' }, /Field "sandbox"/],
     ];
     for (const [sandbox, message] of bad) {
