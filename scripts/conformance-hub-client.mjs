@@ -72,7 +72,9 @@ async function main(url) {
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
   await client.connect(transport);
   let signIns = 0;
+  const followed = new Set();
   const follow = async url => {
+    followed.add(url);
     signIns += 1;
     if (signIns > MAX_SIGN_INS) throw new Error(`hub asked for a sign-in more than ${MAX_SIGN_INS} times`);
     console.error(`signing in: ${url}`);
@@ -84,6 +86,13 @@ async function main(url) {
     for (;;) {
       const tools = await ownTools();
       if (tools.length > 0) return tools;
+      // A step-up asked for at start (after a sign-in): the server's status carries the new link.
+      const status = textOf(await client.callTool({ name: 'registry_list', arguments: { server: NAME } }));
+      const next = signInUrlOf(status);
+      if (next && !followed.has(next)) {
+        await follow(next);
+        continue;
+      }
       if (Date.now() > deadline) throw new Error(`no tools of ${NAME} appeared within ${WAIT_MS} ms`);
       await new Promise(resolve => {
         changed = resolve;

@@ -1,6 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerRecord } from '../../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { configuredClient, explainNoRegistration } from './client.js';
 import type { SignInRequired } from './required.js';
 import { SignIn } from './signin.js';
@@ -35,4 +36,29 @@ export async function signInOr(auth: RemoteAuth, error: unknown): Promise<unknow
   if (!(error instanceof UnauthorizedError)) return explainNoRegistration(error, auth.signIn.server);
   await auth.signIn.ready();
   return auth.signIn.required() ?? error;
+}
+
+type Requester = Pick<Client, 'request'>;
+
+/**
+ * A server may take `initialize` without a token and answer 401 (or 403 insufficient_scope) on
+ * any later request: tools/list at start, a call, a resource read. Every request of the Client
+ * ends the same way as a refused connect: the sign-in (or step-up) error with its URL. A request
+ * after initialize answered means the sign-ins so far worked (oauth/signin.ts counts the ones that did not).
+ */
+export function signInOnRefusal(client: Requester, auth: RemoteAuth): void {
+  const signIn = auth.signIn;
+  if (!signIn) return;
+  const request = client.request.bind(client);
+  const guarded = async (...args: Parameters<Requester['request']>) => {
+    try {
+      const result = await request(...args);
+      // Some servers take initialize without a token: only a later answer says the token is enough.
+      if (args[0].method !== 'initialize') signIn.succeeded();
+      return result;
+    } catch (error) {
+      throw await signInOr(auth, error);
+    }
+  };
+  client.request = guarded as Requester['request'];
 }
