@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerRecord } from '../../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { configuredClient, explainNoRegistration } from './client.js';
 import type { SignInRequired } from './required.js';
 import { SignIn } from './signin.js';
@@ -14,6 +15,8 @@ export interface RemoteAuth {
   /** Why a call cannot go on until the person signs in (the error, with the authorization URL). */
   readonly signInNeeded?: () => SignInRequired | undefined;
   readonly signIn?: SignIn;
+  /** The transports' fetch, which notes a 403 insufficient_scope (a step-up) for the provider. */
+  readonly fetch?: FetchLike;
 }
 
 const hasOwnAuthorization = (record: ServerRecord): boolean =>
@@ -27,7 +30,7 @@ export async function remoteAuth(
   if (!record.remote || !authFile || hasOwnAuthorization(record)) return {};
   const signIn = await SignIn.for(authFile(record.name), record.remote.url, record.name);
   signIn.provider.configured = configuredClient(record.env);
-  return { authProvider: signIn.provider, signInNeeded: () => signIn.required(), signIn };
+  return { authProvider: signIn.provider, signInNeeded: () => signIn.required(), signIn, fetch: signIn.provider.fetch };
 }
 
 /** The sign-in error for a connection the server refused for want of a sign-in; else the error itself. */

@@ -10,6 +10,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HUB_VERSION } from '../../core/version.js';
 import { withLock } from '../../store/lock/lock.js';
 import { readOAuthState, updateOAuthState, type OAuthState } from '../../store/oauth-store.js';
@@ -27,6 +28,9 @@ const REFRESH_AHEAD_MS = 60_000;
  */
 export class HubOAuthProvider implements OAuthClientProvider {
   #refreshing: Promise<void> | undefined;
+  // The server answered 403 insufficient_scope: the SDK's next auth() must ask the person for the
+  // wider scope, but it refreshes first when it can, and a refresh never widens a token's scope.
+  #stepUp = false;
   /** A client registered beforehand (OAUTH_CLIENT_ID in the install's env), used instead of DCR. */
   configured: ConfiguredClient | undefined;
 
@@ -81,8 +85,20 @@ export class HubOAuthProvider implements OAuthClientProvider {
     this.#update(current => ({ ...current, clientInformation, redirectUri: this.redirectUri }));
   }
 
+  /** The transports' fetch: it notes a step-up the server asks for (see #stepUp). */
+  readonly fetch: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? ''))
+      this.#stepUp = true;
+    return response;
+  };
+
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = this.#read();
+    if (this.#stepUp && stored?.tokens) {
+      const { refresh_token: _kept, ...current } = stored.tokens;
+      return current as OAuthTokens;
+    }
     if (stored?.tokens && this.#endsSoon(stored)) {
       this.#refreshing ??= this.#refreshLocked(stored.tokens.refresh_token).finally(
         () => (this.#refreshing = undefined),
@@ -147,6 +163,7 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
+    this.#stepUp = false;
     this.onAuthorizationUrl(authorizationUrl);
   }
 
