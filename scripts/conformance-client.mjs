@@ -67,7 +67,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const verbose = process.argv.includes('--verbose');
   const scenarios = process.argv.slice(2).filter(arg => !arg.startsWith('--'));
   const { passed, total, results } = await runClientScenarios({ scenarios, log: line => console.log(line) });
-  if (verbose) for (const result of results.filter(r => !r.passed)) console.log(`--- ${result.scenario}\n${result.output}`);
+  if (verbose)
+    for (const result of results.filter(r => !r.passed)) console.log(`--- ${result.scenario}\n${result.output}`);
   console.log(`hub as a client: ${passed} of ${total} client scenarios pass`);
   process.exitCode = passed === total ? 0 : 1;
 }

@@ -21,8 +21,11 @@ const NAME = 'conf';
 const MAX_SIGN_INS = 3;
 const WAIT_MS = 20_000;
 
-/** The per-server env hub reads OAuth settings from, for the scenario's context. */
-export function envForContext(context) {
+// The suite's authorization server for auth/basic-cimd expects this client id (it fetches nothing).
+const SUITE_CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** The per-server env hub reads OAuth settings from, for the scenario and its context. */
+export function envForContext(scenario, context) {
   const env = {};
   const put = (key, value) => typeof value === 'string' && (env[key] = value);
   put('OAUTH_CLIENT_ID', context.client_id);
@@ -32,7 +35,7 @@ export function envForContext(context) {
   put('OAUTH_IDP_TOKEN_ENDPOINT', context.idp_token_endpoint);
   put('OAUTH_IDP_CLIENT_ID', context.idp_client_id);
   put('OAUTH_IDP_ID_TOKEN', context.idp_id_token);
-  const scenario = context.name ?? '';
+  if (scenario === 'auth/basic-cimd') env.OAUTH_CLIENT_METADATA_URL = SUITE_CIMD_URL;
   if (scenario.startsWith('auth/client-credentials')) env.OAUTH_GRANT = 'client_credentials';
   if (scenario.startsWith('auth/cross-app-access')) env.OAUTH_GRANT = 'jwt_bearer';
   return env;
@@ -102,7 +105,7 @@ async function main(url) {
   };
   try {
     const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-    const env = envForContext(context);
+    const env = envForContext(process.env.MCP_CONFORMANCE_SCENARIO ?? '', context);
     const installed = await client.callTool({
       name: 'registry_install',
       arguments: { url, name: NAME, ...(Object.keys(env).length > 0 && { env }) },

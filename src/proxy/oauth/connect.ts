@@ -3,7 +3,9 @@ import type { ServerRecord } from '../../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { configuredClient, explainNoRegistration } from './client.js';
+import { clientMetadataUrl, configuredClient, explainNoRegistration } from './client.js';
+import { GrantProvider } from './grant.js';
+import { grantSettings } from './grant-settings.js';
 import type { SignInRequired } from './required.js';
 import { SignIn } from './signin.js';
 
@@ -28,8 +30,14 @@ export async function remoteAuth(
   authFile: ((name: string) => string) | undefined,
 ): Promise<RemoteAuth> {
   if (!record.remote || !authFile || hasOwnAuthorization(record)) return {};
+  // A grant configured for this server: tokens without a person at a browser, so no sign-in.
+  const grant = grantSettings(record.env);
+  if (grant) return { authProvider: new GrantProvider(authFile(record.name), record.remote.url, record.name, grant) };
   const signIn = await SignIn.for(authFile(record.name), record.remote.url, record.name);
   signIn.provider.configured = configuredClient(record.env);
+  const cimd = clientMetadataUrl(record.env);
+  if (cimd === undefined) delete signIn.provider.clientMetadataUrl;
+  else signIn.provider.clientMetadataUrl = cimd;
   return { authProvider: signIn.provider, signInNeeded: () => signIn.required(), signIn, fetch: signIn.provider.fetch };
 }
 

@@ -33,6 +33,8 @@ export class HubOAuthProvider implements OAuthClientProvider {
   #stepUp = false;
   /** A client registered beforehand (OAUTH_CLIENT_ID in the install's env), used instead of DCR. */
   configured: ConfiguredClient | undefined;
+  /** hub's Client ID Metadata Document (OAUTH_CLIENT_METADATA_URL): the SDK uses it where the authorization server takes one. */
+  clientMetadataUrl?: string;
 
   constructor(
     private readonly file: string,
