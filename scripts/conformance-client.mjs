@@ -66,7 +66,12 @@ export async function runClientScenarios({ scenarios, log = () => undefined } = 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const verbose = process.argv.includes('--verbose');
   const scenarios = process.argv.slice(2).filter(arg => !arg.startsWith('--'));
-  const { passed, total, results } = await runClientScenarios({ scenarios, log: line => console.log(line) });
+  const { passed, total, results } = await runClientScenarios({ scenarios, log: line => console.log(line) }).catch(
+    error => {
+      console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(2);
+    },
+  );
   if (verbose)
     for (const result of results.filter(r => !r.passed)) console.log(`--- ${result.scenario}\n${result.output}`);
   console.log(`hub as a client: ${passed} of ${total} client scenarios pass`);

@@ -23,7 +23,7 @@ export function clientMetadataUrl(env: Readonly<Record<string, string>>): string
   if (url?.protocol !== 'https:' || url.pathname === '/')
     throw new HubError(
       'INVALID_INPUT',
-      `env ${CLIENT_METADATA_URL_ENV} is ${JSON.stringify(value)}: give the https URL (with a path, such as https://example.org/hub-client.json) where hub's client metadata document is published (docs/servers.md "Remote servers").`,
+      `env ${CLIENT_METADATA_URL_ENV} is ${JSON.stringify(value)}: give the https URL (with a path, such as https://example.org/hub-client.json) where hub's client metadata document is published (docs/remote-sign-in.md).`,
     );
   return url.href;
 }
@@ -54,6 +54,6 @@ export function explainNoRegistration(error: unknown, server: string): unknown {
   if (!(error instanceof Error) || !/does not support dynamic client registration/.test(error.message)) return error;
   return new HubError(
     'AUTH_REQUIRED',
-    `Server "${server}"'s authorization server does not let hub register itself as a client (no dynamic client registration): register an OAuth client for hub there (redirect URI http://127.0.0.1/callback, any port) and give its id with registry.install { url, name: "${server}", env: { "${CLIENT_ID_ENV}": "…", "${CLIENT_SECRET_ENV}": "…" } } (the secret only if it has one).`,
+    `Server "${server}"'s authorization server does not let hub register itself as a client (no dynamic client registration): register an OAuth client for hub there (redirect URI http://127.0.0.1/callback, any port) and give its id with registry.install { url, name: "${server}", env: { "${CLIENT_ID_ENV}": "…", "${CLIENT_SECRET_ENV}": "…" } } (the secret only if it has one). Where it takes client id metadata documents, ${CLIENT_METADATA_URL_ENV} in env does instead (docs/remote-sign-in.md).`,
   );
 }
