@@ -156,6 +156,7 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    this.#stepUp = false;
     const expiresAt = tokens.expires_in === undefined ? undefined : this.now() + tokens.expires_in * 1000;
     this.#update(({ expiresAt: _old, codeVerifier: _used, state: _state, ...current }) => ({
       ...current,
