@@ -180,11 +180,6 @@ export class HubOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
-  /** The state sent with the authorization request in progress. */
-  expectedState(): string | undefined {
-    return this.#read()?.state;
-  }
-
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.#update(current => ({ ...current, discovery: state as unknown as OAuthState['discovery'] }));
   }

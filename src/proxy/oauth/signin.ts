@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import getPort from 'get-port';
 import { errorMessage, HubError } from '../../core/errors.js';
-import { readOAuthState } from '../../store/oauth-store.js';
+import { readOAuthState, updateOAuthState } from '../../store/oauth-store.js';
 import { HubOAuthProvider } from './provider.js';
 import { SignInRequired } from './required.js';
 
@@ -45,6 +45,8 @@ export class SignIn {
   // Completed sign-ins since the server last answered a request, and the token the last one saved.
   #unanswered = 0;
   #lastToken: string | undefined;
+  // Every link handed out while this sign-in waits stays good: its state and PKCE verifier.
+  readonly #links = new Map<string, string>();
 
   private constructor(
     readonly file: string,
@@ -92,6 +94,8 @@ export class SignIn {
         'AUTH_REQUIRED',
         `Server "${this.server}" still refuses hub after ${this.#unanswered} sign-ins in a row (it asks for scope ${JSON.stringify(url.searchParams.get('scope') ?? '')} again), so hub stops asking: check that your account may have that access, then run \`hub-mcp login ${this.server}\`.`,
       );
+    const made = readOAuthState(this.file, this.serverUrl);
+    if (made?.state !== undefined && made.codeVerifier !== undefined) this.#links.set(made.state, made.codeVerifier);
     this.#url = url;
     this.#deadline = Date.now() + SIGN_IN_TIMEOUT_MS;
     if (this.#done) return;
@@ -106,6 +110,7 @@ export class SignIn {
       poll.unref();
       this.#finish = error => {
         clearInterval(poll);
+        this.#links.clear();
         if (!error) {
           this.#unanswered += 1;
           this.#lastToken = readOAuthState(this.file, this.serverUrl)?.tokens?.access_token;
@@ -134,13 +139,16 @@ export class SignIn {
         return this.cancel(`the authorization server refused the sign-in (${error})`);
       }
       const code = url.searchParams.get('code');
-      const expected = this.provider.expectedState();
-      if (code === null || (expected !== undefined && url.searchParams.get('state') !== expected))
+      const state = url.searchParams.get('state');
+      const verifier = state === null ? undefined : this.#links.get(state);
+      if (code === null || state === null || verifier === undefined)
         return reply(
           400,
           'Sign-in failed',
           'This sign-in link is outdated or incomplete; use the latest one hub gave.',
         );
+      // The verifier of the link the person opened (a later link may have replaced it in the file).
+      updateOAuthState(this.file, this.serverUrl, current => ({ ...current, state, codeVerifier: verifier }));
       auth(this.provider, { serverUrl: this.serverUrl, authorizationCode: code }).then(
         result => {
           reply(200, 'Signed in', `Signed in to ${this.server}. You can close this tab.`);
