@@ -35,6 +35,8 @@ export class HubOAuthProvider implements OAuthClientProvider {
   configured: ConfiguredClient | undefined;
   /** hub's Client ID Metadata Document (OAUTH_CLIENT_METADATA_URL): the SDK uses it where the authorization server takes one. */
   clientMetadataUrl?: string;
+  /** The PKCE verifiers of the last few authorization URLs, newest first. */
+  verifiers: string[] = [];
 
   constructor(
     private readonly file: string,
@@ -171,6 +173,9 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   saveCodeVerifier(codeVerifier: string): void {
+    // Two authorizations may interleave (state, then verifier, then URL): the sign-in pairs each
+    // link with its verifier by the code challenge (oauth/signin.ts).
+    this.verifiers = [codeVerifier, ...this.verifiers.slice(0, 7)];
     this.#update(current => ({ ...current, codeVerifier }));
   }
 

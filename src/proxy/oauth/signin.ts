@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import getPort from 'get-port';
@@ -94,8 +95,12 @@ export class SignIn {
         'AUTH_REQUIRED',
         `Server "${this.server}" still refuses hub after ${this.#unanswered} sign-ins in a row (it asks for scope ${JSON.stringify(url.searchParams.get('scope') ?? '')} again), so hub stops asking: check that your account may have that access, then run \`hub-mcp login ${this.server}\`.`,
       );
-    const made = readOAuthState(this.file, this.serverUrl);
-    if (made?.state !== undefined && made.codeVerifier !== undefined) this.#links.set(made.state, made.codeVerifier);
+    const state = url.searchParams.get('state');
+    const challenge = url.searchParams.get('code_challenge');
+    const verifier = this.provider.verifiers.find(
+      candidate => createHash('sha256').update(candidate).digest('base64url') === challenge,
+    );
+    if (state !== null && verifier !== undefined) this.#links.set(state, verifier);
     this.#url = url;
     this.#deadline = Date.now() + SIGN_IN_TIMEOUT_MS;
     if (this.#done) return;
