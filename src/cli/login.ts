@@ -1,7 +1,8 @@
 // hub login <server> / hub logout <server>: the OAuth sign-in of a remote server from a terminal.
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { HubError } from '../core/errors.js';
-import { configuredClient, explainNoRegistration } from '../proxy/oauth/client.js';
+import { clientMetadataUrl, configuredClient, explainNoRegistration } from '../proxy/oauth/client.js';
+import { grantSettings } from '../proxy/oauth/grant-settings.js';
 import { revokeStoredTokens } from '../proxy/oauth/revoke.js';
 import { SignIn, SIGN_IN_TIMEOUT_MS } from '../proxy/oauth/signin.js';
 import { removeOAuthState } from '../store/oauth-store.js';
@@ -41,8 +42,16 @@ export const login: CliCommand = async (argv, io) => {
       'INVALID_INPUT',
       `Server "${name}" sends its own Authorization header (registry.install headers), so it does not sign in with OAuth.`,
     );
+  const grant = grantSettings(record.env);
+  if (grant)
+    throw new HubError(
+      'INVALID_INPUT',
+      `Server "${name}" gets its tokens without a sign-in (OAUTH_GRANT=${grant.grant} in its env): there is nothing to sign in to.`,
+    );
   const signIn = await SignIn.for(file, remote.url, name);
   signIn.provider.configured = configuredClient(record.env);
+  const cimd = clientMetadataUrl(record.env);
+  if (cimd !== undefined) signIn.provider.clientMetadataUrl = cimd;
   const result = await auth(signIn.provider, { serverUrl: remote.url }).catch((error: unknown) => {
     throw explainNoRegistration(error, name);
   });

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HubError } from '../../core/errors.js';
 import type { ServerRecord } from '../../store/schema.js';
 import { expandHeaders } from './remote-headers.js';
@@ -19,6 +19,8 @@ export interface RemoteConnectOptions {
   readonly log: ServerLog;
   /** OAuth for servers that answer 401 (absent when the headers carry their own Authorization). */
   readonly authProvider?: OAuthClientProvider | undefined;
+  /** The fetch the transports use (the OAuth provider's, which notes a step-up); default: fetch. */
+  readonly fetch?: FetchLike | undefined;
 }
 
 // The spec's backwards compatibility: a POST of initialize refused with a 4xx (404, 405, 400…)
@@ -47,7 +49,10 @@ export async function connectRemote(client: Client, options: RemoteConnectOption
   const { remote, log } = options;
   const url = parseUrl(remote.url);
   const headers = expandHeaders(remote.headers ?? {}, options.env);
-  const auth = options.authProvider && { authProvider: options.authProvider };
+  const auth = options.authProvider && {
+    authProvider: options.authProvider,
+    ...(options.fetch && { fetch: options.fetch }),
+  };
   if (remote.transport !== 'sse') {
     const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...auth });
     try {

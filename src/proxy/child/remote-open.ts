@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ServerRecord } from '../../store/schema.js';
-import { remoteAuth, signInOr } from '../oauth/connect.js';
+import { remoteAuth, signInOnRefusal, signInOr } from '../oauth/connect.js';
 import type { RemoteSpec } from './remote-link.js';
 import { RemoteSession, remoteFailure } from './remote-session.js';
 import { START_MARKER, ServerLog } from './server-log.js';
@@ -47,6 +47,7 @@ export async function openRemote<C>(
     throw waiting;
   }
   const client = assembly.newClient();
+  signInOnRefusal(client, auth);
   const session = new RemoteSession(client, {
     remote,
     env: record.env,

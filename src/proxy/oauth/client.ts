@@ -6,6 +6,27 @@ import { HubError } from '../../core/errors.js';
 // from new registry.install fields: hub's own tool listing is at its byte budget.
 export const CLIENT_ID_ENV = 'OAUTH_CLIENT_ID';
 export const CLIENT_SECRET_ENV = 'OAUTH_CLIENT_SECRET';
+// Where hub's Client ID Metadata Document is published (SEP-991): its URL is hub's client id at
+// an authorization server that fetches such documents, instead of registering.
+export const CLIENT_METADATA_URL_ENV = 'OAUTH_CLIENT_METADATA_URL';
+
+/** The CIMD URL in a server's env: an https URL with a path (the spec's rule), or undefined. */
+export function clientMetadataUrl(env: Readonly<Record<string, string>>): string | undefined {
+  const value = env[CLIENT_METADATA_URL_ENV]?.trim();
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.pathname === '/')
+    throw new HubError(
+      'INVALID_INPUT',
+      `env ${CLIENT_METADATA_URL_ENV} is ${JSON.stringify(value)}: give the https URL (with a path, such as https://example.org/hub-client.json) where hub's client metadata document is published (docs/remote-sign-in.md).`,
+    );
+  return url.href;
+}
 
 /** The OAuth client information the SDK sends (client_secret only for a confidential client). */
 export interface ConfiguredClient {
@@ -33,6 +54,6 @@ export function explainNoRegistration(error: unknown, server: string): unknown {
   if (!(error instanceof Error) || !/does not support dynamic client registration/.test(error.message)) return error;
   return new HubError(
     'AUTH_REQUIRED',
-    `Server "${server}"'s authorization server does not let hub register itself as a client (no dynamic client registration): register an OAuth client for hub there (redirect URI http://127.0.0.1/callback, any port) and give its id with registry.install { url, name: "${server}", env: { "${CLIENT_ID_ENV}": "…", "${CLIENT_SECRET_ENV}": "…" } } (the secret only if it has one).`,
+    `Server "${server}"'s authorization server does not let hub register itself as a client (no dynamic client registration): register an OAuth client for hub there (redirect URI http://127.0.0.1/callback, any port) and give its id with registry.install { url, name: "${server}", env: { "${CLIENT_ID_ENV}": "…", "${CLIENT_SECRET_ENV}": "…" } } (the secret only if it has one). Where it takes client id metadata documents, ${CLIENT_METADATA_URL_ENV} in env does instead (docs/remote-sign-in.md).`,
   );
 }

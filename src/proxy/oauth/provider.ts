@@ -10,6 +10,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HUB_VERSION } from '../../core/version.js';
 import { withLock } from '../../store/lock/lock.js';
 import { readOAuthState, updateOAuthState, type OAuthState } from '../../store/oauth-store.js';
@@ -27,8 +28,15 @@ const REFRESH_AHEAD_MS = 60_000;
  */
 export class HubOAuthProvider implements OAuthClientProvider {
   #refreshing: Promise<void> | undefined;
+  // The server answered 403 insufficient_scope: the SDK's next auth() must ask the person for the
+  // wider scope, but it refreshes first when it can, and a refresh never widens a token's scope.
+  #stepUp = false;
   /** A client registered beforehand (OAUTH_CLIENT_ID in the install's env), used instead of DCR. */
   configured: ConfiguredClient | undefined;
+  /** hub's Client ID Metadata Document (OAUTH_CLIENT_METADATA_URL): the SDK uses it where the authorization server takes one. */
+  clientMetadataUrl?: string;
+  /** The PKCE verifiers of the last few authorization URLs, newest first. */
+  verifiers: string[] = [];
 
   constructor(
     private readonly file: string,
@@ -81,8 +89,20 @@ export class HubOAuthProvider implements OAuthClientProvider {
     this.#update(current => ({ ...current, clientInformation, redirectUri: this.redirectUri }));
   }
 
+  /** The transports' fetch: it notes a step-up the server asks for (see #stepUp). */
+  readonly fetch: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 403 && /insufficient_scope/.test(response.headers.get('www-authenticate') ?? ''))
+      this.#stepUp = true;
+    return response;
+  };
+
   async tokens(): Promise<OAuthTokens | undefined> {
     const stored = this.#read();
+    if (this.#stepUp && stored?.tokens) {
+      const { refresh_token: _kept, ...current } = stored.tokens;
+      return current as OAuthTokens;
+    }
     if (stored?.tokens && this.#endsSoon(stored)) {
       this.#refreshing ??= this.#refreshLocked(stored.tokens.refresh_token).finally(
         () => (this.#refreshing = undefined),
@@ -138,6 +158,7 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    this.#stepUp = false;
     const expiresAt = tokens.expires_in === undefined ? undefined : this.now() + tokens.expires_in * 1000;
     this.#update(({ expiresAt: _old, codeVerifier: _used, state: _state, ...current }) => ({
       ...current,
@@ -147,10 +168,14 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
+    this.#stepUp = false;
     this.onAuthorizationUrl(authorizationUrl);
   }
 
   saveCodeVerifier(codeVerifier: string): void {
+    // Two authorizations may interleave (state, then verifier, then URL): the sign-in pairs each
+    // link with its verifier by the code challenge (oauth/signin.ts).
+    this.verifiers = [codeVerifier, ...this.verifiers.slice(0, 7)];
     this.#update(current => ({ ...current, codeVerifier }));
   }
 
@@ -158,11 +183,6 @@ export class HubOAuthProvider implements OAuthClientProvider {
     const verifier = this.#read()?.codeVerifier;
     if (verifier === undefined) throw new Error('no sign-in is in progress for this server (no PKCE verifier)');
     return verifier;
-  }
-
-  /** The state sent with the authorization request in progress. */
-  expectedState(): string | undefined {
-    return this.#read()?.state;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import getPort from 'get-port';
-import { errorMessage } from '../../core/errors.js';
-import { readOAuthState } from '../../store/oauth-store.js';
+import { errorMessage, HubError } from '../../core/errors.js';
+import { readOAuthState, updateOAuthState } from '../../store/oauth-store.js';
 import { HubOAuthProvider } from './provider.js';
 import { SignInRequired } from './required.js';
 
@@ -11,6 +12,9 @@ import { SignInRequired } from './required.js';
 export const SIGN_IN_TIMEOUT_MS = 10 * 60_000;
 const POLL_MS = 1000;
 const CALLBACK_PATH = '/callback';
+// Sign-ins completed in a row with no request of the server answered in between: the server keeps
+// refusing what the person granted (a step-up that never succeeds), so hub stops asking.
+export const MAX_SIGN_INS_WITHOUT_SUCCESS = 2;
 
 const page = (title: string, text: string) =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><p>${text.replace(/[<>&]/g, c => `&#${c.charCodeAt(0)};`)}</p>\n`;
@@ -39,6 +43,11 @@ export class SignIn {
   #listener: Server | undefined;
   #listening: Promise<void> | undefined;
   #deadline = 0;
+  // Completed sign-ins since the server last answered a request, and the token the last one saved.
+  #unanswered = 0;
+  #lastToken: string | undefined;
+  // Every link handed out while this sign-in waits stays good: its state and PKCE verifier.
+  readonly #links = new Map<string, string>();
 
   private constructor(
     readonly file: string,
@@ -66,8 +75,32 @@ export class SignIn {
     await this.#listening;
   }
 
+  /** The server answered a request: the sign-ins so far were not in vain. */
+  succeeded(): void {
+    this.#unanswered = 0;
+  }
+
+  /** Ends the sign-in in progress (it failed): its link is never handed out again. */
+  cancel(reason = 'the sign-in failed'): void {
+    this.#finish?.(new Error(reason));
+  }
+
   // The SDK made an authorization URL (a new one each time: state and verifier change with it).
   #begin(url: URL): void {
+    const stored = readOAuthState(this.file, this.serverUrl)?.tokens?.access_token;
+    // Tokens saved elsewhere since (`hub login`, another hub) start the count again.
+    if (stored !== this.#lastToken) this.#unanswered = 0;
+    if (this.#unanswered >= MAX_SIGN_INS_WITHOUT_SUCCESS)
+      throw new HubError(
+        'AUTH_REQUIRED',
+        `Server "${this.server}" still refuses hub after ${this.#unanswered} sign-ins in a row (it asks for scope ${JSON.stringify(url.searchParams.get('scope') ?? '')} again), so hub stops asking: check that your account may have that access, then run \`hub-mcp login ${this.server}\`.`,
+      );
+    const state = url.searchParams.get('state');
+    const challenge = url.searchParams.get('code_challenge');
+    const verifier = this.provider.verifiers.find(
+      candidate => createHash('sha256').update(candidate).digest('base64url') === challenge,
+    );
+    if (state !== null && verifier !== undefined) this.#links.set(state, verifier);
     this.#url = url;
     this.#deadline = Date.now() + SIGN_IN_TIMEOUT_MS;
     if (this.#done) return;
@@ -82,6 +115,11 @@ export class SignIn {
       poll.unref();
       this.#finish = error => {
         clearInterval(poll);
+        this.#links.clear();
+        if (!error) {
+          this.#unanswered += 1;
+          this.#lastToken = readOAuthState(this.file, this.serverUrl)?.tokens?.access_token;
+        }
         this.#done = undefined;
         this.#finish = undefined;
         this.#listener?.close();
@@ -101,23 +139,30 @@ export class SignIn {
       const reply = (status: number, title: string, text: string) =>
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(page(title, text));
       const error = url.searchParams.get('error');
-      if (error !== null)
-        return reply(400, 'Sign-in failed', `Sign-in to ${this.server} failed: ${error}. Try again from hub.`);
+      if (error !== null) {
+        reply(400, 'Sign-in failed', `Sign-in to ${this.server} failed: ${error}. Try again from hub.`);
+        return this.cancel(`the authorization server refused the sign-in (${error})`);
+      }
       const code = url.searchParams.get('code');
-      const expected = this.provider.expectedState();
-      if (code === null || (expected !== undefined && url.searchParams.get('state') !== expected))
+      const state = url.searchParams.get('state');
+      const verifier = state === null ? undefined : this.#links.get(state);
+      if (code === null || state === null || verifier === undefined)
         return reply(
           400,
           'Sign-in failed',
           'This sign-in link is outdated or incomplete; use the latest one hub gave.',
         );
+      // The verifier of the link the person opened (a later link may have replaced it in the file).
+      updateOAuthState(this.file, this.serverUrl, current => ({ ...current, state, codeVerifier: verifier }));
       auth(this.provider, { serverUrl: this.serverUrl, authorizationCode: code }).then(
         result => {
           reply(200, 'Signed in', `Signed in to ${this.server}. You can close this tab.`);
           if (result === 'AUTHORIZED') this.#finish?.();
         },
-        (failure: unknown) =>
-          reply(502, 'Sign-in failed', `Sign-in to ${this.server} failed: ${errorMessage(failure)}`),
+        (failure: unknown) => {
+          reply(502, 'Sign-in failed', `Sign-in to ${this.server} failed: ${errorMessage(failure)}`);
+          this.cancel(`the sign-in failed (${errorMessage(failure)})`);
+        },
       );
     });
     listener.unref();

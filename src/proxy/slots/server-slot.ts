@@ -204,13 +204,15 @@ export class ServerSlot {
   }
 
   // Not a crash: stopped until the person signs in, then started (its tools come with list_changed).
+  // Its link leaves the status once the sign-in ends either way: a spent link is never handed out.
   #awaitSignIn(error: SignInRequired): never {
     this.#setState('stopped');
     this.metrics.lastError = error.message;
     const generation = this.#generation;
     const start = () =>
       void (generation === this.#generation && this.state === 'stopped' && this.#run(0).catch(() => 0));
-    error.signedIn.then(start, () => undefined);
+    const spent = () => void (this.metrics.lastError === error.message && (this.metrics.lastError = undefined));
+    error.signedIn.then(() => (spent(), start()), spent);
     throw error;
   }
 
