@@ -119,7 +119,9 @@ async function main() {
   log(`Node 22: ${node} (${from})`);
   if (mode === 'server') return serverScenarios(node, process.argv.slice(3));
   const { clientScenarios } = await import('./conformance/client.mjs');
-  return clientScenarios({ node, suite: SUITE, root, log });
+  const rest = process.argv.slice(3);
+  const scenarios = rest.filter(arg => !arg.startsWith('--'));
+  return clientScenarios({ node, suite: SUITE, root, log, scenarios, verbose: rest.includes('--verbose') });
 }
 
 process.exitCode = await main().catch(error => {

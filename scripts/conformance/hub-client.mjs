@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // hub as the client of a remote MCP server, for the official conformance suite's client
-// scenarios: `conformance client --command "node scripts/conformance-hub-client.mjs"` appends the
+// scenarios: `conformance client --command "node scripts/conformance/hub-client.mjs"` appends the
 // scenario's server URL. This starts the built hub (dist/server.js) in a temporary HUB_HOME,
 // installs the URL with registry_install, completes any sign-in headlessly (the scenarios'
 // authorization servers approve at once: follow the redirect to hub's loopback callback), then
@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const SERVER_JS = fileURLToPath(new URL('../dist/server.js', import.meta.url));
+const SERVER_JS = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 const NAME = 'conf';
 // Sign-ins this client follows in one run: the first, and step-ups. More means hub keeps asking.
 const MAX_SIGN_INS = 3;
@@ -136,7 +136,7 @@ async function main(url) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const url = process.argv[2];
   if (!url) {
-    console.error('usage: conformance-hub-client.mjs <server-url>');
+    console.error('usage: hub-client.mjs <server-url>');
     process.exit(2);
   }
   main(url).then(
