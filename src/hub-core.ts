@@ -1,3 +1,4 @@
+// createHubCore: what one hub process shares between its client sessions.
 import type { HubConfig } from './core/config/config.js';
 import { watchConfig } from './core/config/watch.js';
 import type { Logger } from './core/logger.js';

@@ -1,3 +1,4 @@
+// createSession: one MCP Server per client session on a core; createHub and connectLines.
 import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { lazyAjvValidator } from './tools/lazy-validator.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// The hub-mcp bin: the CLI with a command, else the stdio MCP server behind the cold-start lane.
 import { existsSync } from 'node:fs';
 import { startFastStart, type FastStart, type HandOff } from './cold-start/bootstrap.js';
 import { loadListing } from './cold-start/listing.js';

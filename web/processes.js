@@ -1,3 +1,4 @@
+// The dashboard's Processes view: the list, starting one, a live log, typing into a process.
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ago, api } from './api.js';

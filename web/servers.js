@@ -1,3 +1,4 @@
+// The dashboard's Servers view: installed servers, their settings, tool review, installs.
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';

@@ -1,3 +1,4 @@
+// The dashboard's Store view: the store lock's waits, the hubs and the sessions attached.
 import { html } from 'htm/preact';
 import { ago, bytes } from './api.js';
 

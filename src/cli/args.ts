@@ -1,3 +1,4 @@
+// The CLI's one argument parser: strict, a usage error naming the word and the command's usage.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { HubError } from '../core/errors.js';
 import { usageOf, type CommandName } from './usage.js';

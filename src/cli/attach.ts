@@ -1,3 +1,4 @@
+// `hub attach <id>`: a process's screen, then its output live, keys typed straight to it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../core/errors.js';
 import { stdinOpen, writeInput } from '../process/terminal/fifo.js';

@@ -1,3 +1,4 @@
+// `hub audit`: what was done through hub, filtered, as a table or the JSON lines themselves.
 import { HubError } from '../core/errors.js';
 import { auditLog } from '../store/audit/log.js';
 import { followAudit } from '../store/audit/follow.js';

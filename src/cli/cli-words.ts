@@ -1,3 +1,4 @@
+// Tool calls in hub's texts reworded as the CLI commands a person types instead.
 import { spellText } from '../core/naming.js';
 import { COMMAND_NAME } from '../core/package-name.js';
 

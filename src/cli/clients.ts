@@ -1,3 +1,4 @@
+// `hub config` and `hub import` on the real machine: home, working folder, a y/N prompt.
 import { homedir } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { CommandDeps } from './command-deps.js';

@@ -1,3 +1,4 @@
+// What `hub config` and `hub import` need from the outside world, injected for tests.
 import type { CliIo } from './command.js';
 import type { ClientContext } from '../clients/types.js';
 

@@ -1,3 +1,4 @@
+// `hub config <client>`: hub's entry printed, merged into the client's file, or diffed.
 import { stat } from 'node:fs/promises';
 import { ClientIdSchema } from '../clients/types.js';
 import { EXPOSURE_MODES, loadConfig } from '../core/config/config.js';

@@ -1,3 +1,4 @@
+// The CLI's exit codes and the one line a person reads for an error.
 import { HubError } from '../core/errors.js';
 import { COMMAND_NAME } from '../core/package-name.js';
 import { cliWords } from './cli-words.js';

@@ -1,3 +1,4 @@
+// Each command's options and an example, for `hub-mcp <command> --help` and docs/cli.md.
 import { renderTable } from './table.js';
 import { COMMANDS, type CommandName } from './usage.js';
 

@@ -1,3 +1,4 @@
+// `hub import <client>`: a client's servers registered in hub, then dropped from its file.
 import { HubError } from '../core/errors.js';
 import { loadConfig } from '../core/config/config.js';
 import { ClientIdSchema } from '../clients/types.js';

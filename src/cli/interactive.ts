@@ -1,3 +1,4 @@
+// `hub restart` and `hub send`: a process restarted, or text typed into it, from a terminal.
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { toProcessView } from '../process/view.js';
 import { parseCommandArgs } from './args.js';

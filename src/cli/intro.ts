@@ -1,3 +1,4 @@
+// What bare `hub-mcp` says to a person at a terminal instead of waiting for JSON-RPC.
 import { ClientIdSchema } from '../clients/types.js';
 import { COMMAND_NAME } from '../core/package-name.js';
 import { HUB_VERSION } from '../core/version.js';

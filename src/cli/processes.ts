@@ -1,3 +1,4 @@
+// `hub ps`, `hub logs` and `hub kill` over the same ProcessManager the tools use.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage, HubError } from '../core/errors.js';
 import { assertProcessesSupported } from '../core/platform/platform.js';

@@ -1,3 +1,4 @@
+// `hub status`'s sandbox line: what this HUB_HOME's stdio children run in, or why not.
 import type { HubConfig } from '../core/config/config.js';
 import { sandboxProbe } from '../core/sandbox-probe.js';
 import { findSlirp, SLIRP_HINT } from '../proxy/sandbox/network.js';

@@ -1,3 +1,4 @@
+// `hub serve`: Streamable HTTP in the foreground until Ctrl-C (the CLI's one hub core).
 import { HubError } from '../core/errors.js';
 import { parseCommandArgs } from './args.js';
 import type { CliCommand } from './command.js';

@@ -1,3 +1,4 @@
+// `hub status` and `hub stop`: the shared hub of this HUB_HOME.
 import { sharedHubStatus, stopSharedHub } from '../hub-link/control.js';
 import { sharedHubPaths } from '../hub-link/paths.js';
 import { openContext } from '../store/open-context.js';

@@ -1,3 +1,4 @@
+// `hub start -- <command>`: a detached process started from a terminal, waited for.
 import { HubError } from '../core/errors.js';
 import { COMMAND_NAME } from '../core/package-name.js';
 import { compileLinePattern } from '../process/logs/line-match.js';

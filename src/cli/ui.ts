@@ -1,3 +1,4 @@
+// `hub ui`: the dashboard, served by the shared hub or by this process in the foreground.
 import { spawn } from 'node:child_process';
 import { HubError } from '../core/errors.js';
 import { resolveExecutable } from '../core/executable.js';

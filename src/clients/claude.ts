@@ -1,3 +1,4 @@
+// Claude Code and Claude Desktop: where each keeps its MCP servers, and hub's entry there.
 import { join } from 'node:path';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { appDataDir, shellQuote } from './os-paths.js';

@@ -1,3 +1,4 @@
+// Codex and Gemini CLI: where each keeps its MCP servers, and hub's entry there.
 import { join } from 'node:path';
 import type { ClientContext, ClientSpec, Launch, Scope } from './types.js';
 import { shellQuote } from './os-paths.js';

@@ -1,3 +1,4 @@
+// `hub config`'s plan for one client file, its diff and snippet, and applying it with a backup.
 import { stringify as stringifyToml } from 'smol-toml';
 import { HubError } from '../core/errors.js';
 import { unifiedDiff } from './diff.js';

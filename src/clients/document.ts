@@ -1,3 +1,4 @@
+// A client's config file as a document: read, its servers table edited, written back minimally.
 import { readFile, realpath } from 'node:fs/promises';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { HubError, errorMessage } from '../core/errors.js';

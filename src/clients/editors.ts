@@ -1,3 +1,4 @@
+// Cursor, VS Code and Windsurf: where each keeps its MCP servers, and hub's entry there.
 import { join } from 'node:path';
 import type { ClientSpec } from './types.js';
 import { userConfigDir } from './os-paths.js';

@@ -1,3 +1,4 @@
+// Servers found in a client registered in hub's store, and removed from the client afterwards.
 import { isDeepStrictEqual } from 'node:util';
 import { deriveServerName } from '../registry/sources/server-name.js';
 import type { ServerRecord } from '../store/schema.js';

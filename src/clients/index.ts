@@ -1,3 +1,4 @@
+// The MCP clients hub knows, by id, and found by the names people type.
 import { HubError } from '../core/errors.js';
 import { claudeCode, claudeDesktop } from './claude.js';
 import { codex, gemini } from './cli-agents.js';

@@ -1,3 +1,4 @@
+// Minimal edits of a JSONC config text: one member set or deleted, the person's layout kept.
 import { isDeepStrictEqual } from 'node:util';
 import {
   applyEdits,

@@ -1,3 +1,4 @@
+// How a client starts this hub: the absolute node binary and dist/server.js.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Launch } from './types.js';

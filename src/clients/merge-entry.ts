@@ -1,3 +1,4 @@
+// hub's entry merged with the one in a client's file: hub owns the launch keys, the rest stays.
 import { isDeepStrictEqual } from 'node:util';
 
 type Table = Record<string, unknown>;

@@ -1,3 +1,4 @@
+// The npx launch, and telling a server.js that runs from npx's cache.
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { PACKAGE_NAME } from '../core/package-name.js';

@@ -1,3 +1,4 @@
+// Per-user settings folders on each system (Application Support, %APPDATA%, XDG).
 import { join } from 'node:path';
 import type { ClientContext } from './types.js';
 

@@ -1,3 +1,4 @@
+// The launch written into a shared project file: the command name, not this machine's paths.
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveExecutable } from '../core/executable.js';

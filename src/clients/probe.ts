@@ -1,3 +1,4 @@
+// Imported servers started once, so their tools are cached and listed by every hub.
 import { errorMessage } from '../core/errors.js';
 import { noClient } from '../proxy/sessions/client-side.js';
 import { createServerManager } from '../proxy/server-manager.js';

@@ -1,3 +1,4 @@
+// Every server in a client's config files, sorted into usable ones and skipped ones.
 import { errorMessage } from '../core/errors.js';
 import { COMMAND_NAME, PACKAGE_NAME } from '../core/package-name.js';
 import { readDocument, serversOf, type ConfigDocument } from './document.js';

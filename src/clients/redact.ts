@@ -1,3 +1,4 @@
+// Obvious secrets in server arguments masked before they are printed.
 import { SECRET_WORDS, maskSecretText } from '../core/secret-names.js';
 
 // Env values are never printed; args are, so the obvious secrets in them are masked too.

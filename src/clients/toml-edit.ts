@@ -1,3 +1,4 @@
+// Minimal edits of a TOML text: one table replaced, added or removed, comments kept.
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 

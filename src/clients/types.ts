@@ -1,3 +1,4 @@
+// The MCP clients hub configures: their ids, scopes, config files and entries.
 import { z } from 'zod';
 
 // The MCP clients `hub config` and `hub import` know, and where each keeps its servers.

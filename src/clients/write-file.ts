@@ -1,3 +1,4 @@
+// Client config files written safely: a backup first, then an atomic replace keeping the mode.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, copyFile, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';

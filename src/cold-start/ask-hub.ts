@@ -1,3 +1,4 @@
+// A hub built in this process asked what it answers to initialize and the lists, as raw JSON-RPC.
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createHub } from '../hub.js';

@@ -1,3 +1,4 @@
+// The cold-start lane: initialize and the lists answered from the store until the full hub is ready.
 import { JsonLineReader } from '../wire/json-lines.js';
 import type { StdinReplay } from '../wire/stdio-transport.js';
 import type { NameMode } from '../core/naming.js';

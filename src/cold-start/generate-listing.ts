@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Build step: a real hub's answers captured into the listing the cold-start lane answers from.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

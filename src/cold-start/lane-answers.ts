@@ -1,3 +1,4 @@
+// What the cold-start lane answers from HUB_HOME: tools, prompts and resources, read once.
 import { hubPaths } from '../core/paths.js';
 import { pickNameMode, spellText, type NameMode } from '../core/naming.js';
 import { logResource, newestProcesses } from '../core/process-log-listing.js';

@@ -1,3 +1,4 @@
+// The build-time listing: what hub answers to initialize and lists as its own, loaded by version.
 import { readFileSync } from 'node:fs';
 import type { NameMode } from '../core/naming.js';
 

@@ -1,3 +1,4 @@
+// Every request refused with one clear error when hub's own settings are wrong (zero-dependency).
 import { JsonLineReader } from '../wire/json-lines.js';
 import type { HandOff } from './bootstrap.js';
 

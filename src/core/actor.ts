@@ -1,3 +1,4 @@
+// Who is acting (an agent's session, the CLI, the dashboard or hub itself), for the audit log.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**

@@ -1,3 +1,4 @@
+// How much of a call's arguments and texts the audit log keeps: secrets masked, long text cut.
 import { createHash } from 'node:crypto';
 import { isSecretName, maskSecretText } from './secret-names.js';
 

@@ -1,3 +1,4 @@
+// Whether a file is executable, and where a command would be found on PATH (as execvp does).
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 

@@ -1,3 +1,4 @@
+// The names hub lists for children's tools: sanitized, within 40 characters, collisions resolved.
 import { createHash } from 'node:crypto';
 
 export const MAX_NAME_LENGTH = 40;

@@ -1,3 +1,4 @@
+// The digest of what the cold-start lane listed, which the full hub compares instead of the list.
 import { createHash } from 'node:crypto';
 
 // What the cold-start lane listed, as the full hub compares it with its own list (hub.ts

@@ -1,3 +1,4 @@
+// hub's logger: JSON lines to logs/hub.log, one readable line per warning on stderr, never stdout.
 import { mkdirSync, writeSync } from 'node:fs';
 import pino, { type Logger } from 'pino';
 import type { HubConfig } from './config/config.js';

@@ -1,3 +1,4 @@
+// Tool naming modes (dotted or underscore), and hub's own texts rewritten into the client's spelling.
 export type NameMode = 'dotted' | 'underscore';
 
 // Model APIs accept only ^[a-zA-Z0-9_-]{1,64}$ and framework clients (AI SDK, LangChain, mcp-use,

@@ -1,3 +1,4 @@
+// Every path under HUB_HOME, named in one place, so tests only move HUB_HOME.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 

@@ -1,3 +1,4 @@
+// Process groups: their live members, and a signal sent to a whole group.
 import { platform } from './platform/platform.js';
 import type { ProcessIdentity } from './platform/types.js';
 

@@ -1,3 +1,4 @@
+// Who a pid is: pid, start time and boot id name one process for good (pids are recycled).
 import { platform } from './platform/platform.js';
 import type { ProcessIdentity } from './platform/types.js';
 

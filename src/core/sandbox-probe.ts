@@ -1,3 +1,4 @@
+// Which sandbox this machine can run children in (bubblewrap on Linux), probed once per process.
 import { execFile } from 'node:child_process';
 import { resolveExecutable } from './executable.js';
 

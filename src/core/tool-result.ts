@@ -1,3 +1,4 @@
+// Tool results and errors as clients get them: text capped, errors short, zod issues by field.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { isHubError } from './errors.js';

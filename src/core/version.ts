@@ -1,3 +1,4 @@
+// hub's version, read once from the package.json shipped beside dist/.
 import { readFileSync } from 'node:fs';
 
 // Read once from the package.json that ships beside dist/.

@@ -1,3 +1,4 @@
+// hub's one atomic file writer: a private temp file beside the target, then a rename.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,3 +1,4 @@
+// The dashboard's JSON API: each route validated and done by the same code as its tool or command.
 import { z } from 'zod';
 import type { HubConfig } from '../core/config/config.js';
 import { HubError } from '../core/errors.js';

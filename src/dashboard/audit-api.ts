@@ -1,3 +1,4 @@
+// GET /api/audit: `hub audit`'s filters as query parameters, the newest lines or every one.
 import { HubError } from '../core/errors.js';
 import { auditLog } from '../store/audit/log.js';
 import type { AuditKind } from '../store/audit/line.js';

@@ -1,3 +1,4 @@
+// Who may use the dashboard: a one-time login token, a session key in a header, Host and Origin.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 

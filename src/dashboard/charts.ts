@@ -1,3 +1,4 @@
+// GET /api/charts: calls per minute and process CPU and memory, counts and names only.
 import { callHistory, type MinutePoint } from '../proxy/calls/history.js';
 import type { ProcessSeries, UsageSampler } from './usage-sampler.js';
 

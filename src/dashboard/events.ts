@@ -1,3 +1,4 @@
+// The dashboard's server-sent events: state when it changes, and a log event when a log grows.
 import type { ServerResponse } from 'node:http';
 import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';

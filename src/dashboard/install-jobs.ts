@@ -1,3 +1,4 @@
+// Installs and upgrades started from the dashboard, consent asked on the page, progress as events.
 import { scriptsChoiceOf } from '../registry/decisions/scripts-choice.js';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';

@@ -1,3 +1,4 @@
+// The dashboard's HTTP server on 127.0.0.1: the bundled page, the API and events, behind auth.
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

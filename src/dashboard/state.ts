@@ -1,3 +1,4 @@
+// What the dashboard shows at a glance, built by the same code as the tools and the store check.
 import { statSync } from 'node:fs';
 import type { HubConfig } from '../core/config/config.js';
 import type { ProcessManager } from '../process/manager.js';

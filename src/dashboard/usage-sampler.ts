@@ -1,3 +1,4 @@
+// Each process's CPU and memory over the last hour, sampled only while a page is open.
 import type { ProcessManager } from '../process/manager.js';
 import { processUsage } from '../process/proc-usage.js';
 

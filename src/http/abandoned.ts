@@ -1,3 +1,4 @@
+// A POST whose client closed its connection: its calls cancelled in the session, as if it had said so.
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 

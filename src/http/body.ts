@@ -1,3 +1,4 @@
+// What /mcp reads and refuses before a session sees it: bounded JSON bodies, JSON-RPC refusals.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Refusal } from './guard.js';
 

@@ -1,3 +1,4 @@
+// What an HTTP request must show before its body is read: Host, Origin and the bearer token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { networkInterfaces, hostname as machineName } from 'node:os';
 

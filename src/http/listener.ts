@@ -1,3 +1,4 @@
+// The /mcp listener: one SDK transport and one hub session per Mcp-Session-Id, bounded.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// The foreground `hub serve`: this process as the shared hub, also listening for Streamable HTTP.
 import { statSync } from 'node:fs';
 import { DEFAULT_HTTP_PORT } from '../core/http-endpoint.js';
 import { openContext } from '../store/open-context.js';

@@ -1,3 +1,4 @@
+// The Server Card (SEP-2127) of hub serve: what hub is and how to sign in, answered without the token.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PATH } from '../core/http-endpoint.js';

@@ -1,3 +1,4 @@
+// The child servers' process groups written down, so the next hub reaps those a dead hub left.
 import { readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';

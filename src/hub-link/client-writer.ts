@@ -1,3 +1,4 @@
+// Everything an entry writes to its client, in order, with the gap after progress kept.
 const NEWLINE = 10;
 const PROGRESS = Buffer.from('"notifications/progress"');
 // As the stdio transport does (wire/stdio-transport.ts PROGRESS_GAP_MS): the SDK client drops a

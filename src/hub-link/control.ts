@@ -1,3 +1,4 @@
+// What `hub status`, `hub stop` and `hub ui` ask of the shared hub over its socket.
 import { rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Socket } from 'node:net';

@@ -1,3 +1,4 @@
+// The stdio entry's pipe to the shared hub: whole lines, in-flight requests, replay to the next hub.
 import type { Socket } from 'node:net';
 import { HUB_VERSION } from '../core/version.js';
 import { isLiveHub, readHubRecord } from './record.js';
@@ -8,10 +9,9 @@ import { clientWriter } from './client-writer.js';
 import { NEWLINE, isStartProcess, linesOf, refusalIn, responseId, splitLines, type Id } from './lines.js';
 import { unreadLines } from './unread.js';
 
-// The stdio entry's pipe to the shared hub (docs/shared-hub.md). Bytes go through in whole lines
-// (a hub that dies mid-line must not leave half a message with the client); the entry reads
-// only enough of each line to know the requests in flight, so they can be failed with a
-// retryable error when the hub dies, and the client's initialize, to replay to the next hub.
+// docs/shared-hub.md. Whole lines (a hub that dies mid-line must not leave half a message with
+// the client); the entry reads only enough of each line to know the requests in flight (failed
+// with a retryable error when the hub dies) and the client's initialize, to replay.
 
 export interface EntryHandOff {
   readonly replay: Buffer;

@@ -1,3 +1,4 @@
+// How an entry tells a hung shared hub from a busy or sleeping one: a heartbeat line.
 import type { Socket } from 'node:net';
 import { HEARTBEAT_MS } from './protocol.js';
 import { tryConnect } from './start.js';

@@ -1,3 +1,4 @@
+// The hello line an entry writes first on the shared hub's socket, and what each kind asks.
 import { z } from 'zod';
 
 // The first line an entry writes on the socket says what it wants; after a `session` hello and

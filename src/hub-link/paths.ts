@@ -1,3 +1,4 @@
+// Where the shared hub of one HUB_HOME lives: hub.json, the start lock, socket candidates.
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// hub.json: who the shared hub is (pid, identity, version, socket), checked without zod.
 import { readFileSync, rmSync } from 'node:fs';
 import { bootId, isRecordedProcess, readProcessIdentity } from '../core/process-identity.js';
 import { writeFileAtomic } from '../core/write-atomic.js';

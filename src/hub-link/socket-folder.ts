@@ -1,3 +1,4 @@
+// The shared hub's socket only in a folder no one else controls.
 import { lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SharedHubPaths } from './paths.js';

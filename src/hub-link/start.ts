@@ -1,3 +1,4 @@
+// Finding the shared hub or starting it, one entry at a time under hub.start.lock.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

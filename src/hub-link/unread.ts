@@ -1,3 +1,4 @@
+// The lines a hub that died before its welcome never read, sent on to the next hub.
 import { linesOf } from './lines.js';
 
 // A hub that closes a connection before its welcome read none of it: it writes the welcome

@@ -1,3 +1,4 @@
+// The process manager's actions on the audit log: start, input, kill, restart, remove, and who asked.
 import { currentActor } from '../core/actor.js';
 import { errorMessage, isHubError } from '../core/errors.js';
 import type { AuditLog } from '../store/audit/log.js';

@@ -1,3 +1,4 @@
+// The TCP ports a process group listens on, for `hub-mcp ps` (Linux /proc only).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { liveProcesses } from '../core/process-group.js';
 

@@ -1,3 +1,4 @@
+// Running processes watched for new output and their end, coalesced, for events and resources.
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import type { ProcessRecord } from '../store/schema.js';

@@ -1,3 +1,4 @@
+// The ProcessManager: detached processes recorded in the store, shared by the tools and the CLI.
 import type { HubPaths } from '../core/paths.js';
 import type { Logger } from '../core/logger.js';
 import type { ProcessRecord, ProcessStatus } from '../store/schema.js';

@@ -1,3 +1,4 @@
+// The CPU time and memory of one managed process's tree, for the dashboard's charts.
 import { readFileSync } from 'node:fs';
 import { descendantsOf } from './keeper/process-tree.js';
 

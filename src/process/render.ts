@@ -1,3 +1,4 @@
+// Short text renderings of process results for clients that show only text, and the CLI.
 import type { KillOutcome } from './lifecycle/kill.js';
 import type { LogSlice } from './logs/read.js';
 import { describeProcess, type ProcessView } from './view.js';

@@ -1,3 +1,4 @@
+// The zod atoms of the process tools' arguments: ports, patterns, names, signals, wait_for.
 import { z } from 'zod';
 import { linePatternProblem } from './logs/line-match.js';
 import { ID_PATTERN, NAME_PATTERN, REFERENCE_PATTERN } from './keeper/ids.js';

@@ -1,3 +1,4 @@
+// The process manager's start, kill and restart as OpenTelemetry spans when telemetry is on.
 import { traced } from '../core/telemetry/telemetry.js';
 
 // What the process manager does, as OpenTelemetry spans (docs/telemetry.md) when telemetry is

@@ -1,3 +1,4 @@
+// What tools and the CLI show of a process record: no internal fields, env keys without values.
 import { z } from 'zod';
 import { ProcessStatusSchema, type ProcessRecord } from '../store/schema.js';
 

@@ -1,3 +1,4 @@
+// The ServerManager contract the registry tools and the CLI build on.
 import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from '../core/config/config.js';

@@ -1,3 +1,4 @@
+// The proxy's face: createServerManager assembles slots, routes, calls, surface, tasks and auto-start.
 import { HubError } from '../core/errors.js';
 import type { CachedTool } from '../store/schema.js';
 import { autoStartOnInitialize } from './slots/auto-start.js';

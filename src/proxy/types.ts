@@ -1,3 +1,4 @@
+// ProxiedTools: the installed servers' tools, surface and tasks as hub.ts lists and calls them.
 import type { FastForwarder } from '../wire/fast-path.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerExtra } from './sessions/client-side.js';

@@ -1,3 +1,4 @@
+// The shared hub process: one core serving every entry on a unix socket, idle exit, hand-over.
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import { connectLines, createHubCore, createSession, type Hub, type HubCore } from '../hub.js';

@@ -1,3 +1,4 @@
+// The first line on a shared hub's socket read bounded, and a refused peer closed for sure.
 import type { Socket } from 'node:net';
 
 export type FirstLine = { line: string; rest: Buffer } | { refused: 'closed' | 'too long' };

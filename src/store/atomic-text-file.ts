@@ -1,3 +1,4 @@
+// The store's lowdb stack, bottom: db.json's text replaced atomically, the old file kept as backup.
 import { linkSync, renameSync, unlinkSync } from 'node:fs';
 import type { SyncAdapter } from 'lowdb';
 import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';

@@ -1,3 +1,4 @@
+// HUB_HOME's JSON files as the cold reader sees them, each read once while the lane holds its reads.
 import { readFileSync } from 'node:fs';
 
 // JSON files of HUB_HOME for the zero-dependency cold reader (cold-read.ts): null when missing,

@@ -1,3 +1,4 @@
+// The recorded processes as the cold-start lane lists their logs, read without zod.
 import { hubPaths } from '../core/paths.js';
 import { readJson } from './cold-json.js';
 import { isObject, isOptionalString, isString, isStringArray, type Check } from './cold-read.js';

@@ -1,3 +1,4 @@
+// What the cold-start lane reads from HUB_HOME without zod: servers, cached tools, settings.
 import { defaultHubHome, hubPaths, type HubPaths } from '../core/paths.js';
 import { readJson } from './cold-json.js';
 

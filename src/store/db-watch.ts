@@ -1,3 +1,4 @@
+// db.json watched for another hub's changes: its stamp, and a debounced call when it is replaced.
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 

@@ -1,3 +1,4 @@
+// What hub says about the store until a person acts: a damaged db.json kept aside, an unwritable home.
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { HubPaths } from '../core/paths.js';

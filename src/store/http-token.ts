@@ -1,3 +1,4 @@
+// The bearer token of `hub serve`: made on first use, kept 0600, rotated on request.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { HubError } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// One remote server's OAuth state in HUB_HOME/auth/<server>.json: tokens, registration, sign-in.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// The one way hub opens itself for every entry point: settings, then logger, then store.
 import { loadConfig, type HubConfig } from '../core/config/config.js';
 import { createLogger, silentLogger, type Logger } from '../core/logger.js';
 import { openAudit } from './audit/log.js';

@@ -1,3 +1,4 @@
+// A damaged db.json decoded record by record, lost records taken from the backup, migrations.
 import { z } from 'zod';
 import { locateJsonError, placeOf } from './json-locate.js';
 import { salvageText } from './salvage-text.js';

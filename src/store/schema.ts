@@ -1,3 +1,4 @@
+// The one description of db.json: zod schemas of processes, servers and their cached lists.
 import { z } from 'zod';
 
 // The one description of db.json. Types are inferred from it, never declared beside it, and named

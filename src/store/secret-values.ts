@@ -1,3 +1,4 @@
+// The store's secret values (servers' env and headers) and masking them wherever they appear.
 import type { StoreData } from './schema.js';
 
 // The dashboard never sends a secret, nor does the audit log (store/audit/log.ts) keep one. Views

@@ -1,3 +1,4 @@
+// In-process order of updates to one store file, so only the head contends for the lock.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HubError } from '../core/errors.js';
 

@@ -1,3 +1,4 @@
+// The middle of the store's lowdb stack: db.json text to StoreData, migrated, validated, recovered.
 import type { SyncAdapter } from 'lowdb';
 import { HubError } from '../core/errors.js';
 import type { AtomicTextFile } from './atomic-text-file.js';

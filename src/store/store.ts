@@ -1,3 +1,4 @@
+// The store: snapshots without the lock, and locked updates that validate and write atomically.
 import { existsSync, linkSync, mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LowSync } from 'lowdb';

@@ -1,3 +1,4 @@
+// Each server's cached tool list in tools/<name>.json, outside db.json, and what was trimmed.
 import { mkdirSync, rmSync } from 'node:fs';
 import type { HubPaths } from '../core/paths.js';
 import { sweepAtomicTemps, writeFileAtomic } from '../core/write-atomic.js';

@@ -1,3 +1,4 @@
+// How often each proxied tool was called across hubs and sessions (tool-usage.json), best effort.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';

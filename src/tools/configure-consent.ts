@@ -1,3 +1,4 @@
+// The person's consent to a widening registry.configure: refused when no one can be asked.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { HubConfig } from '../core/config/config.js';
 import { HubError, errorMessage } from '../core/errors.js';

@@ -1,3 +1,4 @@
+// What every hub tool is: its deps, call context, schemas and run(), and a group of tools.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';

@@ -1,3 +1,4 @@
+// hub.ts's seam to exposure: which proxied tools one session lists, and the calls it counts.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HubConfig } from '../core/config/config.js';
 import type { Logger } from '../core/logger.js';

@@ -1,3 +1,4 @@
+// hub's own resources: the process list, each process's log, and the installed servers.
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { isHubError } from '../core/errors.js';
 import type { HubPaths } from '../core/paths.js';

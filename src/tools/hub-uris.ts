@@ -1,3 +1,4 @@
+// hub's own hub:// resource URIs, built and parsed only here so links and resources agree.
 import { ErrorCode, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import { REFERENCE_PATTERN } from '../process/keeper/ids.js';
 import { RpcError } from '../wire/rpc-error.js';

@@ -1,3 +1,4 @@
+// send_input, get_process_screen and restart_process: thin handlers over the ProcessManager.
 import { compileLinePattern } from '../process/logs/line-match.js';
 import type { ProcessManager } from '../process/manager.js';
 import { defineTool, type ToolDeps } from './define.js';

@@ -1,3 +1,4 @@
+// The SDK's JSON Schema validator, built on first use instead of at start.
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 

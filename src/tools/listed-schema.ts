@@ -1,3 +1,4 @@
+// Input schemas as listed to clients: validation-only keywords left out to save context.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 // Validation-only keywords: hub validates every call with the tool's zod schema (and says which

@@ -1,3 +1,4 @@
+// The tools/list answer kept ready, and when the client has been served a changed listing.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ProxiedTools } from '../proxy/types.js';
 import type { NameMode, Spelling } from '../core/naming.js';

@@ -1,3 +1,4 @@
+// A call of hub's own tools, run as its session's agent and recorded on the audit log.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runAs } from '../core/actor.js';
 import type { AuditLog } from '../store/audit/log.js';

@@ -1,3 +1,4 @@
+// The process events a session asked for (crash, exit, ready, a pattern), pushed as they come.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

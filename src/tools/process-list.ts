@@ -1,3 +1,4 @@
+// What list_processes returns and hub://processes serves: one builder for both.
 import type { z } from 'zod';
 import type { ListFilter, ProcessManager } from '../process/manager.js';
 import { renderList } from '../process/render.js';

@@ -1,3 +1,4 @@
+// The process tools (start, list, logs, kill, free port): thin handlers over the ProcessManager.
 import { compileLinePattern } from '../process/logs/line-match.js';
 import { assertProcessesSupported } from '../core/platform/platform.js';
 import type { ProcessManager } from '../process/manager.js';

@@ -1,3 +1,4 @@
+// registry.configure: per-server settings and approving changed tools, for the agent.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import type { HubConfig } from '../core/config/config.js';

@@ -1,3 +1,4 @@
+// registry.search as a tool: its result text and what to do next.
 import { z } from 'zod';
 import type { createSearch } from '../registry/search/search.js';
 import {

@@ -1,3 +1,4 @@
+// The registry tools (search, install, list, uninstall, call) over the server manager.
 import { createServerManager, type ServerManager } from '../proxy/server-manager.js';
 import { RpcError, childError } from '../wire/rpc-error.js';
 import type { ProxiedTools, ServerExtra } from '../proxy/types.js';

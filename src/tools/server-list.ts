@@ -1,3 +1,4 @@
+// What registry.list returns and hub://servers serves: one builder for both, nothing started.
 import type { HubConfig } from '../core/config/config.js';
 import type { ServerManager } from '../proxy/server-manager.js';
 import { listPendingInstalls } from '../registry/install/background.js';

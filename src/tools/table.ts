@@ -1,3 +1,4 @@
+// hub's own tool table: listed in the client's spelling, called with validation, errors and audit.
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// tools.search: the proxied tools a session does not list, found by what the agent wants to do.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { HubError } from '../core/errors.js';

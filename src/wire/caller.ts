@@ -1,3 +1,4 @@
+// Who called hub, as a forwarded call needs it: progress, session, cancel, and raw-byte callers.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { RawToolResult } from './raw-result.js';
 

@@ -1,3 +1,4 @@
+// The child-side fast lane: proxied calls written to one child's line channel, ids rewritten.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolReply } from './caller.js';
 import { fastResponse, type RawToolResult } from './raw-result.js';

@@ -1,3 +1,4 @@
+// Proxied tools/call taken below the SDK for any session, the child's result bytes sent back as-is.
 import type { RawCaller, ToolReply } from './caller.js';
 import { RawToolResult } from './raw-result.js';
 import { rpcErrorMember } from './rpc-error.js';

@@ -1,3 +1,4 @@
+// A child's question put to a 2026-07-28 client as input_required, and the rounds until answered.
 import { randomUUID } from 'node:crypto';
 
 type Json = Record<string, unknown>;

@@ -1,3 +1,4 @@
+// Malformed JSON-RPC requests answered with -32600, and the SDK's params errors rewritten as -32602.
 import { cut } from '../core/clip.js';
 
 /**

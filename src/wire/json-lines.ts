@@ -1,3 +1,4 @@
+// JSON-lines framing: a byte stream split and parsed into lines, and lines written coalesced.
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Splits a byte stream into newline-terminated lines and JSON.parses each (no schema pass). */

@@ -1,3 +1,4 @@
+// Both protocol eras on one session: server/discover and the 2026-07-28 per-request envelope.
 import {
   META_CAPABILITIES,
   META_LOG_LEVEL,

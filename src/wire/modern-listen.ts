@@ -1,3 +1,4 @@
+// A 2026-07-28 session's subscriptions/listen streams, each sent only what it asked for.
 import { META_SUBSCRIPTION } from './era.js';
 import { InputRounds } from './input-rounds.js';
 

@@ -1,3 +1,4 @@
+// JSON-RPC errors passed on word for word, and a child's error labelled as the child's.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../core/errors.js';
 import { cut } from '../core/clip.js';

@@ -1,3 +1,4 @@
+// hub's stdio server transport: SDK framing without zod per line, and the session lanes hook in.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { answerableId, invalidParamsFromSdk, invalidRequestReason } from './invalid-request.js';

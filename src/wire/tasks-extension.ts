@@ -1,3 +1,4 @@
+// The Tasks extension (SEP-2663) as bytes: its identifier, a request's declaration, the task shape.
 import { META_CAPABILITIES, type RpcErrorBody } from './era.js';
 import { RawToolResult } from './raw-result.js';
 

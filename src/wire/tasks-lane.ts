@@ -1,3 +1,4 @@
+// A 2026-07-28 request for tasks/get, tasks/update or tasks/cancel, handed to the proxy or refused.
 import type { RpcErrorBody } from './era.js';
 import { rpcErrorMember } from './rpc-error.js';
 import {

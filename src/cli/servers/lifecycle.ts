@@ -1,3 +1,4 @@
+// `hub uninstall` and `hub upgrade` from a terminal.
 import { errorMessage, HubError } from '../../core/errors.js';
 import { installServer } from '../../registry/install/install.js';
 import type { InstallContext } from '../../registry/install/context.js';

@@ -1,3 +1,4 @@
+// What a person sees of npm's output while `hub install` or `hub upgrade` runs.
 import type { CliIo } from '../command.js';
 
 // npm's `http fetch` lines are one per request (hundreds for a big tree): only with --verbose.

@@ -1,3 +1,4 @@
+// The sandbox flags of `hub servers configure` as a sandbox request.
 import { HubError } from '../../core/errors.js';
 import { SandboxRequestSchema, type SandboxRequest } from '../../registry/installed/sandbox-settings.js';
 

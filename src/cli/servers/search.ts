@@ -1,3 +1,4 @@
+// `hub search`: registry.search as a table a person can scan.
 import { createSearch, MAX_SEARCH_LIMIT } from '../../registry/search/search.js';
 import { SearchSourceSchema, type SearchOutput, type SearchSource } from '../../registry/sources/candidate.js';
 import { openContext } from '../../store/open-context.js';

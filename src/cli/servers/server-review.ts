@@ -1,3 +1,4 @@
+// `hub servers <name>` and `hub servers forget`: a person's decisions about one server.
 import { sandboxLine, sandboxView } from '../../registry/installed/sandbox-settings.js';
 import { HubError } from '../../core/errors.js';
 import { describeKept } from '../../registry/decisions/kept-decisions.js';

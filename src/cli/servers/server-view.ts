@@ -1,3 +1,4 @@
+// A server as every hub sees it, for `hub servers`: published state, missing env named.
 import type { HubPaths } from '../../core/paths.js';
 import { mergeSharedStates, readSharedStates } from '../../store/shared-state.js';
 import { catalogHints } from '../../registry/install/hints.js';

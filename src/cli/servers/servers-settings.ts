@@ -1,3 +1,4 @@
+// `hub servers configure|enable|disable|approve`: per-server settings from a terminal.
 import { HubError } from '../../core/errors.js';
 import { configureServer, type ConfigureRequest, type ConfigureResult } from '../../registry/installed/settings.js';
 import { reportLines, toolChanges } from '../../registry/decisions/tool-review.js';

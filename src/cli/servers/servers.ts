@@ -1,3 +1,4 @@
+// `hub servers` and `hub install`: the ServerManager driven with no client, consent by typing.
 import { scriptsChoiceOf } from '../../registry/decisions/scripts-choice.js';
 import { HubError } from '../../core/errors.js';
 import { noClient } from '../../proxy/sessions/client-side.js';

@@ -1,3 +1,4 @@
+// The only place hub's settings and their defaults are read: the environment over config.json.
 import { z } from 'zod';
 import { EXPOSURE_MODES, readFileConfig, type ExposureMode, type FileConfig } from './file.js';
 import { defaultHubHome, hubPaths, type HubPaths } from '../paths.js';

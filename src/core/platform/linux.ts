@@ -1,3 +1,4 @@
+// The platform seam on Linux: process identity, groups and environments read from /proc.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { OpenFile, PlatformProcesses, ProcessIdentity } from './types.js';
 

@@ -1,3 +1,4 @@
+// The one platform seam: which implementation reads processes here (/proc, ps, or none).
 import { HubError } from '../errors.js';
 import { linuxProcesses } from './linux.js';
 import { psProcesses } from './ps.js';

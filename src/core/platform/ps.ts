@@ -1,3 +1,4 @@
+// The platform seam without /proc (macOS, HUB_PLATFORM=portable): ps, sysctl, lsof and their parsers.
 import { execFileSync } from 'node:child_process';
 import type { OpenFile, PlatformProcesses, ProcessIdentity } from './types.js';
 

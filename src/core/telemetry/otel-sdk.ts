@@ -1,3 +1,4 @@
+// OpenTelemetry's SDK wired to hub: tracer and meter on the OTLP exporters, loaded only when asked.
 import {
   ROOT_CONTEXT,
   SpanKind,

@@ -1,3 +1,4 @@
+// OpenTelemetry started in the background when OTEL_* asks for it, and flushed when hub stops.
 import type { Logger } from '../logger.js';
 import { otelSettings } from './otel-env.js';
 import { setTelemetry, telemetry } from './telemetry.js';

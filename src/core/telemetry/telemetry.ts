@@ -1,3 +1,4 @@
+// The seam between hub and OpenTelemetry: span and metric hooks that cost nothing when unset.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The seam between hub and OpenTelemetry (docs/telemetry.md). Zero dependencies: with no OTEL_*

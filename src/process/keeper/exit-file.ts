@@ -1,3 +1,4 @@
+// The keeper's exit file read back: exit code, time, the signal it stands for, a crash loop.
 import { readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 

@@ -1,3 +1,4 @@
+// Process ids and names, and the patterns that keep them from ever reaching the file system raw.
 import { randomBytes } from 'node:crypto';
 
 // Ids are generated (8 hex); names are chosen by the caller. Both become file names and are

@@ -1,3 +1,4 @@
+// The keeper: a detached POSIX shell that leads a process group and records its command's exit.
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

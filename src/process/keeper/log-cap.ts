@@ -1,3 +1,4 @@
+// A running process's log kept under its cap: the oldest part cut in place behind a marker line.
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { markerLine, readLayout } from '../logs/marker.js';
 

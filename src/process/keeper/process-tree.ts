@@ -1,3 +1,4 @@
+// A keeper's live descendants: the command it runs now and the sessions started under it.
 import { platform } from '../../core/platform/platform.js';
 import type { OpenFile } from '../../core/platform/types.js';
 import { readProcessIdentity } from '../../core/process-identity.js';

@@ -1,3 +1,4 @@
+// tty processes under `script`: the line it runs, finding the pseudo-terminal, resizing it.
 import { shellQuoteAlways } from '../../core/shell-quote.js';
 import { execFileSync } from 'node:child_process';
 import { HubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// Files a keeper and hubs share beside a process's log: stdin FIFO, restart request, count, env.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { HubPaths } from '../../core/paths.js';
 

@@ -1,3 +1,4 @@
+// Keepers of this HUB_HOME found running even when no record says so, by their argv.
 import { basename, dirname } from 'node:path';
 import type { HubPaths } from '../../core/paths.js';
 import { platform } from '../../core/platform/platform.js';

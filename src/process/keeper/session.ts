@@ -1,3 +1,4 @@
+// Process groups that left a keeper's group but stayed in its session, stopped with it.
 import type { ProcessRecord } from '../../store/schema.js';
 import { liveProcesses } from '../../core/process-group.js';
 import { sessionsUnder } from './process-tree.js';

@@ -1,3 +1,4 @@
+// A keeper's spec file, so a hub without /proc can find keepers and read back what they run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { HubPaths } from '../../core/paths.js';
 import { platform } from '../../core/platform/platform.js';

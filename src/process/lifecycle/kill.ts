@@ -1,3 +1,4 @@
+// kill_process: a process's group, its strays and marked escapees stopped, and the record written.
 import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HubPaths } from '../../core/paths.js';

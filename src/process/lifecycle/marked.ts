@@ -1,3 +1,4 @@
+// The HUB_PROCESS_ID mark every started process carries, and the escapees found by it.
 import { liveProcesses } from '../../core/process-group.js';
 import { platform } from '../../core/platform/platform.js';
 import type { ProcessIdentity } from '../../core/process-identity.js';

@@ -1,3 +1,4 @@
+// A free port for a process, reserved in the store so every hub sharing HUB_HOME sees it.
 import { HubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';
 import type { Store } from '../../store/store.js';

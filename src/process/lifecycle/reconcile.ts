@@ -1,3 +1,4 @@
+// The current truth about one process record, from the OS, its exit file and its kill marker.
 import { existsSync, readFileSync } from 'node:fs';
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord } from '../../store/schema.js';

@@ -1,3 +1,4 @@
+// The process records, reconciled, found by id or name, pruned and forgotten with their files.
 import { rmSync } from 'node:fs';
 import { HubError, isHubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';

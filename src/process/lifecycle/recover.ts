@@ -1,3 +1,4 @@
+// Records settled against the keepers found running after a restart: none runs unseen.
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord, StoreData } from '../../store/schema.js';
 import { readExitFile } from '../keeper/exit-file.js';

@@ -1,3 +1,4 @@
+// The program a simple shell line starts, when it can be told without a shell.
 const SHELL_WORDS = new Set([
   'if',
   'then',

@@ -1,3 +1,4 @@
+// restart_process: the command run again by its live keeper, or a new keeper under the same record.
 import { appendFileSync, closeSync, fstatSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../../core/errors.js';

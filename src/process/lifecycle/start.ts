@@ -1,3 +1,4 @@
+// start_process: the record written first, then the keeper spawned and recorded.
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

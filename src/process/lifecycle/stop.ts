@@ -1,3 +1,4 @@
+// Stopping a process group: signal, wait for every member within the grace, then SIGKILL.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { liveProcesses, signalGroup } from '../../core/process-group.js';
 import { isSameProcess, type ProcessIdentity } from '../../core/process-identity.js';

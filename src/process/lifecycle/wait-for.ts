@@ -1,3 +1,4 @@
+// wait_for: until a port accepts, a pattern shows in the log, the process ends, or time runs out.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// Raw log bytes since a logical cursor, and where the log ends now (hub attach).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { logicalEnd, readLayout, toLogical, toPhysical } from './marker.js';
 

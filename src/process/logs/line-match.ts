@@ -1,3 +1,4 @@
+// Callers' line patterns on RE2, linear in the line, so no pattern can freeze hub.
 import { RE2JS } from 're2js';
 import { HubError } from '../../core/errors.js';
 

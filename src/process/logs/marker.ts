@@ -1,3 +1,4 @@
+// The log cap's marker line and logical cursors that stay valid across cuts.
 import { readSync } from 'node:fs';
 
 // When the log cap cuts the oldest part of a log, its first line becomes this marker, carrying

@@ -1,3 +1,4 @@
+// Input written through the stdin FIFO the keeper holds, with flow control and a deadline.
 import { constants, openSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { HubError } from '../../core/errors.js';

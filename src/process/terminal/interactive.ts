@@ -1,3 +1,4 @@
+// send_input, get_process_screen, resize and restart_process over the process records.
 import { HubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';
 import type { ProcessRecord } from '../../store/schema.js';

@@ -1,3 +1,4 @@
+// Named keys as a terminal sends them, and the signals control keys stand for without one.
 import { HubError } from '../../core/errors.js';
 
 // Named keys as a terminal (xterm, normal cursor mode) sends them. Without a terminal, Enter is a

@@ -1,3 +1,4 @@
+// A tty process's screen, rendered by a headless xterm from the end of its log.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import xterm from '@xterm/headless';
 import type { TtySize } from '../keeper/pty.js';

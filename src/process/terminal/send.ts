@@ -1,3 +1,4 @@
+// send_input: text and keys typed into a running process, and what it wrote back.
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// A proxied call's audit record, gathered on the call path and written later.
 import { currentActor } from '../../core/actor.js';
 import { errorMessage, isHubError } from '../../core/errors.js';
 import type { AuditLog } from '../../store/audit/log.js';

@@ -1,3 +1,4 @@
+// One proxied call forwarded: lazy start, the caller's progress and cancel, the child's answer.
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
 import { telemetry } from '../../core/telemetry/telemetry.js';

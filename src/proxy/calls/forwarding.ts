@@ -1,3 +1,4 @@
+// Where a proxied call goes: each route's forwarders, for the fast path and the SDK lane.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { HubError } from '../../core/errors.js';
 import type { FastForwarder } from '../../wire/fast-path.js';

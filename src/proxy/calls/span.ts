@@ -1,3 +1,4 @@
+// A forwarded request's OpenTelemetry span, and the traceparent the child gets under it.
 import { errorType, telemetry, type OpenSpan } from '../../core/telemetry/telemetry.js';
 import type { Caller, ToolReply } from '../../wire/caller.js';
 import { CallCancelledError, ChildTimeoutError } from '../../wire/fast-calls.js';

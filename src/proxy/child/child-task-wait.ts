@@ -1,3 +1,4 @@
+// Following a 2026-07-28 child's task for a caller that cannot take one: poll, relay, answer, cancel.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

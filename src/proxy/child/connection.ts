@@ -1,3 +1,4 @@
+// One connection to one child, local or remote: open, list, call, close.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,

@@ -1,3 +1,4 @@
+// The environment a child runs with: a safe base from the hub or its session, plus its own env.
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 // Beyond the SDK's sudo-like list: locale, temp dir, and what a server needs to reach the

@@ -1,3 +1,4 @@
+// A child's declared extensions as hub takes them: a wrong entry dropped with a warning.
 import { extensionProblem } from '../sessions/extensions.js';
 import { KNOWN_EXTENSIONS } from '../sessions/known-extensions.js';
 

@@ -1,3 +1,4 @@
+// A 2026-07-28 child's input_required rounds, answered through a 2025 client for one call.
 import type { CreateMessageRequest, ElicitRequest, ListRootsRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../core/errors.js';
 import { CallCancelledError } from '../../wire/fast-calls.js';

@@ -1,3 +1,4 @@
+// Calls and requests in the child's era: the 2026-07-28 envelope, or as-is to a 2025 child.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';

@@ -1,3 +1,4 @@
+// Which era a child speaks, probed by server/discover, and the transport that speaks it.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {

@@ -1,3 +1,4 @@
+// Telling a stdio child that is not an MCP server: it exited early, or printed no JSON-RPC.
 import { HubError } from '../../core/errors.js';
 import type { ChildProcessTransport } from './transport.js';
 

@@ -1,3 +1,4 @@
+// What a child writes for a person, cleaned so nothing can hide or move hub's label.
 import { stripAnsi } from '../../process/logs/ansi.js';
 
 // What a child sends to be read by a person (an elicitation's message, its fields' titles and

@@ -1,3 +1,4 @@
+// A child's requests to the person labelled with its server's name, so none passes for hub.
 import type { CreateMessageRequest, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { forPerson, oneLine } from './person-text.js';
 

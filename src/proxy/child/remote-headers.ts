@@ -1,3 +1,4 @@
+// A remote server's headers: checked, and their ${VAR} references expanded when it connects.
 import { HubError } from '../../core/errors.js';
 
 // A remote server's headers are secrets like env: `${VAR}` in a value reads the server's own env

@@ -1,3 +1,4 @@
+// Connecting to a remote server: Streamable HTTP first, the older HTTP+SSE when refused.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';

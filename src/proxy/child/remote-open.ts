@@ -1,3 +1,4 @@
+// Opening a remote child: its log, OAuth where it applies, and its session.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ServerRecord } from '../../store/schema.js';
 import { remoteAuth, signInOnRefusal, signInOr } from '../oauth/connect.js';

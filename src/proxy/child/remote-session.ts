@@ -1,3 +1,4 @@
+// One remote server's MCP session: calls with progress and timeout, a new session when forgotten.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

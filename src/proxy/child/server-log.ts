@@ -1,3 +1,4 @@
+// A child's stderr log: capped, marked at each start, and its latest run's lines read back.
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';

@@ -1,3 +1,4 @@
+// What hub takes from a child's skills/list: entries checked, renamed, each SKILL.md fingerprinted.
 import { z } from 'zod';
 import type { CachedSkill } from '../../store/schema.js';
 import {

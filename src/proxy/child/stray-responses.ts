@@ -1,3 +1,4 @@
+// Responses a child sends to requests hub never made: warned about once, then logged at debug.
 import type { Logger } from '../../core/logger.js';
 import type { StrayResponse } from '../../wire/fast-calls.js';
 

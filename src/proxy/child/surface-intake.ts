@@ -1,3 +1,4 @@
+// What hub takes from a child's prompt, resource and template lists, each entry bounded.
 import { PromptSchema, ResourceSchema, ResourceTemplateSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import {

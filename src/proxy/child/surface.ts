@@ -1,3 +1,4 @@
+// A child's prompts, resources and logging: its lists read whole, and its notifications about them.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   LoggingMessageNotificationSchema,

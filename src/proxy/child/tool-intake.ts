@@ -1,3 +1,4 @@
+// What hub takes from a child's tools/list: each tool and the whole list bounded, issues kept.
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalJson } from '../../core/canonical-json.js';
 import { CachedToolSchema, type CachedTool, type ToolIssue } from '../../store/schema.js';

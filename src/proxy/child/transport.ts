@@ -1,3 +1,4 @@
+// The stdio transport to a child in its own process group, with the fast lane's hooks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childGroupEnded, childGroupStarted } from '../../core/child-groups.js';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';

@@ -1,3 +1,4 @@
+// An MCP App's own name for its server's tool, found for a session that has the Apps extension.
 import { appMayCall, hasAppMeta } from '../listing/apps.js';
 import type { Route, RouteTable } from '../listing/routes.js';
 import { takesApps } from '../sessions/apps-extension.js';

@@ -1,3 +1,4 @@
+// Which proxied tools one session lists, from the mode and its client: pure, shared with cold start.
 import type { ExposureMode } from '../../core/config/config.js';
 import { clientProfile } from './known-clients.js';
 

@@ -1,3 +1,4 @@
+// A project's .hub.json read safely: a regular file in its repository, bounded, never waited on.
 import {
   closeSync,
   constants,

@@ -1,3 +1,4 @@
+// A project's own set of servers in .hub.json: its schema, reading it, watching its folders.
 import { watch, type FSWatcher } from 'node:fs';
 import { z } from 'zod';
 import { EXPOSURE_MODES, type ExposureMode } from '../../core/config/config.js';

@@ -1,3 +1,4 @@
+// Where a project's .hub.json is looked for: from each root up to its git root (zod-free).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

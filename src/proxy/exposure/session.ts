@@ -1,3 +1,4 @@
+// What one client session is shown now: its project, config edits, calls, finds and installs.
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// tools.search's index and ranking over the cached tool lists, nothing started to search.
 import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 

@@ -1,3 +1,4 @@
+// Two servers' same ui:// URI kept apart: the later one shown as ui://<server>/… and read by its own.
 import { isUiUri } from './apps.js';
 
 // Two installed servers may both name their view ui://app/view.html (each written alone). hub

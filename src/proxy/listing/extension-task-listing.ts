@@ -1,3 +1,4 @@
+// Tools of a child with the Tasks extension, as 2025-11-25 clients read them (taskSupport optional).
 import type { CachedTool, ToolIssue } from '../../store/schema.js';
 import { TASKS_EXTENSION } from '../../wire/tasks-extension.js';
 

@@ -1,3 +1,4 @@
+// The installed servers' own instructions as a bounded section of hub's instructions.
 import { leanInstructions } from '../../store/cold-read.js';
 import { cut, fit } from '../../core/clip.js';
 

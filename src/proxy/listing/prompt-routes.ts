@@ -1,3 +1,4 @@
+// The prompt routing table: every server's prompts named as tools are, and where prompts/get goes.
 import type { NameMode } from '../../core/naming.js';
 import type { CachedPrompt, ServerWithTools } from '../../store/schema.js';
 import { exposeNames } from './routes.js';

@@ -1,3 +1,4 @@
+// The routing table of every slot's tools, rebuilt when they change, with list_changed announced.
 import type { ServerWithTools } from '../../store/schema.js';
 import { buildRoutes, type RouteTable } from './routes.js';
 import type { IntegrityMode } from './tool-integrity.js';

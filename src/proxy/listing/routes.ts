@@ -1,3 +1,4 @@
+// The routing table: every proxied tool's exposed names and where a call to it goes.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedTool, ServerWithTools } from '../../store/schema.js';
 import { spellText, type NameMode } from '../../core/naming.js';

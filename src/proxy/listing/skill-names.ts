@@ -1,3 +1,4 @@
+// Skills under hub's names (<server>-<skill>) and URIs, and the paths that stay inside a skill's root.
 import { createHash } from 'node:crypto';
 
 // Skills (SEP-2640, docs/skills.md) under hub's names. A child's skill `git` at

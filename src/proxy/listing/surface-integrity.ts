@@ -1,3 +1,4 @@
+// Integrity of the texts of children's prompts, resources and templates: changes wait for a person.
 import { createHash } from 'node:crypto';
 
 // Integrity for what a child says about its prompts, resources and resource templates (docs/security.md

@@ -1,3 +1,4 @@
+// Tasks in the tool lists: which tools need one, which children run one, what clients without see.
 import type { CachedTool, ToolIssue } from '../../store/schema.js';
 
 // Tasks (MCP 2025-11-25) in the tool lists: which tools need a task, which children can run one,

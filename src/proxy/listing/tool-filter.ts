@@ -1,3 +1,4 @@
+// Which of a server's cached tools may be listed and called, and why the others are refused.
 import { driftOf, type IntegrityMode } from './tool-integrity.js';
 
 // Which of a server's cached tools are eligible to be listed and called, from its settings in the

@@ -1,3 +1,4 @@
+// Tool integrity: fingerprints of tool definitions, and the drift from the approved ones.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.js';
 

@@ -1,3 +1,4 @@
+// An OAuth client registered beforehand, from the install's env, where no registration is offered.
 import { HubError } from '../../core/errors.js';
 
 // A remote server whose authorization server does not offer dynamic client registration signs in

@@ -1,3 +1,4 @@
+// How a remote connection takes part in OAuth: its provider, and the sign-in error it ends with.
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ServerRecord } from '../../store/schema.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';

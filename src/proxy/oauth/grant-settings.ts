@@ -1,3 +1,4 @@
+// A grant hub obtains without a browser (OAUTH_GRANT and its credentials), read from a server's env.
 import { HubError } from '../../core/errors.js';
 
 // A grant hub obtains without a person at a browser, set per server in the install's env (kept

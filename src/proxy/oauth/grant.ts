@@ -1,3 +1,4 @@
+// Token exchange and JWT bearer grant (SEP-990): an IdP's ID token turned into this server's grant.
 import {
   type AddClientAuthentication,
   type OAuthClientProvider,

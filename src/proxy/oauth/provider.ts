@@ -1,3 +1,4 @@
+// hub as an OAuth client of one remote server: tokens, registration and refresh for the SDK.
 import { randomBytes } from 'node:crypto';
 import {
   refreshAuthorization,

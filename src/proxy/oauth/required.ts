@@ -1,3 +1,4 @@
+// The sign-in-required error a start or call ends with, carrying the authorization URL (SDK-free).
 import { HubError } from '../../core/errors.js';
 
 /**

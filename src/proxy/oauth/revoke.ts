@@ -1,3 +1,4 @@
+// `hub logout`: a remote server's tokens revoked at its authorization server, the file removed.
 import { errorMessage } from '../../core/errors.js';
 import { readOAuthState } from '../../store/oauth-store.js';
 import type { ConfiguredClient } from './client.js';

@@ -1,3 +1,4 @@
+// The session asked once per URL to open a remote server's sign-in (URL-mode elicitation).
 import { randomUUID } from 'node:crypto';
 import type { ClientSide } from '../sessions/client-side.js';
 import type { SignInRequired } from './required.js';

@@ -1,3 +1,4 @@
+// One remote server's sign-in in this process: the browser, the loopback redirect, the tokens.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';

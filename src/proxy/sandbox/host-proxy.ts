@@ -1,3 +1,4 @@
+// The HTTP(S) proxy of a server limited to named hosts: those go through, the rest refused and logged.
 import { lookup } from 'node:dns/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -1,3 +1,4 @@
+// How a stdio child is launched: inside bubblewrap unless a person said otherwise.
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { HubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// The bubblewrap command line of one child: mounts in policy order, secrets hidden last.
 import { isAbsolute, join, relative } from 'node:path';
 import type { NetworkMode } from './network.js';
 

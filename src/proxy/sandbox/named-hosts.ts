@@ -1,3 +1,4 @@
+// A sandbox limited to named hosts: loopback only, hub's proxy bound in, a relay in front of it.
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startHostProxy } from './host-proxy.js';

@@ -1,3 +1,4 @@
+// A sandboxed child's network: the internet without this machine's services (slirp4netns), host, none.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';

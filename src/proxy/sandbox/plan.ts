@@ -1,3 +1,4 @@
+// What one child may reach: grants from its record, settings and roots, checked on this machine.
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

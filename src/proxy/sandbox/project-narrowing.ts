@@ -1,3 +1,4 @@
+// What a project's .hub.json may do to a server's sandbox: narrow it, never widen it.
 import type { ServerSettings } from '../../store/schema.js';
 import { readProjectFile } from '../exposure/project-file.js';
 import { findProjectFile } from '../exposure/project-lookup.js';

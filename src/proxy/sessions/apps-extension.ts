@@ -1,3 +1,4 @@
+// MCP Apps (io.modelcontextprotocol/ui): its entry among the extensions hub carries.
 import { supportsExtension, type ExtensionEntry } from './extensions.js';
 
 // MCP Apps (`io.modelcontextprotocol/ui`, @modelcontextprotocol/ext-apps 2.0): its entry in the

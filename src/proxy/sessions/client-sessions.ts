@@ -1,3 +1,4 @@
+// Many client sessions behind one ClientSide: broadcasts to all, a child's request to exactly one.
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../../wire/rpc-error.js';
 import type { ClientSide, RelayOptions, RelaySource } from './client-side.js';

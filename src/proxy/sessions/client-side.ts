@@ -1,3 +1,4 @@
+// ClientSide: what the proxy needs from whoever faces the MCP client, and noClient for the CLI.
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   ClientCapabilities,

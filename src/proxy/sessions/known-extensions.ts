@@ -1,3 +1,4 @@
+// Every extension hub carries between clients and children, one entry each.
 import { appsExtension } from './apps-extension.js';
 import type { ExtensionEntry } from './extensions.js';
 

@@ -1,3 +1,4 @@
+// A child's log messages as hub's client sees them: named by server, filtered by level.
 import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 
 // LOG_LEVELS: RFC 5424 order, as MCP uses it (wire/era.ts checks a 2026 request's logLevel with it).

@@ -1,3 +1,4 @@
+// A session's ClientSide with its 2026-07-28 listens, and requests that named a logLevel.
 import type {
   ClientCapabilities,
   CreateMessageResult,

@@ -1,3 +1,4 @@
+// The ClientSide of an SDK Server: initialized, capabilities, roots, relayed requests.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { RootsListChangedNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientSide, ListKind } from './client-side.js';

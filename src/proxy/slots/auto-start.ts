@@ -1,3 +1,4 @@
+// autoStart servers started once the client has initialized.
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ClientSide } from '../sessions/client-side.js';

@@ -1,3 +1,4 @@
+// A child stopped when no call used it for idleStopMs, on one timer armed on use.
 import type { ServerState } from './state.js';
 
 /** What the idle check looks at (a ServerSlot), and what it stops. */

@@ -1,3 +1,4 @@
+// list_changed both ways: proxied lists to the client, the client's roots to every child.
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ClientSide, ListKind } from '../sessions/client-side.js';

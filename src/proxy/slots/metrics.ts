@@ -1,3 +1,4 @@
+// Per-server call metrics in memory, published with the slot's state for other hubs and the CLI.
 import type { ServerState } from './state.js';
 import { writeSharedState } from '../../store/shared-state.js';
 import type { AuditLog } from '../../store/audit/log.js';

@@ -1,3 +1,4 @@
+// The installed servers as the proxy reads them: records with cached tools, and when a child is stale.
 import type { HubPaths } from '../../core/paths.js';
 import type { CachedSurface, CachedTool, ServerRecord, ServerWithTools } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';

@@ -1,3 +1,4 @@
+// One installed server's lifecycle: stopped, starting, ready, degraded, failed.
 import { HubError, errorMessage } from '../../core/errors.js';
 import type { CachedTool, ServerWithTools } from '../../store/schema.js';
 import type { RelaySource } from '../sessions/client-side.js';

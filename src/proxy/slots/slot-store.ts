@@ -1,3 +1,4 @@
+// What a running child tells about itself (tools, instructions, surface), kept in the store.
 import { existsSync } from 'node:fs';
 import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

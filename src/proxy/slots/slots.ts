@@ -1,3 +1,4 @@
+// The installed servers' slots by name, shared or per session, kept in step with the store.
 import { HubError } from '../../core/errors.js';
 import type { ServerWithTools } from '../../store/schema.js';
 import { launchKey } from './records.js';

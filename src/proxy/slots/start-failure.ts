@@ -1,3 +1,4 @@
+// Why a child did not start or keeps failing, in words a person can act on, from its log.
 import { basename } from 'node:path';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// What registry.list and the CLI see of one slot, and the result of a call to a server gone.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Refusal } from '../listing/tool-filter.js';
 import type { ServerState } from './state.js';

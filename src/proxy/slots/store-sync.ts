@@ -1,3 +1,4 @@
+// The slots kept in step with db.json, which this hub, the CLI and other hubs change.
 import { errorMessage } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';
 import type { Logger } from '../../core/logger.js';

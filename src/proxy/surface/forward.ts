@@ -1,3 +1,4 @@
+// One request forwarded to a child besides tools/call: prompts/get, resources/read, completion.
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';

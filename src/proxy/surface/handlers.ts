@@ -1,3 +1,4 @@
+// The handlers for prompts/*, resources/*, completion and logging over every source, paged.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,

@@ -1,3 +1,4 @@
+// The installed servers' prompts, resources and logging, proxied: subscriptions, levels, listings.
 import {
   CompleteResultSchema,
   EmptyResultSchema,

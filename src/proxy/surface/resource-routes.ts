@@ -1,3 +1,4 @@
+// Where a resource URI goes: the server that listed it, its templates, or its origin.
 import { createHash } from 'node:crypto';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { inInstallOrder, listedResources, listedTemplates } from '../listing/resource-lists.js';

@@ -1,3 +1,4 @@
+// ResourceSource: one set of resources hub lists and reads (the proxied servers', or hub's own).
 import type {
   CompleteRequest,
   CompleteResult,

@@ -1,3 +1,4 @@
+// The prompt table and resource routes of every slot's surface, rebuilt, with changes announced.
 import type { ServerWithTools } from '../../store/schema.js';
 import type { ListKind } from '../sessions/client-side.js';
 import { buildPromptRoutes, type PromptTable } from '../listing/prompt-routes.js';

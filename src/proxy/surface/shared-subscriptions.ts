@@ -1,3 +1,4 @@
+// Resource subscriptions of many sessions: a source subscribed once, updates to who asked.
 import type { ResourceSource } from './resource-source.js';
 
 /**

@@ -1,3 +1,4 @@
+// hub's side of the Skills extension: skills/list and skills/get from the approved, cached entries.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// The installed servers' skills as one list and one resource source, withheld when changed.
 import { ErrorCode, ReadResourceResultSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CachedSkill, ServerWithTools } from '../../store/schema.js';
 import { RpcError } from '../../wire/rpc-error.js';

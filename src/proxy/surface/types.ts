@@ -1,3 +1,4 @@
+// ProxiedSurface: everything the children offer besides tools, as hub.ts registers it.
 import type {
   CompleteRequest,
   CompleteResult,

@@ -1,3 +1,4 @@
+// 2025-11-25 tasks of a client served by a child that speaks the 2026-07-28 Tasks extension.
 import { randomUUID } from 'node:crypto';
 import {
   CreateMessageResultSchema,

@@ -1,3 +1,4 @@
+// Questions of the tasks hub runs for Tasks-extension clients, held for tasks/get instead of sent.
 import { RELATED_TASK_META_KEY, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientSide, RelayOptions } from '../sessions/client-side.js';
 import type { ExtensionTasks } from './extension-tasks.js';

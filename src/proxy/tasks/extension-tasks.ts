@@ -1,3 +1,4 @@
+// The Tasks extension for clients that declared it: hub's tasks over 2025-11-25 children.
 import {
   CreateTaskResultSchema,
   ErrorCode,

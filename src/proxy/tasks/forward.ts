@@ -1,3 +1,4 @@
+// Task-augmented calls and tasks/* forwarded to the child, under hub's own task ids.
 import {
   CancelTaskResultSchema,
   CreateTaskResultSchema,

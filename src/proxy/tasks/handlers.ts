@@ -1,3 +1,4 @@
+// The tasks/* handlers and capability, and the revision negotiated with the client.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CancelTaskRequestSchema,

@@ -1,3 +1,4 @@
+// A child's requests during a task relayed under hub's task id, to the session that owns it.
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientSide, RelayOptions } from '../sessions/client-side.js';
 import type { TaskRoutes } from './task-routes.js';

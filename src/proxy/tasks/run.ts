@@ -1,3 +1,4 @@
+// A task-required tool run inside an ordinary call for a client without tasks, bounded.
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,

@@ -1,3 +1,4 @@
+// The questions one task's child put to the person, held as inputRequests until answered.
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { RpcError } from '../../wire/rpc-error.js';
 

@@ -1,3 +1,4 @@
+// A 2025-11-25 child's tasks/result for one task, asked again while the task is still running.
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { rpcErrorMember } from '../../wire/rpc-error.js';

@@ -1,3 +1,4 @@
+// hub's task ids and where each goes: the child, its own id, the session that owns it.
 import { randomUUID } from 'node:crypto';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildConnection } from '../child/connection.js';

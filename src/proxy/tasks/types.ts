@@ -1,3 +1,4 @@
+// ProxiedTasks: task-augmented calls and tasks/*, each task seen only by its own session.
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CancelTaskResult,

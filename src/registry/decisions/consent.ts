@@ -1,3 +1,4 @@
+// Install consent: the exact plan put to the person, asked through elicitation or not at all.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HubError, errorMessage } from '../../core/errors.js';
 import { describeUndo, forgetCommand, type UndoQuestion } from './kept-decisions.js';

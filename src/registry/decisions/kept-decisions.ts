@@ -1,3 +1,4 @@
+// The person's decisions kept across an uninstall, so a reinstall cannot undo them.
 import { HubError } from '../../core/errors.js';
 import type { IntegrityMode } from '../../proxy/listing/tool-integrity.js';
 import { driftOf } from '../../proxy/listing/tool-integrity.js';

@@ -1,3 +1,4 @@
+// allowScripts as one choice, read one way by the tool, the CLI and the dashboard.
 import { z } from 'zod';
 
 // registry.install allowScripts: every package's install scripts, or only the named packages'.

@@ -1,3 +1,4 @@
+// Approving changed prompt, resource and template texts: what the person saw becomes approved.
 import { surfacePrint, withoutText } from '../../proxy/listing/surface-integrity.js';
 import type { CachedSkill, ServerRecord, ToolCacheFile } from '../../store/schema.js';
 import type { PendingTool } from './tool-review.js';

@@ -1,3 +1,4 @@
+// What a person reviews before approving a server's tools: changes, old against new, and markers.
 import { cut } from '../../core/clip.js';
 import { z } from 'zod';
 import type { HubPaths } from '../../core/paths.js';

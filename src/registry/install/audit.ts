@@ -1,3 +1,4 @@
+// Installs, uninstalls, upgrades and settings changes on the audit log, with the questions asked.
 import { currentActor } from '../../core/actor.js';
 import { errorMessage, isHubError } from '../../core/errors.js';
 import type { HubPaths } from '../../core/paths.js';

@@ -1,3 +1,4 @@
+// What registry.install is asked (the request) and what it works with (the context, the target).
 import type { HubConfig } from '../../core/config/config.js';
 import type { Logger } from '../../core/logger.js';
 import type { ServerManager } from '../../proxy/server-manager.js';

@@ -1,3 +1,4 @@
+// What the bundled catalog tells an install about a package: default args, env, its name.
 import { findCatalogEntry } from '../sources/catalog.js';
 import type { CatalogHints } from './install.js';
 import { deriveServerName } from '../sources/server-name.js';

@@ -1,3 +1,4 @@
+// registry.install's pipeline: validate, ask, install or register, record, start, list tools.
 import { basename } from 'node:path';
 import { HubError } from '../../core/errors.js';
 import type { ServerRecord } from '../../store/schema.js';

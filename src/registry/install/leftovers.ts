@@ -1,3 +1,4 @@
+// `uninstall --purge` with no record: what a half-done install left under the name, removed.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { HubPaths } from '../../core/paths.js';

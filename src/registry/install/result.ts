@@ -1,3 +1,4 @@
+// What registry.install returns and `hub install --json` prints: never env values.
 import { z } from 'zod';
 import { SkippedScriptSchema } from '../npm/scripts.js';
 import { ToolMarkersSchema } from '../decisions/tool-review.js';

@@ -1,3 +1,4 @@
+// Checks on what an install targets: the server name, env keys, a command that exists.
 import { delimiter, isAbsolute } from 'node:path';
 import { HubError } from '../../core/errors.js';
 import { isExecutableFile, resolveExecutable } from '../../core/executable.js';

@@ -1,3 +1,4 @@
+// An upgrade that finds the latest version already installed: nothing to do, the server as it is.
 import type { ServerRecord } from '../../store/schema.js';
 import type { InstallContext } from './context.js';
 import type { InstallResult } from './result.js';

@@ -1,3 +1,4 @@
+// Whether an installed version is what a spec asks for (an exact version or a semver range).
 import semver from 'semver';
 
 /**

@@ -1,3 +1,4 @@
+// Settings changes on the audit log: the settings changed, and each question asked on the way.
 import { formatCommandLine } from '../../core/shell-quote.js';
 import type { ServerRecord } from '../../store/schema.js';
 import { askOnRecord, auditDecision, audited } from '../install/audit.js';

@@ -1,3 +1,4 @@
+// A server's sandbox settings: checked against this machine's files, widenings asked of the person.
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { HubConfig } from '../../core/config/config.js';

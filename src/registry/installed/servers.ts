@@ -1,3 +1,4 @@
+// Installed servers described: summaries, missing env, one server's tools with their schemas.
 import { z } from 'zod';
 import type { ServerRecord } from '../../store/schema.js';
 import type { HubPaths } from '../../core/paths.js';

@@ -1,3 +1,4 @@
+// Per-server settings (registry.configure and `hub servers configure`), written under the store lock.
 import type { HubConfig } from '../../core/config/config.js';
 import { HubError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

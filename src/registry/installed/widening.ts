@@ -1,3 +1,4 @@
+// Which settings changes widen what the agent can reach, and the command a person types instead.
 import type { ServerSettings } from '../../store/schema.js';
 import { formatCommandLine } from '../../core/shell-quote.js';
 import type { SandboxRequest } from './sandbox-settings.js';

@@ -1,3 +1,4 @@
+// An installed package's version and the bin npx would run, read from its package.json.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// Node's own headers pointed out to native builds, so node-gyp does not download them.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

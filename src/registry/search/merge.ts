@@ -1,3 +1,4 @@
+// Candidates from every source merged into one ranked result per package.
 import { rankScore } from '../sources/rank.js';
 import { SEARCH_SOURCES, type Candidate, type EnvVar, type SearchResult } from '../sources/candidate.js';
 import { deriveServerName } from '../sources/server-name.js';

@@ -1,3 +1,4 @@
+// registry.search: catalog, official registry and npm asked at once, each with its own timeout.
 import type { HubConfig } from '../../core/config/config.js';
 import { HubError, errorMessage, isHubError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';

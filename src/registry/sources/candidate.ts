@@ -1,3 +1,4 @@
+// What registry.search returns (results, source reports) and one source's candidate before merging.
 import { z } from 'zod';
 import { SERVER_KINDS, type ServerKind } from './server-kinds.js';
 

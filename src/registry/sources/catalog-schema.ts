@@ -1,3 +1,4 @@
+// The schema of one bundled catalog entry: what search shows and what install needs.
 import { z } from 'zod';
 import { SERVER_NAME_PATTERN } from './server-name.js';
 

@@ -1,3 +1,4 @@
+// The bundled catalog as a source: entries parsed once, searched offline, found by package.
 import type { z } from 'zod';
 import { CATALOG_DATA } from './catalog-data.js';
 import { CatalogEntrySchema } from './catalog-schema.js';

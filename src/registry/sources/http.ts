@@ -1,3 +1,4 @@
+// GET of a JSON document for a search source, with npm's CA and proxy, and its answer checked.
 import type { z } from 'zod';
 import { HubError } from '../../core/errors.js';
 import { npmSettings } from '../npm/config.js';

@@ -1,3 +1,4 @@
+// Which npm registry search talks to: HUB_NPM_REGISTRY, else npm's own setting, asked once.
 import type { HubConfig } from '../../core/config/config.js';
 import { HubError, errorMessage } from '../../core/errors.js';
 

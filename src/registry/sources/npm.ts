@@ -1,3 +1,4 @@
+// npm search as a source: packages matching the text whose manifest says they are MCP servers.
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.js';
 import { getJson, parseAnswer } from './http.js';

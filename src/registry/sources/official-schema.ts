@@ -1,3 +1,4 @@
+// server.json of the official MCP Registry: only the fields hub uses, unknown keys passed.
 import { z } from 'zod';
 
 // server.json of the official MCP Registry (API v0.1, schema 2025-09-29): only the fields hub

@@ -1,3 +1,4 @@
+// The official MCP Registry as a source: search, one server's entry, its short name.
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.js';
 import { HubError } from '../../core/errors.js';

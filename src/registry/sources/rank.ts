@@ -1,3 +1,4 @@
+// Search relevance: plain word matching weighted by field, plus trust in the sources.
 import type { Candidate, SearchSource } from './candidate.js';
 import { deriveServerName } from './server-name.js';
 

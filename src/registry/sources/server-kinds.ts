@@ -1,3 +1,4 @@
+// The kinds of server hub runs (npm, pypi, oci, mcpb, remote) and what each needs here.
 import { delimiter } from 'node:path';
 import { resolveExecutable } from '../../core/executable.js';
 

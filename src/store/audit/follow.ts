@@ -1,3 +1,4 @@
+// `hub audit -f`: audit lines as they are appended, across rotations, until aborted.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';

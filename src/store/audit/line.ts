@@ -1,3 +1,4 @@
+// What one audit record holds (a call, a process or server action, a decision) and its bounded line.
 import type { ActorKind } from '../../core/actor.js';
 import { auditArgs, auditText } from '../../core/audit-redact.js';
 

@@ -1,3 +1,4 @@
+// The audit log of one HUB_HOME: records queued, redacted and appended off the call path.
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import type { AuditSettings, HubConfig } from '../../core/config/config.js';
 import type { Logger } from '../../core/logger.js';

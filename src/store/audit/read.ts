@@ -1,3 +1,4 @@
+// The audit log read back for `hub audit` and the dashboard: entries, filters and time spans.
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { HubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// The audit log's files: rotation by size or age, one hub at a time, and old files swept.
 import { existsSync, fstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditSettings } from '../../core/config/config.js';

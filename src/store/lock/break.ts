@@ -1,3 +1,4 @@
+// Breaking a dead holder's lock under a second lock, so a live holder's lock is never removed.
 import { createExclusive, isStale, myIdentity, readIfExists, removeIfStill, unlinkIfMine } from './file.js';
 
 // Breaking a dead holder's lock. Two waiters may both see the same dead holder; if both

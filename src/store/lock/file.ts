@@ -1,3 +1,4 @@
+// The small synchronous file operations the store lock is built from: exclusive create, stale checks.
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { bootId, isSameProcess, pidAlive, readProcessIdentity } from '../../core/process-identity.js';

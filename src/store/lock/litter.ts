@@ -1,3 +1,4 @@
+// Side files of a lock left by processes killed mid-operation, swept.
 import { readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isGone } from './file.js';

@@ -1,3 +1,4 @@
+// The inter-process store lock: broken only when its holder is provably gone, with bounded turns.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HubError } from '../../core/errors.js';

@@ -1,3 +1,4 @@
+// Waking the waiter whose turn it is when the lock changes (inotify), polling as a backstop.
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
