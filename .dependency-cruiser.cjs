@@ -21,7 +21,7 @@ const layers = {
 // entry points sit above it.
 const files = {
   // hub-core.ts: what one hub process shares between its sessions; hub.ts: a session on it.
-  'hub-core.ts': ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
+  'hub-core.ts': ['session', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   // session/: the pieces createSession assembles a client session from (its tool handlers, its lanes).
   session: ['tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],
   'hub.ts': ['hub-core.ts', 'session', 'tools', 'registry', 'proxy', 'wire', 'process', 'store', 'core'],

@@ -2,6 +2,7 @@
 import type { HubConfig } from './core/config/config.js';
 import { watchConfig } from './core/config/watch.js';
 import type { Logger } from './core/logger.js';
+import type { SessionInfo } from './session/info.js';
 import { pickNameMode, spellText } from './core/naming.js';
 import { startTelemetry } from './core/telemetry/start.js';
 import type { ProcessManager } from './process/manager.js';
@@ -32,6 +33,8 @@ interface CoreSession {
 // roots, capabilities) per client. The in-process hub is a core with one session.
 
 /** What a session is built from besides the core: who is on the other end and where it runs. */
+export type { SessionInfo } from './session/info.js';
+
 export interface SessionOptions {
   /** What carries the session: the in-process stdio hub, an entry over the socket, or Streamable HTTP. */
   readonly transport: 'stdio' | 'socket' | 'http';
@@ -45,16 +48,6 @@ export interface SessionOptions {
 }
 
 /** One attached session, as `hub status` and the dashboard show it. */
-export interface SessionInfo {
-  readonly id: string;
-  readonly transport: SessionOptions['transport'];
-  /** The client's name and version from its initialize, once it has sent it. */
-  readonly client?: { readonly name: string; readonly version: string };
-  readonly cwd?: string;
-  /** When it attached (ISO time). */
-  readonly since: string;
-}
-
 /** Everything one hub process shares between its sessions. */
 export interface HubCore {
   readonly config: HubConfig;

@@ -2,22 +2,16 @@
 import { HubStdioServerTransport, type LineKind, type StdinReplay } from './wire/stdio-transport.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { lazyAjvValidator } from './tools/lazy-validator.js';
-import { currentStoreHealth } from './store/health.js';
-import type { ToolDeps } from './tools/define.js';
 import { hubInstructions } from './tools/instructions.js';
 import { registerToolHandlers } from './session/tool-handlers.js';
 import { sessionEraLane, sessionFastPath } from './session/lanes.js';
 import { sessionSources } from './session/sources.js';
+import { sessionInfo } from './session/info.js';
+import { sessionTools } from './session/tools.js';
 import { sdkClientSide } from './proxy/sessions/sdk-client-side.js';
-import { createToolListing } from './tools/listing.js';
 import { pickNameMode } from './core/naming.js';
-import { createProcessTools } from './tools/processes.js';
 import type { ClientSide } from './proxy/sessions/client-side.js';
 import { sessionConfig } from './core/config/config.js';
-import { createRegistryTools } from './tools/registry.js';
-import { createToolTable } from './tools/table.js';
-import { exposeTools } from './tools/exposed-tools.js';
-import { createToolsSearchTool } from './tools/tools-search.js';
 import { HUB_VERSION } from './core/version.js';
 import { SURFACE_CAPABILITIES, registerSurface } from './proxy/surface/handlers.js';
 import { registerSkills } from './proxy/surface/skills-handlers.js';
@@ -28,15 +22,8 @@ import { ClientProtocol, TASKS_CAPABILITY, registerTasks } from './proxy/tasks/h
 import { listingDigest } from './core/listing-digest.js';
 import { nameSession } from './core/telemetry/telemetry.js';
 import { experimental } from './tools/process-events.js';
-import { auditLog, labelSession } from './store/audit/log.js';
-import {
-  coreInternals,
-  createHubCore,
-  type CoreOptions,
-  type HubCore,
-  type SessionInfo,
-  type SessionOptions,
-} from './hub-core.js';
+import { labelSession } from './store/audit/log.js';
+import { coreInternals, createHubCore, type CoreOptions, type HubCore, type SessionOptions } from './hub-core.js';
 
 export { createHubCore, type HubCore, type SessionInfo, type SessionOptions } from './hub-core.js';
 
@@ -93,36 +80,19 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
     wantsResource: uri => subscribed.has(uri),
     ...(options.env && { env: options.env }),
   };
-  const exposure = { installed: (name: string) => exposed.installed(name) };
-  const deps: ToolDeps = { config, log, store, server, client, exposure, sessionEnv: options.env };
-  const processGroup = createProcessTools(deps, {
-    manager: () => core.processes(),
-    base: { cwd: options.cwd, env: options.env, entryPid: options.entryPid },
-  });
-  const registryGroup = createRegistryTools(deps, core.servers);
-  const proxied = registryGroup.proxied;
-  // Which proxied tools this session lists (tools/exposed-tools.ts); tools.search finds the rest.
-  const searchTool = createToolsSearchTool({ session: () => exposed.session, mode });
-  const table = createToolTable([...registryGroup.tools, searchTool, ...processGroup.tools], {
-    log,
-    resultCapBytes: config.resultCapBytes,
-    mode,
-    spelling: () => ready.spelling(),
-    warning: async () => (await currentStoreHealth(config.paths, () => store.read())).warning,
-    audit: auditLog(config.paths),
-    decorate: processGroup.decorate,
-  });
-  const exposed = exposeTools({
+  const { proxied, table, exposed, ready, ...tools } = sessionTools({
     config,
     log,
+    store,
+    server,
     client,
-    clientName: () => server.getClientVersion()?.name,
-    proxied,
     mode,
-    ownListed: table.list(),
-    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    servers: core.servers,
+    processes: () => core.processes(),
+    cwd: options.cwd,
+    env: options.env,
+    entryPid: options.entryPid,
   });
-  const ready = createToolListing(exposed.own, exposed.listed, mode, proxied);
   const sources = sessionSources(own.sources, subscriptions);
   registerSurface(server, { mode, surface: proxied.surface, sources, client });
   registerSkills(server, core.servers.skills);
@@ -135,17 +105,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
 
   const id = `s${++sessionSeq}`;
   nameSession(client, id);
-  const since = new Date().toISOString();
-  const info = (): SessionInfo => {
-    const version = server.getClientVersion();
-    return {
-      id,
-      transport: options.transport,
-      ...(version && { client: { name: version.name, version: version.version } }),
-      ...(options.cwd !== undefined && { cwd: options.cwd }),
-      since,
-    };
-  };
+  const info = sessionInfo(id, server, options);
   labelSession(client, () => ({ id: `${process.pid}.${id}`, client: server.getClientVersion()?.name }));
   const detachClient = own.clients.attach(client);
   let closing: Promise<void> | undefined;
@@ -174,7 +134,7 @@ export function createSession(core: HubCore, options: SessionOptions): Hub {
         await core.servers.closeSession(client);
         listeners.closeAll();
         await Promise.allSettled([...subscribed].map(uri => own.resources.unsubscribe(uri, subscribed)));
-        await Promise.allSettled([registryGroup.close(), processGroup.close?.(), exposed.close()]);
+        await tools.close();
         await server.close().catch(() => undefined);
       })();
       return closing;
