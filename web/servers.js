@@ -2,6 +2,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { SandboxPanel } from './sandbox.js';
 
 const ms = value => (value === null || value === undefined ? '—' : `${Math.round(value)} ms`);
 const list = text =>
@@ -45,6 +46,7 @@ function Details({ name, report }) {
       <label>Deny tools <input name="deny" /></label>
       <button type="submit">Save filter</button>
     </form>
+    <${SandboxPanel} name=${name} sandbox=${info.sandbox} report=${report} reload=${load} />
     <${Review} name=${name} integrity=${info.integrity} />
     <h4>Tools (${info.tools.length})</h4>
     <ul class="tools">
@@ -238,6 +240,7 @@ export function ServersView({ servers, next, installs, report }) {
                           </button>
                           ${server.lastError && html`<div class="sub error" title=${server.lastError}>${server.lastError}</div>`}
                           ${server.missingEnv && html`<div class="sub">missing env: ${server.missingEnv.join(', ')}</div>`}
+                          ${server.unsandboxed && html`<div><span class="badge failed">unsandboxed</span></div>`}
                         </td>
                         <td>
                           <span class=${`badge ${server.disabled ? 'disabled' : server.state}`}

@@ -10,6 +10,7 @@ import type { ServerManager } from '../proxy/manager-types.js';
 import { describeServer, uninstallServer } from '../registry/installed/servers.js';
 import { createSearch } from '../registry/search/search.js';
 import { configureServer } from '../registry/installed/settings.js';
+import { sandboxRequest } from '../registry/installed/sandbox-settings.js';
 import { integrityReport } from '../registry/decisions/tool-review.js';
 import type { HubContext } from '../store/open-context.js';
 import { SendInputSchema } from '../tools/interactive-schemas.js';
@@ -18,6 +19,7 @@ import { InstallInputSchema } from '../tools/registry-schemas.js';
 import type { ChartsView } from './charts.js';
 import type { InstallJobs } from './install-jobs.js';
 import { auditQuery } from './audit-api.js';
+import { dashboardSandbox } from './sandbox-view.js';
 import type { DashboardState } from './state.js';
 
 // The JSON API under /api/: each route validates with the tool's own zod schema where there is
@@ -55,7 +57,12 @@ const ConsentSchema = z.strictObject({ approve: z.boolean() });
 const ConfigureSchema = z.strictObject({
   enabled: z.boolean().optional(),
   tools: z.strictObject({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }).optional(),
+  // Checked by registry.configure's own sandboxRequest (the same messages, naming the field).
+  sandbox: z.unknown().optional(),
 });
+// The person at the page is the person: a widening is theirs to make, and goes on the audit log
+// as their decision, naming what it widens (installed/audit-configure.ts).
+const decidedOnPage = async (): Promise<void> => undefined;
 const RemoveSchema = z.strictObject({ remove: z.boolean().optional() }).optional();
 // The page sends what a person typed: text and named keys, as send_input takes them.
 const InputSchema = SendInputSchema.pick({ text: true, keys: true });
@@ -171,7 +178,8 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
           ? { ...tool, withheld: true }
           : { ...tool, ...(description !== undefined && { description }), ...(action && { flagged: true }) };
       });
-      return { summary: described.summary, tools, integrity };
+      const sandbox = record ? await dashboardSandbox(record, config) : undefined;
+      return { summary: described.summary, tools, integrity, sandbox };
     }
     if (method === 'GET' && action === 'log') {
       const [view] = await deps.servers.status(name);
@@ -189,7 +197,13 @@ export async function handleApi(deps: ApiDeps, request: ApiRequest): Promise<unk
     }
     if (method === 'POST' && action === 'configure') {
       const input = parse(ConfigureSchema, body);
-      return configureServer({ server: name, ...input }, { ...deps, manager: deps.servers, audience: 'person' });
+      const request = { server: name, ...input, sandbox: sandboxRequest(input.sandbox) };
+      return configureServer(request, {
+        ...deps,
+        manager: deps.servers,
+        audience: 'person',
+        confirmSettings: decidedOnPage,
+      });
     }
     if (method === 'POST' && action === 'upgrade') {
       const record = (await deps.store.read()).servers[name];

@@ -10,6 +10,7 @@ import { storeLockFile, type Store } from '../store/store.js';
 import { processListResult, type ListProcessesResult } from '../tools/process-list.js';
 import { serverListResult } from '../tools/server-list.js';
 import type { ServerSummary } from '../registry/installed/servers.js';
+import { sandboxView } from '../registry/installed/sandbox-settings.js';
 
 // What the dashboard shows at a glance, built by the same code as list_processes and
 // registry.list (tools/process-list.ts, tools/server-list.ts) and the store's health check
@@ -45,7 +46,8 @@ export interface StoreView {
 
 export interface DashboardState {
   readonly processes: ListProcessesResult['processes'];
-  readonly servers: (ServerSummary & { p50Ms: number | null })[];
+  /** unsandboxed: a stdio child that runs without its sandbox (a person's setting), flagged in the list. */
+  readonly servers: (ServerSummary & { p50Ms: number | null; unsandboxed?: true })[];
   readonly serversNext: string;
   readonly store: StoreView;
   /** Hub processes that publish server state (HUB_HOME/state): every hub running a child. */
@@ -74,13 +76,20 @@ export async function dashboardState(deps: StateDeps): Promise<DashboardState> {
   // The hubs running each server publish their metrics (HUB_HOME/state): registry.list sums
   // them; the median is read from the same files (the worst of the hubs', as p95 is).
   const hubs = new Set<number>();
+  const records = (await deps.store.read()).servers;
   const withMedian = servers.structured.servers.map(server => {
     const medians: number[] = [];
     for (const state of readSharedStates(deps.config.paths, server.name)) {
       hubs.add(state.pid);
       if (typeof state.p50Ms === 'number') medians.push(state.p50Ms);
     }
-    return { ...server, p50Ms: medians.length === 0 ? null : Math.max(...medians) };
+    const record = records[server.name];
+    const off = record !== undefined && String(sandboxView(record, deps.config).mode).startsWith('off');
+    return {
+      ...server,
+      p50Ms: medians.length === 0 ? null : Math.max(...medians),
+      ...(off && { unsandboxed: true as const }),
+    };
   });
   return {
     processes: processes.structured.processes,
