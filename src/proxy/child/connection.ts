@@ -17,7 +17,6 @@ import { ChildProcessTransport } from './transport.js';
 import type { ToolReply } from '../../wire/caller.js';
 import { FastCalls, type FastCallOptions } from '../../wire/fast-calls.js';
 import { launchFor, type SandboxContext } from '../sandbox/launch.js';
-import { bwrapSetupRace } from '../sandbox/network.js';
 import { strayResponses } from './stray-responses.js';
 import { wireChild, type AskOptions } from './asks.js';
 import { START_MARKER, ServerLog } from './server-log.js';
@@ -45,8 +44,6 @@ export interface ConnectOptions extends AskOptions {
   startTimeoutMs: number;
   graceMs?: number;
   notMcpGraceMs?: number;
-  /** Starts tried again after bwrap's loopback race (sandbox/network.ts). */
-  raced?: number;
   /** Where a remote server's OAuth state is kept (HUB_HOME/auth/<name>.json); no OAuth without it. */
   authFile?: (name: string) => string;
   /** HUB_HOME's paths and config.json's switch for the child's sandbox (proxy/sandbox/launch.ts). */
@@ -173,10 +170,6 @@ export class ChildConnection {
       // Read before close(), which ends the process itself.
       const exit = transport.exit;
       await transport.close();
-      // bwrap's loopback race (sandbox/network.ts): nothing ran, so up to two more tries.
-      const raced = options.raced ?? 0;
-      if (exit && transport.messages === 0 && raced < 2 && bwrapSetupRace(options.logFile, START_MARKER))
-        return ChildConnection.open({ ...options, raced: raced + 1 });
       throw exit && transport.messages === 0 ? exitedEarly(exit) : error;
     } finally {
       notMcp.stop();

@@ -113,7 +113,7 @@ export async function launchFor(input: LaunchInput): Promise<Launch> {
       ...bwrapArgs(plan),
       ...(hosts?.mountArgs ?? []),
       '--',
-      ...(hosts?.wrap ?? []),
+      ...(hosts?.wrap ?? net.wrap ?? []),
       record.command,
       ...record.args,
     ],

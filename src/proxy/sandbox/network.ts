@@ -1,7 +1,6 @@
 // A sandboxed child's network: the internet without this machine's services (slirp4netns), host, none.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import { resolveExecutable } from '../../core/executable.js';
 
 // A sandboxed child's network (docs/sandbox.md, "The network"). The default ("all") gives it the
@@ -11,9 +10,14 @@ import { resolveExecutable } from '../../core/executable.js';
 // 127.0.0.1 is out of reach. Every program works (raw TCP and UDP, Node's fetch, which ignores
 // HTTP_PROXY before Node 24), unlike a proxy only proxy-aware programs use.
 //
-// bwrap waits (--block-fd) until slirp4netns says its interface is up, so a server never starts
-// before its network; slirp4netns ends when its exit fd closes (the child ended, or hub died).
-
+// slirp4netns starts only once bwrap's own setup is done: its --configure brings the namespace's
+// loopback up, and the kernel then gives lo 127.0.0.1 itself, so bwrap's own RTM_NEWADDR for it
+// (NLM_F_EXCL) failed with EEXIST whenever slirp4netns got there first, which two starts at once
+// made likely ("bwrap: loopback: Failed RTM_NEWADDR: No child processes": bwrap reports a netlink
+// error with a stale errno, ECHILD from an earlier waitpid). So the server runs behind a gate: a
+// shell in the sandbox, run once bwrap's setup is complete, says so on fd 4 and waits there until
+// slirp4netns says its interface is up; hub starts slirp4netns between the two. The server never
+// starts before its network; slirp4netns ends when its exit fd closes (the child ended, or hub died).
 /** A list: only those hosts (named-hosts.ts). */
 export type NetworkMode = 'all' | 'none' | 'host' | readonly string[];
 
@@ -21,8 +25,10 @@ export type NetworkMode = 'all' | 'none' | 'host' | readonly string[];
 export interface NetworkLaunch {
   /** bwrap arguments (before the mounts). */
   readonly bwrapArgs: string[];
-  /** stdio entries after stdin/stdout/stderr (bwrap's info fd 3 and block fd 4). */
+  /** stdio entries after stdin/stdout/stderr (bwrap's info fd 3 and the gate's fd 4). */
   readonly extraStdio: number;
+  /** What runs in front of the server inside the sandbox (the gate). */
+  readonly wrap?: readonly string[];
   /** Called once the child is spawned: starts its relay and lets it run. */
   readonly onSpawn?: ((child: ChildProcess, log: (line: string) => void) => void) | undefined;
   /** For the server's log and its policy view. */
@@ -30,6 +36,8 @@ export interface NetworkLaunch {
 }
 
 const READY_TIMEOUT_MS = 10_000;
+// Says "bwrap is done" on fd 4, waits there for hub's line, closes hub's fds and becomes the server.
+const GATE = 'printf 1 >&4; read -r _ <&4; exec 3<&- 4<&-; exec "$@"';
 const INFO_MAX_CHARS = 4096;
 
 export const SLIRP_HINT =
@@ -53,8 +61,9 @@ export function networkFor(mode: NetworkMode, slirp: string | undefined): Networ
       note: `network all, LOCALHOST INCLUDED (slirp4netns is not installed: ${SLIRP_HINT})`,
     };
   return {
-    bwrapArgs: ['--unshare-net', '--info-fd', '3', '--block-fd', '4'],
+    bwrapArgs: ['--unshare-net', '--info-fd', '3'],
     extraStdio: 2,
+    wrap: ['/bin/sh', '-c', GATE, 'hub-network-gate'],
     onSpawn: (child, log) => relay(child, slirp, log),
     note: "network all but this machine's services (slirp4netns, host loopback off)",
   };
@@ -62,27 +71,37 @@ export function networkFor(mode: NetworkMode, slirp: string | undefined): Networ
 
 function relay(child: ChildProcess, slirp: string, log: (line: string) => void): void {
   const info = child.stdio[3] as Readable | null;
-  const block = child.stdio[4] as Writable | null;
-  if (info === null || block === null) return;
+  const gate = child.stdio[4] as Duplex | null;
+  if (info === null || gate === null) return;
   let text = '';
+  let pid: string | undefined;
+  let setupDone = false;
   let started: ChildProcess | undefined;
   let released = false;
-  // Lets the child run: with its network, or (the relay failed) with none at all, never more.
+  // Lets the server run: with its network, or (the relay failed) with none at all, never more.
   const release = (failure?: string) => {
     if (released) return;
     released = true;
     if (failure !== undefined) log(`sandbox: network relay failed (${failure}): the server runs with no network\n`);
-    block.end('1');
+    gate.end('1\n');
   };
   const timer = setTimeout(() => release('slirp4netns was not ready in time'), READY_TIMEOUT_MS);
   timer.unref();
   info.on('error', () => undefined);
-  block.on('error', () => undefined);
+  gate.on('error', () => undefined);
   info.on('data', (chunk: Buffer) => {
-    if (started !== undefined || text.length > INFO_MAX_CHARS) return;
+    if (pid !== undefined || text.length > INFO_MAX_CHARS) return;
     text += chunk.toString('utf8');
-    const pid = /"child-pid":\s*(\d+)/.exec(text)?.[1];
-    if (pid === undefined) return;
+    pid = /"child-pid":\s*(\d+)/.exec(text)?.[1];
+    startSlirp();
+  });
+  gate.on('data', () => {
+    setupDone = true;
+    startSlirp();
+  });
+  // Both known: bwrap's child (the namespace's holder) and its setup, loopback included, done.
+  const startSlirp = () => {
+    if (started !== undefined || pid === undefined || !setupDone || released) return;
     const args = ['--configure', '--mtu=65520', '--disable-host-loopback', '--enable-sandbox', '--enable-seccomp'];
     started = spawn(slirp, [...args, '--ready-fd=3', '--exit-fd=4', pid, 'tap0'], {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
@@ -100,36 +119,12 @@ function relay(child: ChildProcess, slirp: string, log: (line: string) => void):
       clearTimeout(timer);
       release(`slirp4netns exited (${signal ?? `code ${code}`}): ${errors.trim().split('\n').pop() ?? ''}`);
     });
-  });
+  };
   child.once('exit', () => {
     clearTimeout(timer);
     info.destroy();
-    block.destroy();
+    gate.destroy();
     // Its exit fd closes: slirp4netns ends.
     (started?.stdio[4] as Writable | undefined)?.destroy();
   });
-}
-
-// bwrap brings up the loopback of a new network namespace over netlink and checks the reply's
-// port id against its pid; under load the kernel sometimes binds another port id and bwrap exits
-// before the server runs ("bwrap: loopback: Failed RTM_NEWADDR"). Nothing ran: one more try is safe.
-const SETUP_RACE = /bwrap: loopback: Failed RTM_NEWADDR/;
-const TAIL_BYTES = 4096;
-
-/** The start that just failed was bwrap's loopback race (read from the end of the server's log, after `since`: that start's marker). */
-export function bwrapSetupRace(logFile: string, since?: string): boolean {
-  try {
-    const fd = openSync(logFile, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
-      readSync(fd, tail, 0, tail.length, size - tail.length);
-      const text = tail.toString('utf8');
-      return SETUP_RACE.test(since === undefined ? text : text.slice(Math.max(0, text.lastIndexOf(since))));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
 }
