@@ -87,8 +87,12 @@ export class HubOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(clientInformation: OAuthClientInformationMixed): void {
+    this.registered.set(clientInformation.client_id, clientInformation);
     this.#update(current => ({ ...current, clientInformation, redirectUri: this.redirectUri }));
   }
+
+  /** Registrations made in this process, by client id: a link's code is exchanged as the client it was made for. */
+  readonly registered = new Map<string, OAuthClientInformationMixed>();
 
   /** The transports' fetch: it notes a step-up the server asks for (see #stepUp). */
   readonly fetch: FetchLike = async (url, init) => {

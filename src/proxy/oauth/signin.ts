@@ -48,7 +48,7 @@ export class SignIn {
   #unanswered = 0;
   #lastToken: string | undefined;
   // Every link handed out while this sign-in waits stays good: its state and PKCE verifier.
-  readonly #links = new Map<string, string>();
+  readonly #links = new Map<string, { readonly verifier: string; readonly client: string | undefined }>();
 
   private constructor(
     readonly file: string,
@@ -101,7 +101,8 @@ export class SignIn {
     const verifier = this.provider.verifiers.find(
       candidate => createHash('sha256').update(candidate).digest('base64url') === challenge,
     );
-    if (state !== null && verifier !== undefined) this.#links.set(state, verifier);
+    if (state !== null && verifier !== undefined)
+      this.#links.set(state, { verifier, client: url.searchParams.get('client_id') ?? undefined });
     this.#url = url;
     this.#deadline = Date.now() + SIGN_IN_TIMEOUT_MS;
     if (this.#done) return;
@@ -146,15 +147,22 @@ export class SignIn {
       }
       const code = url.searchParams.get('code');
       const state = url.searchParams.get('state');
-      const verifier = state === null ? undefined : this.#links.get(state);
-      if (code === null || state === null || verifier === undefined)
+      const link = state === null ? undefined : this.#links.get(state);
+      if (code === null || state === null || link === undefined)
         return reply(
           400,
           'Sign-in failed',
           'This sign-in link is outdated or incomplete; use the latest one hub gave.',
         );
-      // The verifier of the link the person opened (a later link may have replaced it in the file).
-      updateOAuthState(this.file, this.serverUrl, current => ({ ...current, state, codeVerifier: verifier }));
+      // The verifier and client of the link the person opened: a later link (another flow that
+      // registered again) may have replaced both in the file, and the code is only good for its own.
+      const client = link.client === undefined ? undefined : this.provider.registered.get(link.client);
+      updateOAuthState(this.file, this.serverUrl, current => ({
+        ...current,
+        state,
+        codeVerifier: link.verifier,
+        ...(client && { clientInformation: client, redirectUri: this.redirectUri }),
+      }));
       auth(this.provider, { serverUrl: this.serverUrl, authorizationCode: code }).then(
         result => {
           reply(200, 'Signed in', `Signed in to ${this.server}. You can close this tab.`);
