@@ -36,12 +36,9 @@ test('a project inside HOME is writable; the rest of HOME is read-only and its s
     'cat ../../.ssh/id_rsa ../../.npmrc 2>/dev/null | grep -q . && echo SECRET-READ || echo secrets-hidden',
     `ls ${hubHome} | grep -q . && echo HUB-HOME-SEEN || echo hub-home-hidden`,
   ].join('; ');
-  const { record } = await manager.start(
-    { command, cwd: project, sandbox: 'project' },
-    { timeoutMs: 30_000 },
-    never,
-    { env: { ...process.env, HOME: person } },
-  );
+  const { record } = await manager.start({ command, cwd: project, sandbox: 'project' }, { timeoutMs: 30_000 }, never, {
+    env: { ...process.env, HOME: person },
+  });
   expect(record).toMatchObject({ status: 'exited', exitCode: 0, sandbox: { project, network: 'host' } });
   const log = readFileSync(record.logFile, 'utf8');
   expect(log.split('\n')).toEqual([
