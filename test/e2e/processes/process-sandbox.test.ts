@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, onTestFinished, test, vi } from 'vitest';
 import { makeHubHome } from '../../helpers/home.js';
 import { spawnHub, textOf, type HubSession } from '../../helpers/hub.js';
+import { listeningPortsOf } from '../../../src/process/listening-ports.js';
 import { groupMembers, reapAll } from '../../helpers/processes.js';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- fake';
@@ -71,6 +72,8 @@ async function start(hub: HubSession, args: Record<string, unknown>): Promise<Vi
   expect(started.ready, JSON.stringify(started)).toBe(true);
   const view = started.process as View;
   expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe('served');
+  // What `hub-mcp ps` shows in PORTS: found from the group's sockets, inside the sandbox too.
+  expect(listeningPortsOf([view.pid]).get(view.pid)).toContain(port);
   return view;
 }
 
