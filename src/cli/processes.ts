@@ -70,7 +70,7 @@ function table(views: readonly ProcessView[]): string {
     String(view.pid),
     (view.status === 'running' ? listening.get(view.pid) : undefined)?.join(',') || '-',
     ago(view.startedAt),
-    [view.command, ...(view.args ?? [])].join(' '),
+    `${view.sandbox ? `[sandbox${view.sandbox.network === 'none' ? ', no network' : ''}] ` : ''}${[view.command, ...(view.args ?? [])].join(' ')}`,
   ]);
   return `${renderTable([['ID', 'NAME', 'STATUS', 'PID', 'PORTS', 'STARTED', 'COMMAND'], ...rows])}\n`;
 }

@@ -29,6 +29,10 @@ export const ProcessViewSchema = z.object({
   tty: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
   restart: z.enum(['no', 'on-failure', 'always']).optional(),
   restarts: z.number().int().optional().describe('Runs after the first'),
+  sandbox: z
+    .object({ project: z.string(), network: z.enum(['host', 'none']) })
+    .optional()
+    .describe('Writes only project and temporary folders; network host or none'),
 });
 export type ProcessView = z.infer<typeof ProcessViewSchema>;
 
@@ -53,6 +57,7 @@ export function toProcessView(record: ProcessRecord): ProcessView {
     ...(record.tty !== undefined && { tty: record.tty }),
     ...(record.restart !== undefined && { restart: record.restart.policy }),
     ...(record.restarts !== undefined && { restarts: record.restarts }),
+    ...(record.sandbox !== undefined && { sandbox: record.sandbox }),
   };
 }
 
@@ -64,5 +69,8 @@ export function describeProcess(view: ProcessView): string {
       : ` (${view.exitCode === undefined || view.exitCode === null ? 'exit unknown' : `exit ${view.exitCode}`}${view.signal ? `, ${view.signal}` : ''})`;
   const ports = view.ports.length > 0 ? ` :${view.ports.join(',:')}` : '';
   const commandLine = [view.command, ...(view.args ?? [])].join(' ');
-  return `${view.id}${view.name ? ` ${view.name}` : ''} ${view.status}${ended} pid ${view.pid}${ports} ${commandLine}`;
+  const sandbox = view.sandbox
+    ? ` [sandbox: writes ${view.sandbox.project}${view.sandbox.network === 'none' ? ', no network' : ''}]`
+    : '';
+  return `${view.id}${view.name ? ` ${view.name}` : ''} ${view.status}${ended} pid ${view.pid}${ports}${sandbox} ${commandLine}`;
 }

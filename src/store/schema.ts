@@ -52,6 +52,11 @@ export const ProcessRecordSchema = z.object({
   ready: z
     .object({ port: z.number().int().optional(), pattern: z.string().optional(), timeoutMs: z.number().int() })
     .optional(),
+  /**
+   * start_process sandbox (process/lifecycle/sandbox.ts): it writes only its project folder and
+   * the temporary folders; network host (this machine's) or none. Kept, so a restart keeps it.
+   */
+  sandbox: z.object({ project: z.string(), network: z.enum(['host', 'none']) }).optional(),
 });
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 

@@ -64,7 +64,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'get_process_screen',
     title: 'Read a terminal screen',
     description:
-      'The current screen of a tty process as text rows, with cursor and title: what to read for full-screen programs (vi, less, top). Read-only.',
+      'The current screen of a tty process as text rows, with cursor and title: for full-screen programs (vi, top). Read-only.',
     input: ScreenInputSchema,
     output: ScreenOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -81,7 +81,7 @@ export function createInteractiveTools(deps: ToolDeps, managerOf: () => Promise<
     name: 'restart_process',
     title: 'Restart a process',
     description:
-      'Run a process again (same command, cwd, env, tty, wait_for) under the same id and log, stopping it first if running.',
+      'Run a process again (same command, cwd, env, tty, sandbox, wait_for) under its id and log, stopping it first if running.',
     input: RestartInputSchema,
     output: RestartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -14,6 +14,7 @@ import {
 } from '../process/tool-inputs.js';
 import { ProcessViewSchema } from '../process/view.js';
 import { DEFAULT_COLS, DEFAULT_ROWS } from '../process/keeper/pty.js';
+import { PROCESS_SANDBOXES } from '../process/lifecycle/sandbox.js';
 import { ProcessStatusSchema } from '../store/schema.js';
 
 export const StartInputSchema = z.strictObject({
@@ -35,6 +36,7 @@ export const StartInputSchema = z.strictObject({
     .describe('Rerun when it ends (backoff), even with no hub'),
   max_restarts: z.number().int().min(0).max(1_000).default(5).describe('Restarts in a row before failed'),
   watch: z.array(z.string().min(1).max(200)).max(8).optional().describe('Push crash|exit|ready|regex'),
+  sandbox: z.enum(PROCESS_SANDBOXES).optional().describe('Writes only its project, /tmp; no secrets'),
 });
 
 export const StartOutputSchema = z.object({
@@ -51,9 +53,9 @@ export const StartOutputSchema = z.object({
 });
 
 export const ListInputSchema = z.strictObject({
-  status: ProcessStatusSchema.optional().describe('Only processes with this status'),
-  tag: z.string().min(1).max(64).optional().describe('Only processes with this tag'),
-  name: ProcessNameSchema.optional().describe('Only processes with this name'),
+  status: ProcessStatusSchema.optional().describe('Only this status'),
+  tag: z.string().min(1).max(64).optional().describe('Only this tag'),
+  name: ProcessNameSchema.optional().describe('Only this name'),
 });
 
 export const ListOutputSchema = z.object({

@@ -8,6 +8,7 @@ import { defineTool, type HubTool } from './define.js';
 import { logLink } from './hub-uris.js';
 import { checkWatch, type ProcessEvents } from './process-events.js';
 import { StartInputSchema, StartOutputSchema } from './process-schemas.js';
+import { startSandbox } from './process-sandbox.js';
 
 // Claude Code and Codex show the model only structuredContent: the guidance goes there too.
 function nextAfterStart(id: string, status: string): string {
@@ -52,8 +53,8 @@ export function startProcessTool(
     name: 'start_process',
     title: 'Start a process',
     description:
-      'Start a long-running command (dev server, watcher, build) that survives hub and client restarts; output goes to a log. ' +
-      'wait_for returns once ready, exited or timed out (no polling). get_free_port picks a port.',
+      'Start a long-running command (dev server, watcher, build) that survives hub restarts; output goes to a log. ' +
+      'wait_for returns once ready, exited or timed out. get_free_port picks a port.',
     input: StartInputSchema,
     output: StartOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -84,6 +85,7 @@ export function startProcessTool(
           tty: input.tty ? { cols: input.cols, rows: input.rows } : undefined,
           restart: { policy: input.restart, max: input.max_restarts },
           startCall: startCallOf(entry, requestIdOf(call.extra)),
+          sandbox: startSandbox(input.sandbox, input.cwd, base?.cwd),
         },
         wait,
         call.signal,

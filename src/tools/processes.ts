@@ -59,7 +59,7 @@ function listProcessesTool(managerOf: ManagerOf): HubTool {
     name: 'list_processes',
     title: 'List processes',
     description:
-      'Every process started with start_process (by any hub here) and its status: running, exited (with code), killed or failed. Read-only.',
+      'Every start_process process (by any hub here) and its status: running, exited (code), killed or failed. Read-only.',
     input: ListInputSchema,
     output: ListOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -72,7 +72,7 @@ function getProcessLogsTool(managerOf: ManagerOf): HubTool {
     name: 'get_process_logs',
     title: 'Read process logs',
     description:
-      "The last lines of a process's output (stdout+stderr); the result text is the log itself. " +
+      "The last lines of a process's output (stdout+stderr), as the result text. " +
       'Pass next_cursor back as cursor for only newer output. Read-only.',
     input: LogsInputSchema,
     output: LogsOutputSchema,
@@ -108,7 +108,7 @@ function killProcessTool(managerOf: ManagerOf, stopGraceMs: number): HubTool {
     name: 'kill_process',
     title: 'Stop a process',
     description:
-      'Stop a process and all it spawned (its process group): signal, then SIGKILL after grace_ms; returns once none of it is left.',
+      'Stop a process and all it spawned: signal, then SIGKILL after grace_ms; returns once none of it is left.',
     input: KillInputSchema,
     output: KillOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -17,6 +17,8 @@ import { firstProgramOfShellLine } from './resolve-command.js';
 import { writeKeeperSpec } from '../keeper/spec.js';
 import { checkPtyAvailable, ptyLine, type TtySize } from '../keeper/pty.js';
 import { inputFifo, writeEnvFile } from '../keeper/run-files.js';
+import { sandboxProbe } from '../../core/sandbox-probe.js';
+import { processSandbox, sandboxedRun, sandboxHost, type ProcessSandboxAsk } from './sandbox.js';
 
 export interface StartSpec {
   readonly command: string;
@@ -33,6 +35,8 @@ export interface StartSpec {
   readonly ready?: ProcessRecord['ready'] | undefined;
   /** The call that starts it (ProcessRecord.startCall.call), when its session can name it. */
   readonly startCall?: string | undefined;
+  /** Run in the project sandbox (sandbox.ts): writes only its project and temporary folders. */
+  readonly sandbox?: ProcessSandboxAsk | undefined;
 }
 
 export interface StartContext {
@@ -110,6 +114,17 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
   checkCwd(cwd);
   checkCommand(spec, cwd, spec.env?.PATH ?? context.baseEnv.PATH);
   if (spec.tty) checkPtyAvailable(context.baseEnv.PATH, cwd);
+  const sandbox =
+    spec.sandbox && processSandbox(spec.sandbox, cwd, context.paths, sandboxHost(context.baseEnv, spec.env ?? {}));
+  if (sandbox) {
+    // Never unsandboxed unnoticed: asked for and not possible here is an error, with why.
+    const found = await sandboxProbe();
+    if (found.kind === 'none')
+      throw new HubError(
+        'SPAWN_FAILED',
+        `Field "sandbox": no sandbox can run here (${found.why}); or start without sandbox.`,
+      );
+  }
   mkdirSync(context.paths.processLogsDir, { recursive: true, mode: 0o700 });
   const self = readProcessIdentity(process.pid);
   const intent = await context.store.update(data => {
@@ -146,6 +161,7 @@ export async function startProcess(context: StartContext, spec: StartSpec): Prom
       ...(spec.tty && { tty: { cols: spec.tty.cols, rows: spec.tty.rows } }),
       ...(spec.restart && spec.restart.policy !== 'no' && { restart: { ...spec.restart } }),
       ...(spec.ready && { ready: { ...spec.ready } }),
+      ...(sandbox && { sandbox }),
       ...(spec.startCall !== undefined && {
         startCall: { call: spec.startCall, hub: `${process.pid}@${self?.startTicks ?? 0}` },
       }),
@@ -187,9 +203,13 @@ export function launchKeeper(
   // A terminal type the screen renderer (xterm) understands, unless the caller chose one.
   const runEnv = record.tty && env.TERM === undefined ? { ...env, TERM: 'xterm-256color' } : env;
   writeKeeperSpec(context.paths, record);
+  // Sandboxed, the keeper runs bwrap with the command inside: same group, same kill and restart.
+  const run = record.sandbox
+    ? sandboxedRun(record, record.sandbox, context.paths, sandboxHost(context.baseEnv, runEnv))
+    : { command: record.command, args: record.args };
   const pid = spawnKeeper({
-    command: record.command,
-    args: record.args,
+    command: run.command,
+    args: run.args,
     cwd: record.cwd,
     // Last, so a caller's env cannot unset it: how kill_process finds what left the session.
     env: { ...runEnv, [PROCESS_MARK_ENV]: record.id },
@@ -197,7 +217,7 @@ export function launchKeeper(
     exitFile: context.paths.processExitFile(record.id),
     logCapBytes: context.logCapBytes,
     inputFile: inputFifo(context.paths, record.id),
-    ptyLine: record.tty && ptyLine(record.command, record.args, { ...context.baseEnv, ...runEnv }, record.tty),
+    ptyLine: record.tty && ptyLine(run.command, run.args, { ...context.baseEnv, ...runEnv }, record.tty),
     restart: record.restart,
     runs: record.restarts ?? 0,
   });

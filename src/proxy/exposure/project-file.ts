@@ -26,6 +26,10 @@ export const ProjectFileSchema = z.strictObject({
     )
     .optional()
     .describe('Per server: narrows its sandbox here (never widens it; sandbox/project-narrowing.ts)'),
+  processes: z
+    .strictObject({ sandbox: z.enum(['project', 'project-offline']).optional() })
+    .optional()
+    .describe("start_process's sandbox here unless the call asks a narrower one (tools/process-sandbox.ts)"),
 });
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
 
@@ -38,6 +42,7 @@ export type ProjectScope =
       readonly servers: ReadonlySet<string>;
       readonly exposure?: ExposureMode;
       readonly sandbox?: ProjectFile['sandbox'];
+      readonly processes?: ProjectFile['processes'];
     }
   | { readonly kind: 'invalid'; readonly file: string; readonly error: string };
 
@@ -77,6 +82,7 @@ export function readProjectFile(file: string): ProjectScope {
     servers: new Set(parsed.data.servers),
     ...(parsed.data.exposure !== undefined && { exposure: parsed.data.exposure }),
     ...(parsed.data.sandbox !== undefined && { sandbox: parsed.data.sandbox }),
+    ...(parsed.data.processes !== undefined && { processes: parsed.data.processes }),
   };
 }
 

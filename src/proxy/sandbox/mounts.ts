@@ -1,92 +1,16 @@
 // The bubblewrap command line of one child: mounts in policy order, secrets hidden last.
-import { isAbsolute, join, relative } from 'node:path';
+import { bwrapMountArgs, type MountPlan } from '../../core/sandbox-mounts.js';
 import type { NetworkMode } from './network.js';
 
-// The bubblewrap command line of one child: pure, from a plan sandbox/plan.ts makes on this
-// machine's files. The order of the mounts is the policy: bwrap applies them in order, so what
-// comes later covers what came before.
-//
-//   1. the system read-only (/ bound read-only), fresh /dev and /proc (own pid namespace: no
-//      other process's environment or memory is visible), private /tmp
-//   2. hidden: every home folder (the person's HOME becomes an empty read-only one), XDG runtime
-//      sockets (ssh/gpg agents, keyrings), docker's socket, HUB_HOME
-//   3. granted: the session's roots and the server's own read/write grants
-//   4. hidden again, whatever 3 granted: the secret folders and HUB_HOME
-//   5. its own: install folder read-only, data folder writable
+// The mounts themselves live in core/sandbox-mounts.ts (dev processes use them too); a child's
+// plan adds its network, and its sandbox ends with hub (--die-with-parent).
 
-/** Folders and files under HOME never readable by a child, whatever is granted. */
-export const SECRET_PATHS = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gh',
-  '.npmrc',
-  '.netrc',
-  '.docker',
-  '.kube',
-  '.azure',
-  '.config/gcloud',
-  '.git-credentials',
-  '.pypirc',
-  '.password-store',
-  '.local/share/keyrings',
-] as const;
+export { SECRET_PATHS, secretPathsOf, within } from '../../core/sandbox-mounts.js';
 
-export interface SandboxPlan {
-  /** The person's HOME: hidden, a private empty one in its place. */
-  readonly home: string;
-  readonly hubHome: string;
-  /** Other folders hidden in step 2 (that exist here): /home, /root, /run/user. */
-  readonly hidden: readonly string[];
-  /** Sockets and files hidden in step 2 (docker.sock). */
-  readonly hiddenFiles: readonly string[];
-  /** Step 3: readable, and writable. Absolute real paths. */
-  readonly read: readonly string[];
-  readonly write: readonly string[];
-  /** Step 4: the secret paths that exist on this machine, folder or not. */
-  readonly secrets: readonly { readonly path: string; readonly dir: boolean }[];
-  /** Step 5. */
-  readonly ownRead: readonly string[];
-  readonly ownWrite: readonly string[];
+export interface SandboxPlan extends MountPlan {
   /** network.ts: none and all get their own network namespace (its arguments come from there). */
   readonly network: NetworkMode;
-  readonly cwd?: string | undefined;
 }
-
-/** child is parent or under it. */
-export const within = (child: string, parent: string): boolean => {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
-const byDepth = (paths: readonly string[]): string[] =>
-  [...new Set(paths)].sort((a, b) => a.split('/').length - b.split('/').length);
 
 /** Every argument of bwrap before the command. */
-export function bwrapArgs(plan: SandboxPlan): string[] {
-  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  for (const dir of byDepth([...plan.hidden, plan.home, plan.hubHome])) args.push('--tmpfs', dir);
-  for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
-  const granted = [...plan.read, ...plan.write];
-  const writable = new Set(plan.write);
-  for (const path of byDepth(granted)) args.push(writable.has(path) ? '--bind' : '--ro-bind', path, path);
-  const exposed = [...granted, ...plan.ownRead, ...plan.ownWrite];
-  for (const secret of plan.secrets) {
-    if (!exposed.some(path => within(secret.path, path))) continue;
-    if (secret.dir) args.push('--tmpfs', secret.path);
-    else args.push('--ro-bind', '/dev/null', secret.path);
-  }
-  if (granted.some(path => within(plan.hubHome, path))) args.push('--tmpfs', plan.hubHome);
-  const ownWrite = new Set(plan.ownWrite);
-  for (const path of byDepth([...plan.ownRead, ...plan.ownWrite]))
-    args.push(ownWrite.has(path) ? '--bind' : '--ro-bind', path, path);
-  // The private HOME is empty and read-only (its XDG folders point into the data folder): a
-  // write to ~/.bashrc fails rather than landing somewhere that looks like it worked.
-  if (!exposed.includes(plan.home)) args.push('--remount-ro', plan.home);
-  if (plan.cwd !== undefined) args.push('--chdir', plan.cwd);
-  return args;
-}
-
-/** The secret paths of a HOME. */
-export const secretPathsOf = (home: string): string[] => SECRET_PATHS.map(path => join(home, path));
+export const bwrapArgs = (plan: SandboxPlan): string[] => bwrapMountArgs(plan, { dieWithParent: true });
