@@ -29,7 +29,7 @@ export const ProjectFileSchema = z.strictObject({
   processes: z
     .strictObject({ sandbox: z.enum(['project', 'project-offline']).optional() })
     .optional()
-    .describe("start_process's sandbox here unless the call asks a narrower one (tools/process-sandbox.ts)"),
+    .describe("start_process's sandbox here unless the call asks a narrower one (tools/process-start.ts)"),
 });
 export type ProjectFile = z.infer<typeof ProjectFileSchema>;
 
