@@ -7,7 +7,6 @@ import { ChildProcessTransport } from '../../dist/proxy/child/transport.js';
 import { ServerLog } from '../../dist/proxy/child/server-log.js';
 import { noClient } from '../../dist/proxy/sessions/client-side.js';
 import { launchFor } from '../../dist/proxy/sandbox/launch.js';
-import { bwrapSetupRace } from '../../dist/proxy/sandbox/network.js';
 import { tempHome } from '../lib/cleanup.mjs';
 import { EVERYTHING_JS } from '../lib/mcp.mjs';
 import { row } from '../lib/report.mjs';
@@ -24,15 +23,13 @@ const MINIMAL_JS = fileURLToPath(new URL('../minimal-server.mjs', import.meta.ur
 const PLAN = { quick: { rounds: 6, calls: 100 }, full: { rounds: 20, calls: 400 } };
 const GOAL_MS = 30;
 
-async function startToList(launch, logFile, raced = false) {
+async function startToList(launch, logFile) {
   const start = performance.now();
   const transport = new ChildProcessTransport({ ...launch, log: new ServerLog(logFile) });
   const client = new Client({ name: 'hub-bench', version: '1.0.0' }, { capabilities: {} });
   try {
     await client.connect(transport);
   } catch (error) {
-    // bwrap's loopback race under load (src/proxy/sandbox/network.ts): hub tries once more too.
-    if (!raced && bwrapSetupRace(logFile)) return startToList(launch, logFile, true);
     throw new Error(`${error.message}; its log: ${readFileSync(logFile, 'utf8').slice(-600)}`);
   }
   const { tools } = await client.listTools();
