@@ -5,14 +5,13 @@
 // setting succeeds at each, so the sandbox is what stops it.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
+import { localService } from '../../helpers/local-service.js';
 import { fixture, spawnHub, textOf } from '../../helpers/hub.js';
 import { ECHO, commandRecord, putRecords } from '../../proxy/harness.js';
 
@@ -32,19 +31,10 @@ async function personHome(): Promise<string> {
   return home;
 }
 
-async function localService(): Promise<string> {
-  const server = createServer((_request, response) => response.end('reachable'));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onTestFinished(() => new Promise<void>(resolve => server.close(() => resolve())));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-}
-
 test('a hostile child is stopped by its sandbox at every attempt, and succeeds at each when a person turns it off', async () => {
   const hubHome = await makeHubHome();
   const person = await personHome();
-  const url = await localService();
+  const { url } = await localService();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: hubHome }).paths),
     commandRecord('victim', [ECHO], { env: { VICTIM_TOKEN: MARKER } }),

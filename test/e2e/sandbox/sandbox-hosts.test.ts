@@ -4,30 +4,20 @@
 // without the proxy it has no interface but its loopback. Narrowing to a list needs no one;
 // adding a host asks the person.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { join } from 'node:path';
-import { expect, onTestFinished, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
+import { localService } from '../../helpers/local-service.js';
 import { fixture, spawnHub, textOf } from '../../helpers/hub.js';
 import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const ESCAPE = fixture('sandbox-escape.mjs');
 
-async function localPort(): Promise<number> {
-  const server = createServer((_request, response) => response.end('reachable'));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onTestFinished(() => new Promise<void>(resolve => server.close(() => resolve())));
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
 test('a server reaches the hosts on its list through the proxy and nothing else; a refusal is logged', async () => {
   const hubHome = await makeHubHome();
-  const port = await localPort();
+  const { port } = await localService();
   const url = `http://localhost:${port}/`;
   await putRecords(
     openStore(loadConfig({ HUB_HOME: hubHome }).paths),

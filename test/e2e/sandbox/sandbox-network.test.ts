@@ -4,33 +4,23 @@
 // `network: "host"` (a person's grant: the agent's request asks) gives it localhost; `none` gives
 // it no interface but its own loopback.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { expect, onTestFinished, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
+import { localService } from '../../helpers/local-service.js';
 import { SERVER_JS, fixture, spawnHub, textOf } from '../../helpers/hub.js';
 import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const ESCAPE = fixture('sandbox-escape.mjs');
 const run = promisify(execFile);
 
-async function localService(): Promise<string> {
-  const server = createServer((_request, response) => response.end('reachable'));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onTestFinished(() => new Promise<void>(resolve => server.close(() => resolve())));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-}
-
 test("the default network leaves out this machine's services; host grants them; none cuts everything", async () => {
   const hubHome = await makeHubHome();
-  const url = await localService();
+  const { url } = await localService();
   await putRecords(
     openStore(loadConfig({ HUB_HOME: hubHome }).paths),
     commandRecord('open', [ESCAPE]),

@@ -4,8 +4,6 @@
 // out and said in the server's log, the narrowing holds.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,23 +12,15 @@ import { expect, onTestFinished, test } from 'vitest';
 import { loadConfig } from '../../../src/core/config/config.js';
 import { openStore } from '../../../src/store/store.js';
 import { makeHubHome } from '../../helpers/home.js';
+import { localService } from '../../helpers/local-service.js';
 import { fixture, spawnHub, textOf } from '../../helpers/hub.js';
 import { commandRecord, putRecords } from '../../proxy/harness.js';
 
 const ESCAPE = fixture('sandbox-escape.mjs');
 
-async function localService(): Promise<string> {
-  const server = createServer((_request, response) => response.end('reachable'));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onTestFinished(() => new Promise<void>(resolve => server.close(() => resolve())));
-  const address = server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
-}
-
 test("a project's .hub.json narrows a server's sandbox and cannot widen it", async () => {
   const hubHome = await makeHubHome();
-  const url = await localService();
+  const { url } = await localService();
   const project = await mkdtemp(join(tmpdir(), 'hub-repo-'));
   onTestFinished(() => rm(project, { recursive: true, force: true }));
   await writeFile(
